@@ -1,0 +1,298 @@
+"""In-memory repositories: the design's second store, held to the same contract as PostgreSQL."""
+
+import copy
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Self
+from uuid import UUID
+
+from domain.beliefs import ClosedReason, MemoryRecord
+from domain.episodes import IntegratedEpisode
+from domain.errors import EventConflict
+from domain.events import SourceEvent
+from domain.owner import Owner
+from domain.ports import AppendResult, EpisodePut, ErasureCounts
+from domain.staging import StagedKind, StagedOutput
+from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
+
+OwnerKey = tuple[str, str]
+
+
+def _key(owner: Owner) -> OwnerKey:
+    return (owner.tenant_id, owner.principal_id)
+
+
+@dataclass
+class MemoryState:
+    events: dict[tuple[str, str, UUID, int], SourceEvent] = field(default_factory=dict)
+    episodes: dict[UUID, IntegratedEpisode] = field(default_factory=dict)
+    beliefs: dict[UUID, MemoryRecord] = field(default_factory=dict)
+    watermarks: dict[tuple[str, str, UUID], int] = field(default_factory=dict)
+    runs: dict[UUID, ConsolidationRun] = field(default_factory=dict)
+    audits: dict[tuple[str, str, str], FormationAudit] = field(default_factory=dict)
+    staged: dict[tuple[str, str, str, StagedKind], StagedOutput] = field(default_factory=dict)
+
+
+class _Repo:
+    def __init__(self, state: MemoryState) -> None:
+        self._s = state
+
+
+class InMemorySourceEvents(_Repo):
+    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+        appended = present = 0
+        for event in events:
+            key = (event.tenant_id, event.principal_id, event.session_id, event.seq)
+            stored = self._s.events.get(key)
+            if stored is None:
+                self._s.events[key] = event
+                appended += 1
+            elif stored.text != event.text or stored.kind != event.kind:
+                raise EventConflict(f"seq {event.seq} already holds a different event")
+            else:
+                present += 1
+        return AppendResult(appended=appended, already_present=present)
+
+    def _session(self, owner: Owner, session_id: UUID) -> list[SourceEvent]:
+        return sorted(
+            (e for (t, p, s, _), e in self._s.events.items() if (t, p) == _key(owner) and s == session_id),
+            key=lambda e: e.seq,
+        )
+
+    def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
+        return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
+
+    def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
+        earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
+        return earlier[-limit:] if limit > 0 else []
+
+    def max_seq(self, owner: Owner, session_id: UUID) -> int:
+        return max((e.seq for e in self._session(owner, session_id)), default=0)
+
+
+class InMemoryEpisodes(_Repo):
+    def put(self, episode: IntegratedEpisode) -> EpisodePut:
+        owner = Owner(tenant_id=episode.tenant_id, principal_id=episode.principal_id)
+        stored = self.get_by_derivation(owner, episode.derivation_key)
+        if stored is None:
+            self._s.episodes[episode.id] = episode
+            return EpisodePut.STORED
+        return EpisodePut.UNCHANGED if stored.same_content(episode) else EpisodePut.DERIVATION_CONFLICT
+
+    def get(self, owner: Owner, episode_id: UUID) -> IntegratedEpisode | None:
+        episode = self._s.episodes.get(episode_id)
+        return episode if episode and (episode.tenant_id, episode.principal_id) == _key(owner) else None
+
+    def get_by_derivation(self, owner: Owner, derivation_key: str) -> IntegratedEpisode | None:
+        return next(
+            (
+                e
+                for e in self._s.episodes.values()
+                if (e.tenant_id, e.principal_id) == _key(owner) and e.derivation_key == derivation_key
+            ),
+            None,
+        )
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[IntegratedEpisode]:
+        found = [
+            e
+            for e in self._s.episodes.values()
+            if (e.tenant_id, e.principal_id) == _key(owner) and e.session_id == session_id
+        ]
+        return sorted(found, key=lambda e: (e.source_event_ids[0], str(e.id)))
+
+    def delete_for_session(self, owner: Owner, session_id: UUID) -> int:
+        doomed = [e.id for e in self.for_session(owner, session_id)]
+        for episode_id in doomed:
+            del self._s.episodes[episode_id]
+        return len(doomed)
+
+
+class InMemoryBeliefs(_Repo):
+    def _owned(self, owner: Owner) -> list[MemoryRecord]:
+        return [b for b in self._s.beliefs.values() if (b.tenant_id, b.principal_id) == _key(owner)]
+
+    def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
+        belief = self._s.beliefs.get(belief_id)
+        return belief if belief and (belief.tenant_id, belief.principal_id) == _key(owner) else None
+
+    def page(
+        self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
+    ) -> list[MemoryRecord]:
+        rows = sorted(
+            (
+                b
+                for b in self._owned(owner)
+                if (b.is_live or not live_only) and (after_id is None or b.id > after_id)
+            ),
+            key=lambda b: b.id,
+        )
+        return rows[:limit]
+
+    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
+        return sorted(
+            (b for b in self._owned(owner) if b.is_live and b.subject == subject), key=lambda b: b.id
+        )
+
+    def upsert(self, record: MemoryRecord) -> None:
+        self._s.beliefs[record.id] = record
+
+    def close_validity(
+        self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
+    ) -> MemoryRecord | None:
+        belief = self.get(owner, belief_id)
+        if belief is None or not belief.is_live:
+            return None
+        closed = belief.closed(at, reason)
+        self._s.beliefs[belief_id] = closed
+        return closed
+
+
+class InMemoryWatermarks(_Repo):
+    def get(self, owner: Owner, session_id: UUID) -> int:
+        return self._s.watermarks.get((*_key(owner), session_id), 0)
+
+    def compare_and_set(self, owner: Owner, session_id: UUID, expected: int, new: int) -> bool:
+        if new <= expected or self.get(owner, session_id) != expected:
+            return False
+        self._s.watermarks[(*_key(owner), session_id)] = new
+        return True
+
+
+class InMemoryRuns(_Repo):
+    def record(self, run: ConsolidationRun) -> bool:
+        if run.id in self._s.runs:
+            return False
+        self._s.runs[run.id] = run
+        return True
+
+    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None:
+        run = self._s.runs.get(run_id)
+        return run if run and (run.tenant_id, run.principal_id) == _key(owner) else None
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]:
+        found = [
+            r
+            for r in self._s.runs.values()
+            if (r.tenant_id, r.principal_id) == _key(owner) and r.session_id == session_id
+        ]
+        return sorted(found, key=lambda r: (r.started_at, str(r.id)))
+
+
+class InMemoryAudits(_Repo):
+    def record(self, audit: FormationAudit) -> bool:
+        key = (audit.tenant_id, audit.principal_id, audit.dedupe_key)
+        if key in self._s.audits:
+            return False
+        self._s.audits[key] = audit
+        return True
+
+    def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]:
+        found = [
+            a
+            for (t, p, _), a in self._s.audits.items()
+            if (t, p) == _key(owner) and (kind is None or a.kind == kind)
+        ]
+        return sorted(found, key=lambda a: (a.created_at, a.dedupe_key))
+
+
+class InMemoryStaged(_Repo):
+    def put(self, staged: StagedOutput) -> None:
+        key = (staged.tenant_id, staged.principal_id, staged.segment_key, staged.stage)
+        self._s.staged[key] = staged.model_copy(update={"document": copy.deepcopy(staged.document)})
+
+    def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
+        staged = self._s.staged.get((*_key(owner), segment_key, stage))
+        return copy.deepcopy(staged.document) if staged else None
+
+    def delete_for_segment(self, owner: Owner, segment_key: str) -> int:
+        doomed = [k for k in self._s.staged if k[:3] == (*_key(owner), segment_key)]
+        for k in doomed:
+            del self._s.staged[k]
+        return len(doomed)
+
+
+def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCounts:
+    def purge(table: dict[Any, Any], owner_of: Any) -> int:
+        doomed = [k for k, v in table.items() if not keep(*owner_of(k, v))]
+        for k in doomed:
+            del table[k]
+        return len(doomed)
+
+    return ErasureCounts(
+        events=purge(state.events, lambda k, v: (k[0], k[1])),
+        episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),
+        beliefs=purge(state.beliefs, lambda k, v: (v.tenant_id, v.principal_id)),
+        audits=purge(state.audits, lambda k, v: (k[0], k[1])),
+        runs=purge(state.runs, lambda k, v: (v.tenant_id, v.principal_id)),
+        staged=purge(state.staged, lambda k, v: (k[0], k[1])),
+        watermarks=purge(state.watermarks, lambda k, v: (k[0], k[1])),
+    )
+
+
+def _snapshot(state: MemoryState) -> MemoryState:
+    # Stored values are frozen, so copying the tables (not the values) isolates a unit of work.
+    return MemoryState(**{f.name: dict(getattr(state, f.name)) for f in fields(state)})
+
+
+class InMemoryStore:
+    """Holds the committed state; each unit of work edits a private copy and swaps it in on commit."""
+
+    def __init__(self) -> None:
+        self.state = MemoryState()
+        self.lock = threading.Lock()
+
+    def __call__(self) -> "InMemoryUnitOfWork":
+        return InMemoryUnitOfWork(self)
+
+
+class InMemoryUnitOfWork:
+    def __init__(self, store: InMemoryStore) -> None:
+        self._store = store
+
+    def __enter__(self) -> Self:
+        self._store.lock.acquire()
+        self._working = _snapshot(self._store.state)
+        self.events = InMemorySourceEvents(self._working)
+        self.episodes = InMemoryEpisodes(self._working)
+        self.beliefs = InMemoryBeliefs(self._working)
+        self.watermarks = InMemoryWatermarks(self._working)
+        self.runs = InMemoryRuns(self._working)
+        self.audits = InMemoryAudits(self._working)
+        self.staged = InMemoryStaged(self._working)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._store.lock.release()
+
+    def commit(self) -> None:
+        self._store.state = self._working
+        self._working = _snapshot(self._working)
+        self._rebind()
+
+    def rollback(self) -> None:
+        self._working = _snapshot(self._store.state)
+        self._rebind()
+
+    def _rebind(self) -> None:
+        for repo in (
+            self.events,
+            self.episodes,
+            self.beliefs,
+            self.watermarks,
+            self.runs,
+            self.audits,
+            self.staged,
+        ):
+            repo._s = self._working
+
+    def erase_principal(self, owner: Owner) -> ErasureCounts:
+        return _erase(self._working, lambda t, p: (t, p) != _key(owner))
+
+    def erase_tenant(self, tenant_id: str) -> ErasureCounts:
+        return _erase(self._working, lambda t, p: t != tenant_id)

@@ -1,0 +1,1 @@
+"""Pure values and rules of memory consolidation: no I/O, no framework."""

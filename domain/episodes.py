@@ -1,0 +1,79 @@
+"""Integrated episodes: derived, rebuildable narratives over a segment's user events."""
+
+import hashlib
+from uuid import UUID
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, model_validator
+
+from domain.events import MAX_EVENT_TEXT_BYTES
+from domain.owner import BoundedId
+from domain.versions import EPISODE_INTEGRATION
+
+MAX_SEGMENT_EVENTS = 256
+CITATION_PREFIX_BYTES = 16
+# The largest single user message plus one citation prefix per event of a full segment.
+MAX_NARRATIVE_BYTES = MAX_EVENT_TEXT_BYTES + CITATION_PREFIX_BYTES * MAX_SEGMENT_EVENTS
+MAX_SUBJECT_CHARS = 120
+
+
+def episode_derivation_key(
+    policy_version: str,
+    tenant_id: str,
+    principal_id: str,
+    session_id: UUID,
+    source_event_ids: tuple[int, ...],
+) -> str:
+    material = "\x1f".join(
+        [
+            policy_version,
+            tenant_id,
+            principal_id,
+            str(session_id),
+            ",".join(str(seq) for seq in source_event_ids),
+        ]
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+class IntegratedEpisode(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: UUID
+    tenant_id: str = BoundedId
+    principal_id: str = BoundedId
+    session_id: UUID
+    source_event_ids: tuple[PositiveInt, ...] = Field(min_length=1)
+    source_started_at: AwareDatetime
+    source_ended_at: AwareDatetime
+    narrative: str = Field(min_length=1)
+    subjects: tuple[str, ...]
+    integration_policy_version: str = EPISODE_INTEGRATION
+    derivation_key: str = Field(pattern=r"^[0-9a-f]{64}$")
+    created_at: AwareDatetime
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "IntegratedEpisode":
+        ids = self.source_event_ids
+        if list(ids) != sorted(set(ids)):
+            raise ValueError("source_event_ids must be ordered and unique")
+        if len(set(self.subjects)) != len(self.subjects):
+            raise ValueError("subjects must be unique")
+        if any(not s.strip() or len(s) > MAX_SUBJECT_CHARS for s in self.subjects):
+            raise ValueError("subjects must be non-blank and bounded")
+        if len(self.narrative.encode("utf-8")) > MAX_NARRATIVE_BYTES:
+            raise ValueError(f"narrative exceeds {MAX_NARRATIVE_BYTES} bytes")
+        if self.source_ended_at < self.source_started_at:
+            raise ValueError("source_ended_at precedes source_started_at")
+        expected = episode_derivation_key(
+            self.integration_policy_version, self.tenant_id, self.principal_id, self.session_id, ids
+        )
+        if self.derivation_key != expected:
+            raise ValueError("derivation_key does not match policy, owner, session and source ids")
+        return self
+
+    def same_content(self, other: "IntegratedEpisode") -> bool:
+        return (self.narrative, self.subjects, self.source_event_ids) == (
+            other.narrative,
+            other.subjects,
+            other.source_event_ids,
+        )

@@ -1,0 +1,21 @@
+"""Domain errors carry a reason code an operator can count; messages never quote user content."""
+
+
+class DomainError(Exception):
+    reason_code = "domain_error"
+
+
+class EventConflict(DomainError):
+    """A different text was offered at a sequence that already holds an event."""
+
+    reason_code = "event_conflict"
+
+
+class ScopeViolation(DomainError):
+    """A read or write would cross tenant or principal scope."""
+
+    reason_code = "scope_violation"
+
+
+class WrongSchemaRevision(DomainError):
+    reason_code = "wrong_schema_revision"

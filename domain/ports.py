@@ -1,0 +1,157 @@
+"""Ports: what the domain needs from storage. Adapters implement these; one contract suite tests them."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from types import TracebackType
+from typing import Any, Protocol, Self
+from uuid import UUID
+
+from domain.beliefs import ClosedReason, MemoryRecord
+from domain.episodes import IntegratedEpisode
+from domain.events import SourceEvent
+from domain.owner import Owner
+from domain.staging import StagedKind, StagedOutput
+from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    appended: int
+    already_present: int
+
+
+class EpisodePut(StrEnum):
+    STORED = "stored"
+    UNCHANGED = "unchanged"
+    DERIVATION_CONFLICT = "derivation_conflict"
+
+
+@dataclass(frozen=True)
+class ErasureCounts:
+    events: int
+    episodes: int
+    beliefs: int
+    audits: int
+    runs: int
+    staged: int
+    watermarks: int
+
+
+class SourceEventRepository(Protocol):
+    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+        """Idempotent on (tenant, principal, session, seq); a different text raises EventConflict."""
+        ...
+
+    def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
+        """Events with seq > after_seq in seq order, at most limit."""
+        ...
+
+    def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
+        """The latest events with seq < before_seq, at most limit, in seq order."""
+        ...
+
+    def max_seq(self, owner: Owner, session_id: UUID) -> int: ...
+
+
+class IntegratedEpisodeRepository(Protocol):
+    def put(self, episode: IntegratedEpisode) -> EpisodePut: ...
+
+    def get(self, owner: Owner, episode_id: UUID) -> IntegratedEpisode | None: ...
+
+    def get_by_derivation(self, owner: Owner, derivation_key: str) -> IntegratedEpisode | None: ...
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[IntegratedEpisode]: ...
+
+    def delete_for_session(self, owner: Owner, session_id: UUID) -> int: ...
+
+
+class BeliefRepository(Protocol):
+    def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None: ...
+
+    def page(
+        self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
+    ) -> list[MemoryRecord]:
+        """Owner's beliefs ordered by id, strictly after after_id."""
+        ...
+
+    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
+        """Live beliefs filed under subject."""
+        ...
+
+    def upsert(self, record: MemoryRecord) -> None: ...
+
+    def close_validity(
+        self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
+    ) -> MemoryRecord | None:
+        """Close a live belief; None when it is unknown or already closed (never closes twice)."""
+        ...
+
+
+class WatermarkRepository(Protocol):
+    def get(self, owner: Owner, session_id: UUID) -> int: ...
+
+    def compare_and_set(self, owner: Owner, session_id: UUID, expected: int, new: int) -> bool:
+        """Advance from expected to new; refuses a move that is not forward or not from expected."""
+        ...
+
+
+class ConsolidationRunRepository(Protocol):
+    def record(self, run: ConsolidationRun) -> bool:
+        """Idempotent on run id; True when newly recorded."""
+        ...
+
+    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None: ...
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]: ...
+
+
+class FormationAuditRepository(Protocol):
+    def record(self, audit: FormationAudit) -> bool:
+        """Idempotent on the owner's dedupe_key; True when newly recorded."""
+        ...
+
+    def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]: ...
+
+
+class StagedOutputRepository(Protocol):
+    def put(self, staged: StagedOutput) -> None:
+        """Replaces an earlier output of the same segment and stage (a retried stage wins)."""
+        ...
+
+    def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
+
+    def delete_for_segment(self, owner: Owner, segment_key: str) -> int: ...
+
+
+class UnitOfWork(Protocol):
+    """One short transaction over every repository; nothing is visible to others before commit."""
+
+    events: SourceEventRepository
+    episodes: IntegratedEpisodeRepository
+    beliefs: BeliefRepository
+    watermarks: WatermarkRepository
+    runs: ConsolidationRunRepository
+    audits: FormationAuditRepository
+    staged: StagedOutputRepository
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...
+
+    def erase_principal(self, owner: Owner) -> ErasureCounts:
+        """Remove everything derived from and about the principal, in this transaction."""
+        ...
+
+    def erase_tenant(self, tenant_id: str) -> ErasureCounts: ...
+
+
+class UnitOfWorkFactory(Protocol):
+    def __call__(self) -> UnitOfWork: ...
