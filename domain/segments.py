@@ -1,0 +1,86 @@
+"""Segment planning: a batch is cut into bounded three-call rounds before any provider call."""
+
+import hashlib
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
+
+from domain.episodes import MAX_SEGMENT_EVENTS
+from domain.owner import BoundedId, Owner
+
+MAX_SEGMENT_UNITS = 90
+MAX_SEGMENT_BYTES = 96 * 1024
+
+
+class EventFootprint(BaseModel):
+    """What the planner knows of an event: its position and size, never its text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seq: PositiveInt
+    size_bytes: NonNegativeInt
+    coverage_units: NonNegativeInt
+
+
+class SegmentRef(BaseModel):
+    """A planned segment as workflows see it: ids, a sequence range and a key, no content."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tenant_id: str = BoundedId
+    principal_id: str = BoundedId
+    session_id: UUID
+    formation_policy: str
+    index: NonNegativeInt
+    first_seq: PositiveInt
+    last_seq: PositiveInt
+    event_count: PositiveInt
+    segment_key: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+    @property
+    def owner(self) -> Owner:
+        return Owner(tenant_id=self.tenant_id, principal_id=self.principal_id)
+
+
+def segment_key(owner: Owner, session_id: UUID, formation_policy: str, seqs: list[int]) -> str:
+    material = "\x1f".join(
+        [formation_policy, owner.tenant_id, owner.principal_id, str(session_id), ",".join(map(str, seqs))]
+    )
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def plan_segments(
+    owner: Owner, session_id: UUID, formation_policy: str, footprints: list[EventFootprint]
+) -> list[SegmentRef]:
+    """Close a segment before the event that would carry it past any bound; an oversized event stands alone."""
+    groups: list[list[EventFootprint]] = []
+    current: list[EventFootprint] = []
+    units = size = 0
+    for footprint in sorted(footprints, key=lambda f: f.seq):
+        would_exceed = (
+            units + footprint.coverage_units > MAX_SEGMENT_UNITS
+            or size + footprint.size_bytes > MAX_SEGMENT_BYTES
+            or len(current) + 1 > MAX_SEGMENT_EVENTS
+        )
+        if current and would_exceed:
+            groups.append(current)
+            current, units, size = [], 0, 0
+        current.append(footprint)
+        units += footprint.coverage_units
+        size += footprint.size_bytes
+    if current:
+        groups.append(current)
+    return [
+        SegmentRef(
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            session_id=session_id,
+            formation_policy=formation_policy,
+            index=index,
+            first_seq=group[0].seq,
+            last_seq=group[-1].seq,
+            event_count=len(group),
+            segment_key=segment_key(owner, session_id, formation_policy, [f.seq for f in group]),
+        )
+        for index, group in enumerate(groups)
+    ]
