@@ -1,0 +1,1 @@
+"""Shipped policy documents (package data); their bytes define the compiled policy version."""
