@@ -73,6 +73,7 @@ KNOWN_CODES: Final = frozenset(
         "connection",
         "truncated_stream",
         "output_limit",
+        "context_window_exceeded",
         "refusal",
         "content_filter",
         "invalid_json",
