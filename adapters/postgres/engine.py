@@ -1,0 +1,23 @@
+"""Engines for the psycopg 3 dialect, whatever form of PostgreSQL URL an operator hands over."""
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.engine import make_url
+
+
+def sqlalchemy_url(url: str) -> str:
+    """postgres://, postgresql:// and postgresql+<driver>:// all become postgresql+psycopg://."""
+    parsed = make_url(
+        url.replace("postgres://", "postgresql://", 1) if url.startswith("postgres://") else url
+    )
+    if parsed.get_backend_name() != "postgresql":
+        raise ValueError("DATABASE_URL must name a PostgreSQL database")
+    return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+def with_database(url: str, database: str) -> str:
+    return make_url(sqlalchemy_url(url)).set(database=database).render_as_string(hide_password=False)
+
+
+def create_store_engine(url: str, *, pool_size: int = 5) -> Engine:
+    # pre_ping: a database restart costs one failed checkout, not a failed unit of work.
+    return create_engine(sqlalchemy_url(url), pool_size=pool_size, pool_pre_ping=True)

@@ -1,0 +1,583 @@
+"""PostgreSQL repositories: every statement scoped by tenant and principal, rows translated by hand."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import Connection, Row, and_, delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert
+
+from adapters.postgres.legacy import BACKFILL_LIFECYCLE_VERSION, LEGACY_DERIVATION, legacy_mapping
+from adapters.postgres.tables import (
+    beliefs,
+    consolidation_runs,
+    formation_audits,
+    integrated_episodes,
+    source_events,
+    staged_outputs,
+    watermarks,
+)
+from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
+from domain.episodes import IntegratedEpisode
+from domain.errors import EventConflict
+from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.owner import Owner
+from domain.ports import AppendResult, EpisodePut
+from domain.staging import StagedKind, StagedOutput
+from domain.telemetry import (
+    AuditKind,
+    ConsolidationRun,
+    CoverageDisposition,
+    FormationAudit,
+    ReasonCategory,
+    RunOutcome,
+    Stage,
+    StageMetrics,
+)
+
+
+class _Repo:
+    def __init__(self, connection: Connection) -> None:
+        self._c = connection
+
+
+def _owned(table: Any, owner: Owner) -> Any:
+    return and_(table.c.tenant_id == owner.tenant_id, table.c.principal_id == owner.principal_id)
+
+
+# --- source events ---------------------------------------------------------------------------------
+
+
+def _event(row: Row[Any]) -> SourceEvent:
+    return SourceEvent(
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        session_id=row.session_id,
+        seq=row.seq,
+        kind=SourceEventKind(row.kind),
+        text=row.text,
+        occurred_at=row.occurred_at,
+    )
+
+
+class PostgresSourceEvents(_Repo):
+    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+        if not events:
+            return AppendResult(appended=0, already_present=0)
+        # A savepoint makes the append all-or-nothing even if the caller goes on to commit other work.
+        savepoint = self._c.begin_nested()
+        try:
+            inserted = self._c.execute(
+                insert(source_events)
+                .values(
+                    [
+                        {
+                            "tenant_id": e.tenant_id,
+                            "principal_id": e.principal_id,
+                            "session_id": e.session_id,
+                            "seq": e.seq,
+                            "kind": e.kind.value,
+                            "text": e.text,
+                            "occurred_at": e.occurred_at,
+                        }
+                        for e in events
+                    ]
+                )
+                .on_conflict_do_nothing()
+                .returning(
+                    source_events.c.tenant_id,
+                    source_events.c.principal_id,
+                    source_events.c.session_id,
+                    source_events.c.seq,
+                )
+            ).all()
+            fresh = {tuple(row) for row in inserted}
+            offered = {(e.tenant_id, e.principal_id, e.session_id, e.seq): e for e in events}
+            present = [e for key, e in offered.items() if key not in fresh]
+            for event in present:
+                self._check_same(event)
+        except BaseException:
+            savepoint.rollback()
+            raise
+        savepoint.commit()
+        return AppendResult(appended=len(fresh), already_present=len(events) - len(fresh))
+
+    def _check_same(self, event: SourceEvent) -> None:
+        stored = self._c.execute(
+            select(source_events.c.kind, source_events.c.text).where(
+                _owned(source_events, event.owner),
+                source_events.c.session_id == event.session_id,
+                source_events.c.seq == event.seq,
+            )
+        ).one()
+        if stored.text != event.text or stored.kind != event.kind.value:
+            raise EventConflict(f"seq {event.seq} already holds a different event")
+
+    def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
+        rows = self._c.execute(
+            select(source_events)
+            .where(
+                _owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq > after_seq,
+            )
+            .order_by(source_events.c.seq)
+            .limit(max(limit, 0))
+        )
+        return [_event(row) for row in rows]
+
+    def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
+        rows = self._c.execute(
+            select(source_events)
+            .where(
+                _owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq < before_seq,
+            )
+            .order_by(source_events.c.seq.desc())
+            .limit(max(limit, 0))
+        )
+        return [_event(row) for row in reversed(rows.all())]
+
+    def max_seq(self, owner: Owner, session_id: UUID) -> int:
+        found = self._c.execute(
+            select(source_events.c.seq)
+            .where(_owned(source_events, owner), source_events.c.session_id == session_id)
+            .order_by(source_events.c.seq.desc())
+            .limit(1)
+        ).scalar()
+        return int(found or 0)
+
+
+# --- integrated episodes ---------------------------------------------------------------------------
+
+
+def _episode(row: Row[Any]) -> IntegratedEpisode:
+    return IntegratedEpisode(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        session_id=row.session_id,
+        source_event_ids=tuple(int(seq) for seq in row.source_event_ids),
+        source_started_at=row.source_started_at,
+        source_ended_at=row.source_ended_at,
+        narrative=row.narrative,
+        subjects=tuple(str(s) for s in row.subjects),
+        integration_policy_version=row.integration_policy_version,
+        derivation_key=row.derivation_key,
+        created_at=row.created_at,
+    )
+
+
+class PostgresEpisodes(_Repo):
+    def put(self, episode: IntegratedEpisode) -> EpisodePut:
+        stored_id = self._c.execute(
+            insert(integrated_episodes)
+            .values(
+                id=episode.id,
+                tenant_id=episode.tenant_id,
+                principal_id=episode.principal_id,
+                session_id=episode.session_id,
+                source_event_ids=list(episode.source_event_ids),
+                source_started_at=episode.source_started_at,
+                source_ended_at=episode.source_ended_at,
+                narrative=episode.narrative,
+                subjects=list(episode.subjects),
+                integration_policy_version=episode.integration_policy_version,
+                derivation_key=episode.derivation_key,
+                created_at=episode.created_at,
+            )
+            .on_conflict_do_nothing()
+            .returning(integrated_episodes.c.id)
+        ).scalar()
+        if stored_id is not None:
+            return EpisodePut.STORED
+        owner = Owner(tenant_id=episode.tenant_id, principal_id=episode.principal_id)
+        stored = self.get_by_derivation(owner, episode.derivation_key)
+        if stored is not None and stored.same_content(episode):
+            return EpisodePut.UNCHANGED
+        # Either different content under the key, or the id is taken by another episode: keep what is stored.
+        return EpisodePut.DERIVATION_CONFLICT
+
+    def get(self, owner: Owner, episode_id: UUID) -> IntegratedEpisode | None:
+        row = self._c.execute(
+            select(integrated_episodes).where(
+                _owned(integrated_episodes, owner), integrated_episodes.c.id == episode_id
+            )
+        ).first()
+        return _episode(row) if row else None
+
+    def get_by_derivation(self, owner: Owner, derivation_key: str) -> IntegratedEpisode | None:
+        row = self._c.execute(
+            select(integrated_episodes).where(
+                _owned(integrated_episodes, owner), integrated_episodes.c.derivation_key == derivation_key
+            )
+        ).first()
+        return _episode(row) if row else None
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[IntegratedEpisode]:
+        rows = self._c.execute(
+            select(integrated_episodes).where(
+                _owned(integrated_episodes, owner), integrated_episodes.c.session_id == session_id
+            )
+        )
+        return sorted((_episode(row) for row in rows), key=lambda e: (e.source_event_ids[0], str(e.id)))
+
+    def delete_for_session(self, owner: Owner, session_id: UUID) -> int:
+        result = self._c.execute(
+            delete(integrated_episodes).where(
+                _owned(integrated_episodes, owner), integrated_episodes.c.session_id == session_id
+            )
+        )
+        return result.rowcount
+
+
+# --- beliefs ---------------------------------------------------------------------------------------
+
+
+def _belief(row: Row[Any]) -> MemoryRecord:
+    # A row the backfill has not reached yet reads with the values the backfill will give it.
+    claim_kind, longevity = legacy_mapping(row.belief_type)
+    provenance = row.source_events if isinstance(row.source_events, list) else []
+    return MemoryRecord(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        subject=row.subject,
+        statement=row.statement,
+        belief_type=row.belief_type,
+        claim_kind=ClaimKind(row.claim_kind) if row.claim_kind else claim_kind,
+        derivation=Derivation(row.derivation) if row.derivation else LEGACY_DERIVATION,
+        longevity=Longevity(row.longevity) if row.longevity else longevity,
+        confidence=row.confidence,
+        sensitivity=Sensitivity(row.sensitivity),
+        authority=Authority(row.authority),
+        source_event_ids=tuple(
+            EventRef(session_id=UUID(str(ref["session_id"])), seq=int(ref["seq"])) for ref in provenance
+        ),
+        formation_version=row.formation_version,
+        lifecycle_policy_version=row.lifecycle_policy_version or BACKFILL_LIFECYCLE_VERSION,
+        valid_from=row.valid_from,
+        valid_to=row.valid_to,
+        closed_reason=ClosedReason(row.closed_reason) if row.closed_reason else None,
+        last_evidence_at=row.last_evidence_at or row.valid_from,
+        last_used_at=row.last_used_at,
+        last_reinforced_at=row.last_reinforced_at,
+        evidence_count=row.evidence_count or max(1, len(provenance)),
+        corroboration_count=row.corroboration_count,
+        utility=row.utility,
+        channel=row.channel,
+        updated_at=row.updated_at
+        or max(t for t in (row.valid_from, row.last_reinforced_at, row.valid_to) if t is not None),
+        version=row.version,
+    )
+
+
+def _belief_row(record: MemoryRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "tenant_id": record.tenant_id,
+        "principal_id": record.principal_id,
+        "belief_type": record.belief_type,
+        "statement": record.statement,
+        "subject": record.subject,
+        "confidence": record.confidence,
+        "source_events": [{"session_id": str(r.session_id), "seq": r.seq} for r in record.source_event_ids],
+        "valid_from": record.valid_from,
+        "valid_to": record.valid_to,
+        "closed_reason": record.closed_reason.value if record.closed_reason else None,
+        "last_reinforced_at": record.last_reinforced_at,
+        "corroboration_count": record.corroboration_count,
+        "formation_version": record.formation_version,
+        "claim_kind": record.claim_kind.value,
+        "derivation": record.derivation.value,
+        "longevity": record.longevity.value,
+        "last_evidence_at": record.last_evidence_at,
+        "last_used_at": record.last_used_at,
+        "evidence_count": record.evidence_count,
+        "lifecycle_policy_version": record.lifecycle_policy_version,
+        "sensitivity": record.sensitivity.value,
+        "authority": record.authority.value,
+        "utility": record.utility,
+        "channel": record.channel,
+        "updated_at": record.updated_at,
+        "version": record.version,
+    }
+
+
+class PostgresBeliefs(_Repo):
+    def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
+        row = self._c.execute(
+            select(beliefs).where(_owned(beliefs, owner), beliefs.c.id == belief_id)
+        ).first()
+        return _belief(row) if row else None
+
+    def page(
+        self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
+    ) -> list[MemoryRecord]:
+        query = select(beliefs).where(_owned(beliefs, owner))
+        if live_only:
+            query = query.where(beliefs.c.valid_to.is_(None))
+        if after_id is not None:
+            query = query.where(beliefs.c.id > after_id)
+        rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
+        return [_belief(row) for row in rows]
+
+    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
+        rows = self._c.execute(
+            select(beliefs)
+            .where(_owned(beliefs, owner), beliefs.c.subject == subject, beliefs.c.valid_to.is_(None))
+            .order_by(beliefs.c.id)
+        )
+        return [_belief(row) for row in rows]
+
+    def upsert(self, record: MemoryRecord) -> None:
+        values = _belief_row(record)
+        statement = insert(beliefs).values(values)
+        changed = {k: statement.excluded[k] for k in values if k not in ("id", "tenant_id", "principal_id")}
+        # The owner condition keeps an id that belongs to someone else from being overwritten.
+        self._c.execute(
+            statement.on_conflict_do_update(
+                index_elements=[beliefs.c.id],
+                set_=changed,
+                where=and_(
+                    beliefs.c.tenant_id == statement.excluded.tenant_id,
+                    beliefs.c.principal_id == statement.excluded.principal_id,
+                ),
+            )
+        )
+
+    def close_validity(
+        self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
+    ) -> MemoryRecord | None:
+        row = self._c.execute(
+            update(beliefs)
+            .where(_owned(beliefs, owner), beliefs.c.id == belief_id, beliefs.c.valid_to.is_(None))
+            .values(valid_to=at, closed_reason=reason.value, updated_at=at, version=beliefs.c.version + 1)
+            .returning(*beliefs.c)
+        ).first()
+        return _belief(row) if row else None
+
+
+# --- watermarks ------------------------------------------------------------------------------------
+
+
+class PostgresWatermarks(_Repo):
+    def get(self, owner: Owner, session_id: UUID) -> int:
+        found = self._c.execute(
+            select(watermarks.c.seq).where(_owned(watermarks, owner), watermarks.c.session_id == session_id)
+        ).scalar()
+        return int(found or 0)
+
+    def compare_and_set(self, owner: Owner, session_id: UUID, expected: int, new: int) -> bool:
+        if new <= expected:
+            return False
+        if expected == 0:
+            statement = insert(watermarks).values(
+                tenant_id=owner.tenant_id, principal_id=owner.principal_id, session_id=session_id, seq=new
+            )
+            moved = self._c.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[
+                        watermarks.c.tenant_id,
+                        watermarks.c.principal_id,
+                        watermarks.c.session_id,
+                    ],
+                    set_={"seq": statement.excluded.seq},
+                    where=watermarks.c.seq == 0,
+                ).returning(watermarks.c.seq)
+            ).first()
+        else:
+            moved = self._c.execute(
+                update(watermarks)
+                .where(
+                    _owned(watermarks, owner),
+                    watermarks.c.session_id == session_id,
+                    watermarks.c.seq == expected,
+                )
+                .values(seq=new)
+                .returning(watermarks.c.seq)
+            ).first()
+        return moved is not None
+
+
+# --- consolidation runs ----------------------------------------------------------------------------
+
+
+def _run(row: Row[Any], with_metrics: bool) -> ConsolidationRun:
+    metrics = row.stage_metrics if with_metrics else []
+    return ConsolidationRun(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        session_id=row.session_id,
+        formation_policy=row.formation_policy,
+        from_seq=row.from_seq,
+        to_seq=row.to_seq,
+        outcome=RunOutcome(row.outcome),
+        segment_count=row.segment_count,
+        episode_count=row.episode_count,
+        provider_call_count=row.provider_call_count,
+        fallback_stages=tuple(Stage(s) for s in row.fallback_stages),
+        categories={ReasonCategory(k): int(v) for k, v in row.categories.items()},
+        direct_proposed=row.direct_proposed,
+        direct_committed=row.direct_committed,
+        hypothesis_proposed=row.hypothesis_proposed,
+        hypothesis_committed=row.hypothesis_committed,
+        attributed_redundancies=row.attributed_redundancies,
+        coverage={CoverageDisposition(k): int(v) for k, v in row.coverage.items()},
+        rejected_provider_candidates=row.rejected_provider_candidates,
+        stage_metrics=tuple(StageMetrics.model_validate(m) for m in metrics),
+        started_at=row.started_at,
+        completed_at=row.completed_at,
+    )
+
+
+class PostgresRuns(_Repo):
+    def __init__(self, connection: Connection, *, with_stage_metrics: bool) -> None:
+        super().__init__(connection)
+        self._with_metrics = with_stage_metrics
+        self._columns = [c for c in consolidation_runs.c if with_stage_metrics or c.name != "stage_metrics"]
+
+    def record(self, run: ConsolidationRun) -> bool:
+        values: dict[str, Any] = {
+            "id": run.id,
+            "tenant_id": run.tenant_id,
+            "principal_id": run.principal_id,
+            "session_id": run.session_id,
+            "formation_policy": run.formation_policy,
+            "from_seq": run.from_seq,
+            "to_seq": run.to_seq,
+            "outcome": run.outcome.value,
+            "segment_count": run.segment_count,
+            "episode_count": run.episode_count,
+            "provider_call_count": run.provider_call_count,
+            "fallback_stages": [s.value for s in run.fallback_stages],
+            "categories": {k.value: v for k, v in run.categories.items()},
+            "direct_proposed": run.direct_proposed,
+            "direct_committed": run.direct_committed,
+            "hypothesis_proposed": run.hypothesis_proposed,
+            "hypothesis_committed": run.hypothesis_committed,
+            "attributed_redundancies": run.attributed_redundancies,
+            "coverage": {k.value: v for k, v in run.coverage.items()},
+            "rejected_provider_candidates": run.rejected_provider_candidates,
+            "started_at": run.started_at,
+            "completed_at": run.completed_at,
+        }
+        if self._with_metrics:
+            values["stage_metrics"] = [m.model_dump(mode="json") for m in run.stage_metrics]
+        recorded = self._c.execute(
+            insert(consolidation_runs)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=[consolidation_runs.c.id])
+            .returning(consolidation_runs.c.id)
+        ).first()
+        return recorded is not None
+
+    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None:
+        row = self._c.execute(
+            select(*self._columns).where(_owned(consolidation_runs, owner), consolidation_runs.c.id == run_id)
+        ).first()
+        return _run(row, self._with_metrics) if row else None
+
+    def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]:
+        rows = self._c.execute(
+            select(*self._columns).where(
+                _owned(consolidation_runs, owner), consolidation_runs.c.session_id == session_id
+            )
+        )
+        return sorted(
+            (_run(row, self._with_metrics) for row in rows), key=lambda r: (r.started_at, str(r.id))
+        )
+
+
+# --- formation audits ------------------------------------------------------------------------------
+
+
+class PostgresAudits(_Repo):
+    def record(self, audit: FormationAudit) -> bool:
+        recorded = self._c.execute(
+            insert(formation_audits)
+            .values(
+                id=audit.id,
+                tenant_id=audit.tenant_id,
+                principal_id=audit.principal_id,
+                session_id=audit.session_id,
+                kind=audit.kind.value,
+                dedupe_key=audit.dedupe_key,
+                details=dict(audit.details),
+                created_at=audit.created_at,
+            )
+            .on_conflict_do_nothing()
+            .returning(formation_audits.c.id)
+        ).first()
+        return recorded is not None
+
+    def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]:
+        query = select(formation_audits).where(_owned(formation_audits, owner))
+        if kind is not None:
+            query = query.where(formation_audits.c.kind == kind.value)
+        rows = self._c.execute(query.order_by(formation_audits.c.created_at, formation_audits.c.dedupe_key))
+        return [
+            FormationAudit(
+                id=row.id,
+                tenant_id=row.tenant_id,
+                principal_id=row.principal_id,
+                session_id=row.session_id,
+                kind=AuditKind(row.kind),
+                dedupe_key=row.dedupe_key,
+                details=dict(row.details),
+                created_at=row.created_at,
+            )
+            for row in rows
+        ]
+
+
+# --- staged stage outputs --------------------------------------------------------------------------
+
+
+class PostgresStaged(_Repo):
+    def put(self, staged: StagedOutput) -> None:
+        statement = insert(staged_outputs).values(
+            tenant_id=staged.tenant_id,
+            principal_id=staged.principal_id,
+            segment_key=staged.segment_key,
+            stage=staged.stage.value,
+            session_id=staged.session_id,
+            document=staged.document,
+        )
+        self._c.execute(
+            statement.on_conflict_do_update(
+                index_elements=[
+                    staged_outputs.c.tenant_id,
+                    staged_outputs.c.principal_id,
+                    staged_outputs.c.segment_key,
+                    staged_outputs.c.stage,
+                ],
+                set_={
+                    "document": statement.excluded.document,
+                    "session_id": statement.excluded.session_id,
+                    "updated_at": func.now(),
+                },
+            )
+        )
+
+    def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
+        document = self._c.execute(
+            select(staged_outputs.c.document).where(
+                _owned(staged_outputs, owner),
+                staged_outputs.c.segment_key == segment_key,
+                staged_outputs.c.stage == stage.value,
+            )
+        ).scalar()
+        return dict(document) if document is not None else None
+
+    def delete_for_segment(self, owner: Owner, segment_key: str) -> int:
+        result = self._c.execute(
+            delete(staged_outputs).where(
+                _owned(staged_outputs, owner), staged_outputs.c.segment_key == segment_key
+            )
+        )
+        return result.rowcount

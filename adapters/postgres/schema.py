@@ -1,0 +1,109 @@
+"""Which schema revision this code runs against, and the Alembic commands behind `agent db`.
+
+EXPECTED_REVISION names the *structural* head: the last revision whose tables and columns this code needs.
+The revisions after it (the lifecycle@2 data backfill and the additive stage-metrics column) change no shape
+this code depends on, so a database is accepted at EXPECTED_REVISION or at any revision that descends from
+it in this release's script directory. That is what lets an operator apply the structural revision, start
+processes, and let the backfill page through a large table afterwards; the belief repository reads a row the
+backfill has not reached with the same conservative values, and runs are recorded without stage metrics
+until the metrics column exists. A database behind EXPECTED_REVISION, or at a revision this release does not
+know (written by newer code), is refused with the command that fixes it.
+"""
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Final
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+
+from domain.errors import WrongSchemaRevision
+
+BASELINE_REVISION: Final = "0001_lifecycle1_baseline"
+STRUCTURAL_REVISION: Final = "0002_lifecycle2_structure"
+BACKFILL_REVISION: Final = "0003_lifecycle2_backfill"
+STAGE_METRICS_REVISION: Final = "0004_run_stage_metrics"
+EXPECTED_REVISION: Final = STRUCTURAL_REVISION
+
+UPGRADE_COMMAND: Final = "agent db upgrade"
+
+
+def migrations_dir() -> Path:
+    return Path(str(files("migrations")))
+
+
+def alembic_config() -> Config:
+    """The Alembic configuration, built in code so it works from an installed package.
+
+    The database is handed over as a connection, never written into the config as a URL, where
+    configparser would mangle a '%' in a password.
+    """
+    ini = migrations_dir() / "alembic.ini"
+    config = Config(str(ini) if ini.exists() else None)
+    config.set_main_option("script_location", str(migrations_dir()))
+    return config
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def _with_connection(engine: Engine, action: str, revision: str) -> None:
+    config = alembic_config()
+    with engine.connect() as connection:
+        config.attributes["connection"] = connection
+        getattr(command, action)(config, revision)
+        connection.commit()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    _with_connection(engine, "upgrade", revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    _with_connection(engine, "downgrade", revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def accepted_revisions() -> frozenset[str]:
+    """EXPECTED_REVISION and every revision this release ships on top of it."""
+    scripts = script_directory()
+    accepted = {EXPECTED_REVISION}
+    for script in scripts.walk_revisions(base=EXPECTED_REVISION, head="heads"):
+        accepted.add(script.revision)
+    return frozenset(accepted)
+
+
+def require_expected_revision(engine: Engine) -> str:
+    """Return the database's revision, or refuse with what is wrong and the command that fixes it."""
+    current = current_revision(engine)
+    if current in accepted_revisions():
+        assert current is not None
+        return current
+    known = {script.revision for script in script_directory().walk_revisions()}
+    if current is not None and current not in known:
+        raise WrongSchemaRevision(
+            f"database schema is at revision {current}, which this release does not know (expected "
+            f"{EXPECTED_REVISION} or later); run a release that ships it, or `agent db downgrade` with it"
+        )
+    raise WrongSchemaRevision(
+        f"database schema is at revision {current or 'none (empty database)'}, expected "
+        f"{EXPECTED_REVISION} or later; run `{UPGRADE_COMMAND}`"
+    )
+
+
+def has_stage_metrics(engine: Engine) -> bool:
+    """Whether the additive metrics revision has been applied (it may follow a running release)."""
+    with engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = 'consolidation_runs' AND column_name = 'stage_metrics'"
+        ).first()
+    return found is not None

@@ -1,0 +1,184 @@
+"""PostgreSQL table definitions at the migrations' head. Rows, not domain values: repositories translate.
+
+The migrations in ``migrations/versions`` are frozen history and do not import this module; a test
+compares this metadata with the schema the migrations build, so the two cannot drift apart silently.
+"""
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    Uuid,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = MetaData()
+
+OWNER_ID = String(128)
+
+
+def _owner_columns() -> list[Column[str]]:
+    return [Column("tenant_id", OWNER_ID, nullable=False), Column("principal_id", OWNER_ID, nullable=False)]
+
+
+source_events = Table(
+    "source_events",
+    metadata,
+    *_owner_columns(),
+    Column("session_id", Uuid, nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("kind", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("occurred_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tenant_id", "principal_id", "session_id", "seq", name="source_events_pkey"),
+)
+
+integrated_episodes = Table(
+    "integrated_episodes",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    *_owner_columns(),
+    Column("session_id", Uuid, nullable=False),
+    Column("source_event_ids", JSONB, nullable=False),
+    Column("source_started_at", DateTime(timezone=True), nullable=False),
+    Column("source_ended_at", DateTime(timezone=True), nullable=False),
+    Column("narrative", Text, nullable=False),
+    Column("subjects", JSONB, nullable=False),
+    Column("integration_policy_version", String(64), nullable=False),
+    Column("derivation_key", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint(
+        "tenant_id", "principal_id", "derivation_key", name="integrated_episodes_owner_derivation_key"
+    ),
+    Index("integrated_episodes_owner_session", "tenant_id", "principal_id", "session_id"),
+)
+
+beliefs = Table(
+    "beliefs",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    *_owner_columns(),
+    # lifecycle@1 columns, kept as they were
+    Column("belief_type", String(64), nullable=False),
+    Column("statement", Text, nullable=False),
+    Column("subject", String(120), nullable=False),
+    Column("confidence", Float, nullable=False),
+    Column("source_events", JSONB, nullable=False),
+    Column("valid_from", DateTime(timezone=True), nullable=False),
+    Column("valid_to", DateTime(timezone=True)),
+    Column("closed_reason", String(64)),
+    Column("last_reinforced_at", DateTime(timezone=True)),
+    Column("corroboration_count", Integer, nullable=False, server_default=text("1")),
+    Column("formation_version", String(64), nullable=False),
+    # lifecycle@2 columns; nullable where the data revision backfills old rows
+    Column("claim_kind", String(64)),
+    Column("derivation", String(32)),
+    Column("longevity", String(32)),
+    Column("last_evidence_at", DateTime(timezone=True)),
+    Column("last_used_at", DateTime(timezone=True)),
+    Column("evidence_count", Integer),
+    Column("lifecycle_policy_version", String(64)),
+    Column("sensitivity", String(32), nullable=False, server_default=text("'internal'")),
+    Column("authority", String(32), nullable=False, server_default=text("'automatic'")),
+    Column("utility", Float, nullable=False, server_default=text("0")),
+    Column("channel", String(64)),
+    Column("updated_at", DateTime(timezone=True)),
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    Index(
+        "beliefs_owner_subject_live",
+        "tenant_id",
+        "principal_id",
+        "subject",
+        postgresql_where=text("valid_to IS NULL"),
+    ),
+    # The retirement sweep pages expired live beliefs through this index, never the whole table.
+    Index("beliefs_evidence_expiry_live", "last_evidence_at", postgresql_where=text("valid_to IS NULL")),
+    Index("beliefs_owner_id", "tenant_id", "principal_id", "id"),
+)
+
+watermarks = Table(
+    "watermarks",
+    metadata,
+    *_owner_columns(),
+    Column("session_id", Uuid, nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    PrimaryKeyConstraint("tenant_id", "principal_id", "session_id", name="watermarks_pkey"),
+)
+
+consolidation_runs = Table(
+    "consolidation_runs",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    *_owner_columns(),
+    Column("session_id", Uuid, nullable=False),
+    Column("formation_policy", String(64), nullable=False),
+    Column("from_seq", BigInteger, nullable=False),
+    Column("to_seq", BigInteger, nullable=False),
+    Column("outcome", String(64), nullable=False),
+    Column("categories", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("completed_at", DateTime(timezone=True), nullable=False),
+    # added by the structural revision
+    Column("segment_count", Integer, nullable=False, server_default=text("0")),
+    Column("episode_count", Integer, nullable=False, server_default=text("0")),
+    Column("provider_call_count", Integer, nullable=False, server_default=text("0")),
+    Column("fallback_stages", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Column("direct_proposed", Integer, nullable=False, server_default=text("0")),
+    Column("direct_committed", Integer, nullable=False, server_default=text("0")),
+    Column("hypothesis_proposed", Integer, nullable=False, server_default=text("0")),
+    Column("hypothesis_committed", Integer, nullable=False, server_default=text("0")),
+    Column("attributed_redundancies", Integer, nullable=False, server_default=text("0")),
+    Column("coverage", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("rejected_provider_candidates", Integer, nullable=False, server_default=text("0")),
+    # added by the metrics revision
+    Column("stage_metrics", JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    Index("consolidation_runs_owner_session", "tenant_id", "principal_id", "session_id"),
+)
+
+formation_audits = Table(
+    "formation_audits",
+    metadata,
+    Column("id", Uuid, primary_key=True),
+    *_owner_columns(),
+    Column("kind", String(64), nullable=False),
+    Column("dedupe_key", String(256), nullable=False),
+    Column("details", JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # added by the structural revision
+    Column("session_id", Uuid),
+    UniqueConstraint("tenant_id", "principal_id", "dedupe_key", name="formation_audits_owner_dedupe_key"),
+    Index("formation_audits_owner_kind", "tenant_id", "principal_id", "kind"),
+)
+
+staged_outputs = Table(
+    "staged_outputs",
+    metadata,
+    *_owner_columns(),
+    Column("segment_key", String(64), nullable=False),
+    Column("stage", String(32), nullable=False),
+    Column("session_id", Uuid, nullable=False),
+    Column("document", JSONB, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False, server_default=text("now()")),
+    PrimaryKeyConstraint("tenant_id", "principal_id", "segment_key", "stage", name="staged_outputs_pkey"),
+)
+
+# Every table that holds something of a principal; erasure and test cleanup walk this list.
+OWNED_TABLES: tuple[Table, ...] = (
+    source_events,
+    integrated_episodes,
+    beliefs,
+    watermarks,
+    consolidation_runs,
+    formation_audits,
+    staged_outputs,
+)

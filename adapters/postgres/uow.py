@@ -1,0 +1,134 @@
+"""The PostgreSQL unit of work: one connection and one short transaction per unit of work."""
+
+from types import TracebackType
+from typing import Self
+
+from sqlalchemy import Connection, Engine, Table, delete
+
+from adapters.postgres.repositories import (
+    PostgresAudits,
+    PostgresBeliefs,
+    PostgresEpisodes,
+    PostgresRuns,
+    PostgresSourceEvents,
+    PostgresStaged,
+    PostgresWatermarks,
+)
+from adapters.postgres.schema import has_stage_metrics
+from adapters.postgres.tables import (
+    beliefs,
+    consolidation_runs,
+    formation_audits,
+    integrated_episodes,
+    source_events,
+    staged_outputs,
+    watermarks,
+)
+from domain.owner import Owner
+from domain.ports import (
+    BeliefRepository,
+    ConsolidationRunRepository,
+    ErasureCounts,
+    FormationAuditRepository,
+    IntegratedEpisodeRepository,
+    SourceEventRepository,
+    StagedOutputRepository,
+    WatermarkRepository,
+)
+
+
+class PostgresStore:
+    """A unit-of-work factory over one engine, callable like InMemoryStore."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._stage_metrics: bool | None = None
+
+    def __call__(self) -> "PostgresUnitOfWork":
+        if not self._stage_metrics:
+            # Looked up until found: the additive metrics revision may be applied while processes run.
+            self._stage_metrics = has_stage_metrics(self.engine)
+        return PostgresUnitOfWork(self.engine, with_stage_metrics=self._stage_metrics)
+
+
+class PostgresUnitOfWork:
+    # Declared as the ports: UnitOfWork's repository attributes are mutable protocol members, so invariant.
+    events: SourceEventRepository
+    episodes: IntegratedEpisodeRepository
+    beliefs: BeliefRepository
+    watermarks: WatermarkRepository
+    runs: ConsolidationRunRepository
+    audits: FormationAuditRepository
+    staged: StagedOutputRepository
+
+    def __init__(self, engine: Engine, *, with_stage_metrics: bool = True) -> None:
+        self._engine = engine
+        self._with_stage_metrics = with_stage_metrics
+        self._connection: Connection | None = None
+
+    def __enter__(self) -> Self:
+        connection = self._engine.connect()
+        self._connection = connection
+        self.events = PostgresSourceEvents(connection)
+        self.episodes = PostgresEpisodes(connection)
+        self.beliefs = PostgresBeliefs(connection)
+        self.watermarks = PostgresWatermarks(connection)
+        self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)
+        self.audits = PostgresAudits(connection)
+        self.staged = PostgresStaged(connection)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        connection, self._connection = self._connection, None
+        if connection is None:
+            return
+        try:
+            # Whatever was not committed explicitly is discarded, as in the in-memory store.
+            connection.rollback()
+        finally:
+            connection.close()
+
+    @property
+    def _c(self) -> Connection:
+        if self._connection is None:
+            raise RuntimeError("unit of work used outside its with block")
+        return self._connection
+
+    def commit(self) -> None:
+        self._c.commit()
+
+    def rollback(self) -> None:
+        self._c.rollback()
+
+    def erase_principal(self, owner: Owner) -> ErasureCounts:
+        return self._erase(tenant_id=owner.tenant_id, principal_id=owner.principal_id)
+
+    def erase_tenant(self, tenant_id: str) -> ErasureCounts:
+        return self._erase(tenant_id=tenant_id, principal_id=None)
+
+    def _erase(self, *, tenant_id: str, principal_id: str | None) -> ErasureCounts:
+        def purge(table: Table) -> int:
+            statement = delete(table).where(table.c.tenant_id == tenant_id)
+            if principal_id is not None:
+                statement = statement.where(table.c.principal_id == principal_id)
+            return self._c.execute(statement).rowcount
+
+        # Derived rows first, the source events they were derived from last.
+        staged = purge(staged_outputs)
+        audits = purge(formation_audits)
+        runs = purge(consolidation_runs)
+        episodes = purge(integrated_episodes)
+        beliefs_erased = purge(beliefs)
+        marks = purge(watermarks)
+        events = purge(source_events)
+        return ErasureCounts(
+            events=events,
+            episodes=episodes,
+            beliefs=beliefs_erased,
+            audits=audits,
+            runs=runs,
+            staged=staged,
+            watermarks=marks,
+        )

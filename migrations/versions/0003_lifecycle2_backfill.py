@@ -1,0 +1,91 @@
+"""Data revision: give every lifecycle@1 belief conservative lifecycle@2 values, in bounded id pages.
+
+Revision ID: 0003_lifecycle2_backfill
+Revises: 0002_lifecycle2_structure
+Create Date: 2026-11-30
+
+Per old belief (one whose lifecycle_policy_version is still NULL):
+  last_evidence_at <- valid_from; evidence_count <- length of the source-event list (at least 1);
+  last_used_at <- NULL; derivation <- 'direct'; claim_kind and longevity <- the conservative mapping of
+  belief_type (table in adapters/postgres/legacy.py); updated_at <- the latest of its own timestamps;
+  lifecycle_policy_version <- 'lifecycle@1-backfill'.
+Never touched: statement, subject, source_events (provenance), authority, confidence, formation_version.
+
+Pages walk the primary key (keyset, PAGE_SIZE ids a page) and each page commits on its own, so the table is
+never loaded into Python, locks are held for one page, and an interrupted run resumes where it stopped.
+Rows a lifecycle@2 process already wrote (lifecycle_policy_version set) are skipped.
+
+Downgrade is LOSSY FOR DERIVED FIELDS ONLY: it nulls the fields above on rows still marked
+'lifecycle@1-backfill'; the next upgrade derives the same values again. Rows lifecycle@2 has since updated
+keep their values.
+"""
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import sqlalchemy as sa
+from alembic import context, op
+
+from adapters.postgres.legacy import (
+    BACKFILL_LIFECYCLE_VERSION,
+    LEGACY_DERIVATION,
+    claim_kind_case_sql,
+    longevity_case_sql,
+)
+
+revision: str = "0003_lifecycle2_backfill"
+down_revision: str | Sequence[str] | None = "0002_lifecycle2_structure"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+PAGE_SIZE = 5_000
+
+_FILL = f"""
+    claim_kind = {claim_kind_case_sql()},
+    longevity = {longevity_case_sql()},
+    derivation = '{LEGACY_DERIVATION.value}',
+    last_evidence_at = valid_from,
+    evidence_count = CASE WHEN jsonb_typeof(source_events) = 'array'
+                          THEN greatest(1, jsonb_array_length(source_events)) ELSE 1 END,
+    last_used_at = NULL,
+    updated_at = greatest(valid_from, last_reinforced_at, valid_to),
+    lifecycle_policy_version = '{BACKFILL_LIFECYCLE_VERSION}'
+"""
+_FILL_WHERE = "lifecycle_policy_version IS NULL"
+
+_CLEAR = """
+    claim_kind = NULL, longevity = NULL, derivation = NULL, last_evidence_at = NULL,
+    evidence_count = NULL, updated_at = NULL, lifecycle_policy_version = NULL
+"""
+_CLEAR_WHERE = f"lifecycle_policy_version = '{BACKFILL_LIFECYCLE_VERSION}'"
+
+
+def _paged_update(assignments: str, where: str) -> None:
+    if context.is_offline_mode():
+        op.execute(f"UPDATE beliefs SET {assignments} WHERE {where}")
+        return
+    after: UUID | None = None
+    with op.get_context().autocommit_block():
+        bind = op.get_bind()
+        while True:
+            lower = "" if after is None else "id > :after AND "
+            upper = bind.execute(
+                sa.text(f"SELECT id FROM beliefs WHERE {lower}TRUE ORDER BY id OFFSET :skip LIMIT 1"),
+                {"after": after, "skip": PAGE_SIZE - 1},
+            ).scalar()
+            bound = "" if upper is None else "id <= :upper AND "
+            bind.execute(
+                sa.text(f"UPDATE beliefs SET {assignments} WHERE {lower}{bound}{where}"),
+                {"after": after, "upper": upper},
+            )
+            if upper is None:
+                return
+            after = upper
+
+
+def upgrade() -> None:
+    _paged_update(_FILL, _FILL_WHERE)
+
+
+def downgrade() -> None:
+    _paged_update(_CLEAR, _CLEAR_WHERE)

@@ -1,0 +1,1 @@
+"""Alembic revisions: frozen history, one file per revision."""
