@@ -1,0 +1,181 @@
+"""Clause splitting: the coverage units a distiller must account for, and the spans a former may cite.
+
+A clause ends at a sentence terminator that is followed by whitespace or the end of the text, at a line
+break, at CJK full-width terminators, and at first-person clause boundaries (", and I ...", "; I ...",
+" but I ..."). A period never ends a clause after a common abbreviation, so "e.g.", "v2.1.3",
+"/usr/lib/python3.11/site.py" and "2.5" stay inside one clause and can be cited.
+
+The splitter is a single left-to-right regex scan plus bounded post-processing: linear in the text, and
+a turn with no punctuation at all is cut at whitespace into clauses of at most MAX_CLAUSE_CHARS.
+"""
+
+import re
+from dataclasses import dataclass
+
+# Well below the evidence-span bound, so any clause can be cited whole.
+MAX_CLAUSE_CHARS = 1_000
+
+# Only abbreviations that are not also ordinary sentence-final words ("no", "sun", "max" are left out).
+ABBREVIATIONS: frozenset[str] = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "ca",
+        "approx",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "jr",
+        "sr",
+        "inc",
+        "ltd",
+        "corp",
+        "fig",
+        "a.m",
+        "p.m",
+        "u.s",
+        "u.k",
+        "e.u",
+        "dept",
+        "mt",
+        "ave",
+        "jan",
+        "feb",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "tue",
+        "thu",
+        "wk",
+        "wks",
+        "hr",
+        "hrs",
+        "yr",
+        "yrs",
+        "ft",
+        "lb",
+        "lbs",
+        "kg",
+        "km",
+    ]
+)
+
+# One alternation so the whole text is scanned once; group names say which boundary matched.
+_BOUNDARY = re.compile(
+    r"(?P<term>[.!?…]+[\"'”’»)\]]*)(?=\s|$)"
+    r"|(?P<cjk>[。！？]+[」』”’）]*)"
+    r"|(?P<nl>\n+)"
+    r"|(?P<fp>(?:,\s*(?:and|but|so)|;|\s+but)\s+)(?=I\b)"
+    r"|(?P<and>\s+and\s+)(?=I\b)"
+)
+_WORD_BEFORE = re.compile(r"[\w.]{1,12}$")
+_FIRST_PERSON = re.compile(r"\bI\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One coverage unit: an exact slice text[start:end] of the event whose seq it names."""
+
+    seq: int
+    index: int
+    start: int
+    end: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.seq}:{self.index}"
+
+
+def _is_abbreviation(text: str, dot_at: int, line_start: int) -> bool:
+    window = text[max(line_start, dot_at - 12) : dot_at]
+    match = _WORD_BEFORE.search(window)
+    if match is None:
+        return False
+    word = match.group(0).lower().lstrip(".")
+    if word in ABBREVIATIONS:
+        return True
+    # A single letter is an initial ("J. Smith"); a bare number opening a line is a list marker ("1. ").
+    if len(word) == 1 and word.isalpha():
+        return True
+    return word.isdigit() and not text[line_start : dot_at - len(word)].strip()
+
+
+def _raw_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    line_start = 0
+    for match in _BOUNDARY.finditer(text):
+        kind = match.lastgroup
+        if kind == "nl":
+            spans.append((start, match.start()))
+            start = match.end()
+            line_start = match.end()
+        elif kind in ("fp", "and"):
+            # A bare " and I" splits only after the clause's own first-person subject, so "my wife and I
+            # swim" stays whole while "I lift and I swim" becomes two claims.
+            if kind == "and" and _FIRST_PERSON.search(text, start, match.start()) is None:
+                continue
+            spans.append((start, match.start()))
+            start = match.end()
+        elif kind == "term":
+            terminator = match.group("term")
+            single_period = terminator[0] == "." and len(terminator.rstrip("\"'”’»)]")) == 1
+            if single_period and _is_abbreviation(text, match.start(), line_start):
+                continue
+            spans.append((start, match.end()))
+            start = match.end()
+        else:
+            spans.append((start, match.end()))
+            start = match.end()
+    spans.append((start, len(text)))
+    return spans
+
+
+def _bounded(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    pieces: list[tuple[int, int]] = []
+    while end - start > MAX_CLAUSE_CHARS:
+        limit = start + MAX_CLAUSE_CHARS
+        # Cut at the last whitespace inside the window; rfind is bounded by the window, so this stays linear.
+        cut = text.rfind(" ", start + MAX_CLAUSE_CHARS // 2, limit)
+        if cut <= start:
+            cut = limit
+        pieces.append((start, cut))
+        start = cut
+    pieces.append((start, end))
+    return pieces
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and (text[start].isspace() or text[start] in "\x00"):
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def split_clauses(seq: int, text: str) -> list[Clause]:
+    """Split one event's text into ordered, non-overlapping, non-blank clauses with stable ids."""
+    clauses: list[Clause] = []
+    for raw_start, raw_end in _raw_spans(text):
+        start, end = _trim(text, raw_start, raw_end)
+        if start >= end:
+            continue
+        for piece_start, piece_end in _bounded(text, start, end):
+            s, e = _trim(text, piece_start, piece_end)
+            if s >= e or not any(ch.isalnum() for ch in text[s:e]):
+                continue
+            clauses.append(Clause(seq=seq, index=len(clauses), start=s, end=e, text=text[s:e]))
+    return clauses

@@ -1,0 +1,255 @@
+"""Tokens and lemmas for matching user text.
+
+Why simplemma: it is a maintained, pure-Python lemmatizer whose dictionaries ship inside the wheel, so
+nothing is downloaded at run time and the domain layer stays free of native code and model files. It
+covers irregular forms ("swam" -> "swim", "gave" -> "give", "been" -> "be") that hand-written suffix
+stripping gets wrong, and a dictionary lookup behind a cache costs well under a microsecond per token,
+which keeps the deterministic former above a megabyte per second. spaCy or NLTK would bring model
+downloads or heavy native dependencies for accuracy the pattern-based former cannot use.
+"""
+
+import re
+from dataclasses import dataclass
+
+import simplemma
+
+_LANG = "en"
+_CACHE_LIMIT = 200_000
+_cache: dict[str, str] = {}
+
+# Contractions are expanded into their words so patterns see "I am" whether the user typed "I'm" or not.
+_CONTRACTIONS: dict[str, tuple[str, ...]] = {
+    "i'm": ("i", "am"),
+    "i've": ("i", "have"),
+    "i'd": ("i", "would"),
+    "i'll": ("i", "will"),
+    "don't": ("do", "not"),
+    "doesn't": ("does", "not"),
+    "didn't": ("did", "not"),
+    "can't": ("can", "not"),
+    "cannot": ("can", "not"),
+    "won't": ("will", "not"),
+    "isn't": ("is", "not"),
+    "aren't": ("are", "not"),
+    "wasn't": ("was", "not"),
+    "haven't": ("have", "not"),
+    "hasn't": ("has", "not"),
+    "hadn't": ("had", "not"),
+    "wouldn't": ("would", "not"),
+    "shouldn't": ("should", "not"),
+    "couldn't": ("could", "not"),
+    "it's": ("it", "is"),
+    "that's": ("that", "is"),
+    "what's": ("what", "is"),
+}
+
+STOPWORDS: frozenset[str] = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "about",
+        "as",
+        "than",
+        "so",
+        "such",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "be",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "done",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "not",
+        "no",
+        "nor",
+        "very",
+        "just",
+        "also",
+        "too",
+        "only",
+        "even",
+        "still",
+        "really",
+        "quite",
+        "some",
+        "any",
+        "all",
+        "each",
+        "every",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "there",
+        "here",
+        "up",
+        "out",
+        "over",
+        "off",
+        "again",
+        "once",
+        "now",
+        "then",
+        "thing",
+        "something",
+        "anything",
+        "stuff",
+        "lot",
+        "bit",
+        "kind",
+        "sort",
+        "way",
+    ]
+)
+
+# simplemma has no part of speech, so these gerunds come back as nouns; a verb slot needs the verb.
+_GERUND_NOUNS: dict[str, str] = {
+    "building": "build",
+    "writing": "write",
+    "coding": "code",
+    "programming": "program",
+    "smoking": "smoke",
+    "painting": "paint",
+    "drawing": "draw",
+    "meeting": "meet",
+    "reading": "read",
+    "learning": "learn",
+    "teaching": "teach",
+    "cooking": "cook",
+    "gardening": "garden",
+    "fishing": "fish",
+    "sailing": "sail",
+}
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’.\-/][^\W_]+)*", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word of the source text: its exact slice, lower-cased form and lemma."""
+
+    text: str
+    lower: str
+    lemma: str
+    start: int
+    end: int
+
+
+def lemma(word: str) -> str:
+    """The lemma of one lower-cased word; acronyms and non-alphabetic tokens are kept as they are."""
+    cached = _cache.get(word)
+    if cached is not None:
+        return cached
+    if not word.isalpha() or not word.isascii():
+        result = word
+    else:
+        result = simplemma.lemmatize(word, lang=_LANG).lower()
+    if len(_cache) >= _CACHE_LIMIT:
+        _cache.clear()
+    _cache[word] = result
+    return result
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Words of text[start:end] with offsets into text; contractions become several tokens on one span."""
+    tokens: list[Token] = []
+    stop = len(text) if end is None else end
+    for match in _TOKEN.finditer(text, start, stop):
+        surface = match.group(0)
+        lower = surface.lower().replace("’", "'")
+        expanded = _CONTRACTIONS.get(lower)
+        if expanded is not None:
+            for part in expanded:
+                tokens.append(Token(surface, part, lemma(part), match.start(), match.end()))
+            continue
+        if lower.endswith("n't") or lower.endswith("'s") or lower.endswith("'re"):
+            head, _, tail = lower.rpartition("'")
+            # "'s" is a possessive or "is"; patterns that care look at the marker, not a guess.
+            parts = (head[:-1], "not") if tail == "t" else (head, "'" + tail)
+            for part in parts:
+                tokens.append(Token(surface, part, lemma(part), match.start(), match.end()))
+            continue
+        # Acronyms keep their letters: "AI" must not lemmatize to a form of "be".
+        word_lemma = lower if surface.isupper() and len(surface) > 1 else lemma(lower)
+        tokens.append(Token(surface, lower, word_lemma, match.start(), match.end()))
+    return tokens
+
+
+def verb_lemma(token: Token) -> str:
+    """The lemma of a word standing in a verb slot ("am building" -> "build")."""
+    return _GERUND_NOUNS.get(token.lower, token.lemma)
+
+
+def lemmas(text: str) -> list[str]:
+    """Lemmas of every word in text, in order."""
+    return [token.lemma for token in tokenize(text)]
+
+
+def content_lemmas(text: str) -> list[str]:
+    """Lemmas of text without stopwords: what a claim is about."""
+    return [lem for lem in lemmas(text) if lem not in STOPWORDS]
