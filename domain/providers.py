@@ -98,7 +98,7 @@ class ProviderFailure(Exception):
         provider_code: str | None = None,
     ) -> None:
         if code not in KNOWN_CODES and not HTTP_CODE.match(code):
-            raise ValueError(f"unknown provider failure code {code!r}")
+            raise ValueError("provider failure code must be a normalized code (see KNOWN_CODES or http_NNN)")
         self.failure_class = failure_class
         self.code = code
         self.status = status
