@@ -85,3 +85,14 @@ def test_failure_refuses_free_text_codes() -> None:
     with pytest.raises(ValueError):
         transient("the user said something")
     assert transient("http_500", provider_code="Sorry, I can't: user text").provider_code is None
+
+
+def test_factory_builds_sdk_providers_and_refuses_scripted() -> None:
+    from adapters.providers.anthropic_provider import AnthropicProvider
+    from adapters.providers.factory import provider_for
+    from adapters.providers.openai_provider import OpenAIProvider
+
+    assert isinstance(provider_for(load_memory_model("balanced"), api_key="k"), OpenAIProvider)
+    assert isinstance(provider_for(load_memory_model("anthropic"), api_key="k"), AnthropicProvider)
+    with pytest.raises(ValueError, match="ScriptedProvider"):
+        provider_for(load_memory_model("scripted"))
