@@ -1,0 +1,10 @@
+"""The `agent` command: operators' and developers' entry point."""
+
+import typer
+
+from adapters.cli.db import db_app
+from adapters.cli.memory import memory_app
+
+app = typer.Typer(help="Durable memory consolidation for personal AI agents.", no_args_is_help=True)
+app.add_typer(memory_app, name="memory")
+app.add_typer(db_app, name="db")
