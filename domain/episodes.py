@@ -1,6 +1,7 @@
 """Integrated episodes: derived, rebuildable narratives over a segment's user events."""
 
 import hashlib
+import uuid
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, model_validator
@@ -33,6 +34,14 @@ def episode_derivation_key(
         ]
     )
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+_EPISODE_NAMESPACE = uuid.UUID("6f1c2a8e-5b0d-4f3e-9a57-0d9e1b7c4a21")
+
+
+def episode_id(derivation_key: str) -> UUID:
+    """Episode ids follow from their derivation key, so a retried stage re-derives the same episode."""
+    return uuid.uuid5(_EPISODE_NAMESPACE, derivation_key)
 
 
 class IntegratedEpisode(BaseModel):

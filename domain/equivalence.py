@@ -1,0 +1,92 @@
+"""When two statements state one claim: the runtime's strict equivalence over lemmas.
+
+Used to merge candidates within a batch, to match a candidate to the live belief it reinforces, to verify
+that a represented clause is what a cited memory asserts, and to find what a retraction ends."""
+
+import re
+
+from domain.language import STOPWORDS, tokenize
+
+NEGATIONS = frozenset({"not", "no", "never", "longer", "anymore", "nor", "without"})
+QUALIFIERS = frozenset(
+    {"user", "currently", "likely", "may", "tentatively", "probably", "perhaps", "now", "still", "really"}
+)
+AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "should", "shall", "must"})
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+MOST_SHARED = 0.75
+
+
+def terms(statement: str) -> list[str]:
+    """Content lemmas in order, without negation, qualifiers or stopwords."""
+    return [
+        t.lemma for t in tokenize(statement) if not {t.lemma, t.lower} & (STOPWORDS | QUALIFIERS | NEGATIONS)
+    ]
+
+
+def negated(statement: str) -> bool:
+    return any(t.lemma in NEGATIONS or t.lower in NEGATIONS for t in tokenize(statement))
+
+
+def numbers(statement: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(statement))
+
+
+def compatible(a: str, b: str) -> bool:
+    """Same polarity and the same counts and numbers."""
+    return negated(a) == negated(b) and numbers(a) == numbers(b)
+
+
+def _in_order(shared: set[str], a: list[str], b: list[str]) -> bool:
+    return [t for t in dict.fromkeys(a) if t in shared] == [t for t in dict.fromkeys(b) if t in shared]
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Compatible, shared terms in one order, and either nested or sharing most of the smaller one."""
+    if not compatible(a, b):
+        return False
+    ta, tb = terms(a), terms(b)
+    sa, sb = set(ta), set(tb)
+    if not sa or not sb:
+        return sa == sb
+    shared = sa & sb
+    if not _in_order(shared, ta, tb):
+        return False
+    nested = sa <= sb or sb <= sa
+    return nested or len(shared) >= MOST_SHARED * min(len(sa), len(sb))
+
+
+def main_verb(statement: str) -> str | None:
+    """The first verb after the holder, looking through auxiliaries and 'go <verb>ing'."""
+    tokens = [t for t in tokenize(statement) if t.lemma != "user"]
+    skip = AUXILIARIES | NEGATIONS | QUALIFIERS | {"regularly", "usually", "often", "sometimes", "always"}
+    for position, token in enumerate(tokens):
+        if {token.lemma, token.lower} & skip:
+            continue
+        following = tokens[position + 1] if position + 1 < len(tokens) else None
+        if token.lemma == "go" and following is not None and following.lower.endswith("ing"):
+            return following.lemma
+        return token.lemma
+    return None
+
+
+def retraction_ends(retraction: str, belief_statement: str) -> bool:
+    """A retraction ends an affirmative belief with the same main verb whose content holds what it negates."""
+    if negated(belief_statement):
+        return False
+    verb = main_verb(retraction)
+    if verb is None or verb != main_verb(belief_statement):
+        return False
+    return set(terms(retraction)) <= set(terms(belief_statement))
+
+
+def represents(memory_statement: str, clause: str) -> bool:
+    """A live memory represents a clause when the clause states what the memory asserts: the same
+    polarity, counts and numbers, and most of the memory's terms in the clause, in the same order."""
+    if not compatible(memory_statement, clause):
+        return False
+    tm, tc = terms(memory_statement), terms(clause)
+    sm, sc = set(tm), set(tc)
+    if not sm:
+        return False
+    shared = sm & sc
+    return _in_order(shared, tm, tc) and len(shared) >= MOST_SHARED * len(sm)

@@ -1,0 +1,66 @@
+"""The narrow trust exclusions: a span must be a real owned source, and never a secret or an injection."""
+
+import re
+
+from domain.candidates import EvidenceSpan
+from domain.events import COMMUNICATION_KINDS, SourceEvent
+from domain.telemetry import ReasonCategory
+
+_CREDENTIAL = re.compile(
+    r"""(?ix)
+    \b(?:sk|pk|rk)-[a-z0-9_-]{16,}            # provider API keys
+    | \bAKIA[0-9A-Z]{16}\b                     # cloud access key ids
+    | \bgh[pousr]_[A-Za-z0-9]{20,}\b           # forge tokens
+    | \bxox[abpr]-[A-Za-z0-9-]{10,}            # chat tokens
+    | -----BEGIN[ A-Z]*PRIVATE\ KEY-----
+    | \b(?:password|passwd|passcode|pin|api[\s_-]?key|secret|token)\b\s*(?:is|=|:)\s*\S+
+    | \b\d{3}-\d{2}-\d{4}\b                    # national id numbers
+    """
+)
+_CARD = re.compile(r"\b(?:\d[ -]?){13,19}\b")
+_INJECTION = re.compile(
+    r"""(?ix)
+    \b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:previous|prior|above|earlier|all)\b[^.]{0,20}\binstructions?\b
+    | \byou\ are\ now\b
+    | \b(?:system|developer)\ (?:prompt|message)\b
+    | \bnew\ instructions?\s*:
+    | \bact\ as\ (?:an?\ )?(?:admin|administrator|root|system)\b
+    """
+)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char)
+        if position % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def holds_credential(text: str) -> bool:
+    if _CREDENTIAL.search(text):
+        return True
+    return any(_luhn(re.sub(r"\D", "", m.group(0))) for m in _CARD.finditer(text))
+
+
+def holds_injection(text: str) -> bool:
+    return bool(_INJECTION.search(text))
+
+
+def span_rejection(span: EvidenceSpan, admitted: dict[int, SourceEvent]) -> ReasonCategory | None:
+    """Why a span may not ground a claim, or None when it may."""
+    source = admitted.get(span.seq)
+    if source is None or span.text not in source.text:
+        return ReasonCategory.REJECTED_PROVENANCE
+    if holds_credential(span.text):
+        return ReasonCategory.REJECTED_CREDENTIAL
+    if holds_injection(span.text):
+        return ReasonCategory.REJECTED_INJECTION
+    return None
+
+
+def admitted_sources(events: list[SourceEvent]) -> dict[int, SourceEvent]:
+    """Owner assertions and recognized first-party communication; nothing else grounds a claim."""
+    return {e.seq: e for e in events if e.is_owner_assertion or e.kind in COMMUNICATION_KINDS}
