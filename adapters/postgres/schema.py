@@ -10,7 +10,6 @@ until the metrics column exists. A database behind EXPECTED_REVISION, or at a re
 know (written by newer code), is refused with the command that fixes it.
 """
 
-from importlib.resources import files
 from pathlib import Path
 from typing import Final
 
@@ -32,7 +31,13 @@ UPGRADE_COMMAND: Final = "agent db upgrade"
 
 
 def migrations_dir() -> Path:
-    return Path(str(files("migrations")))
+    import migrations
+
+    # __path__, not importlib.resources: an editable install may expose the package as a namespace.
+    for location in migrations.__path__:
+        if (Path(location) / "env.py").is_file():
+            return Path(location)
+    raise FileNotFoundError("the migrations package ships no env.py")
 
 
 def alembic_config() -> Config:

@@ -1,0 +1,91 @@
+"""`agent db`: the schema's Alembic revisions, against DATABASE_URL or the embedded dev server."""
+
+from typing import Annotated
+
+import typer
+
+from adapters.composition import Composition
+from adapters.postgres import schema
+from adapters.settings import Settings
+from domain.errors import WrongSchemaRevision
+
+db_app = typer.Typer(
+    help="Inspect and migrate the PostgreSQL schema (Alembic). Uses DATABASE_URL, or --embedded.",
+    no_args_is_help=True,
+)
+
+Embedded = Annotated[
+    bool,
+    typer.Option(
+        "--embedded",
+        help="Use the embedded PostgreSQL in the dev data dir (DEV_DATA_DIR, default .dev/) "
+        "instead of DATABASE_URL.",
+    ),
+]
+
+
+def _composition(embedded: bool) -> Composition:
+    settings = Settings()
+    if not embedded and not settings.database_url:
+        typer.echo("DATABASE_URL is not set; set it or pass --embedded", err=True)
+        raise typer.Exit(2)
+    return Composition(settings=settings, embedded=embedded)
+
+
+@db_app.command()
+def upgrade(
+    revision: Annotated[
+        str, typer.Argument(help="Target revision id, or 'head' (the default) for the latest.")
+    ] = "head",
+    embedded: Embedded = False,
+) -> None:
+    """Upgrade the schema to REVISION (default: head), running every revision in between."""
+    composition = _composition(embedded)
+    try:
+        before = schema.current_revision(composition.engine)
+        schema.upgrade(composition.engine, revision)
+        typer.echo(f"upgraded {before or 'empty database'} -> {schema.current_revision(composition.engine)}")
+    finally:
+        composition.close()
+
+
+@db_app.command()
+def downgrade(
+    revision: Annotated[
+        str,
+        typer.Argument(
+            help="Explicit target revision id, or 'base' to drop the whole store. Required: a downgrade "
+            "is never implied. The data revision's downgrade nulls derived lifecycle fields only; "
+            "the structural revision's drops episodes and staged outputs."
+        ),
+    ],
+    embedded: Embedded = False,
+) -> None:
+    """Downgrade the schema to the explicit REVISION."""
+    composition = _composition(embedded)
+    try:
+        before = schema.current_revision(composition.engine)
+        schema.downgrade(composition.engine, revision)
+        after = schema.current_revision(composition.engine)
+        typer.echo(f"downgraded {before or 'empty database'} -> {after or 'base (empty)'}")
+    finally:
+        composition.close()
+
+
+@db_app.command()
+def current(embedded: Embedded = False) -> None:
+    """Show the database's revision, the revision this release expects, and whether it may run."""
+    composition = _composition(embedded)
+    try:
+        revision = schema.current_revision(composition.engine)
+        typer.echo(f"current:  {revision or 'none (empty database)'}")
+        typer.echo(f"expected: {schema.EXPECTED_REVISION} or a later revision of this release")
+        typer.echo(f"head:     {schema.script_directory().get_current_head()}")
+        try:
+            schema.require_expected_revision(composition.engine)
+            typer.echo("status:   ok")
+        except WrongSchemaRevision as refused:
+            typer.echo(f"status:   refused: {refused}")
+            raise typer.Exit(1) from None
+    finally:
+        composition.close()

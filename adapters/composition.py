@@ -1,0 +1,49 @@
+"""The composition root: the one place that turns Settings into adapters."""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from sqlalchemy import Engine
+
+from adapters.postgres.engine import create_store_engine
+from adapters.postgres.schema import require_expected_revision
+from adapters.postgres.uow import PostgresStore
+from adapters.settings import Settings
+from domain.ports import UnitOfWorkFactory
+
+
+def database_url(settings: Settings, *, embedded: bool = False) -> str:
+    """DATABASE_URL, or the embedded server in the dev data dir when asked for or when it is unset."""
+    if settings.database_url and not embedded:
+        return settings.database_url
+    from adapters.embedded.postgres import start_embedded_postgres
+
+    # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
+    return start_embedded_postgres(settings.embedded_postgres_dir.resolve())
+
+
+@dataclass
+class Composition:
+    """Builds each adapter once, on first use, from one Settings."""
+
+    settings: Settings = field(default_factory=Settings)
+    embedded: bool = False
+
+    @cached_property
+    def database_url(self) -> str:
+        return database_url(self.settings, embedded=self.embedded)
+
+    @cached_property
+    def engine(self) -> Engine:
+        return create_store_engine(self.database_url, pool_size=self.settings.database_pool_size)
+
+    @cached_property
+    def unit_of_work_factory(self) -> UnitOfWorkFactory:
+        """The store, after checking the database is at a revision this release runs against."""
+        require_expected_revision(self.engine)
+        store: UnitOfWorkFactory = PostgresStore(self.engine)
+        return store
+
+    def close(self) -> None:
+        if "engine" in self.__dict__:
+            self.engine.dispose()

@@ -1,0 +1,32 @@
+"""Process configuration, read once from the environment (and a .env file) by pydantic-settings."""
+
+from pathlib import Path
+
+from pydantic import Field, PositiveInt
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every knob an operator sets; names are the environment variables (case-insensitive)."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True)
+
+    database_url: str | None = Field(
+        default=None,
+        description="PostgreSQL URL (postgresql://...); unset means the embedded server in dev_data_dir",
+    )
+    temporal_address: str = "localhost:7233"
+    temporal_namespace: str = "default"
+    temporal_task_queue: str = "memory-consolidation"
+    worker_max_concurrent_activities: PositiveInt = 8
+    worker_max_concurrent_workflow_tasks: PositiveInt = 16
+    worker_max_concurrent_local_activities: PositiveInt = 8
+    database_pool_size: PositiveInt = 5
+    dev_data_dir: Path = Path(".dev")
+    memory_model_profile: str | None = Field(
+        default=None, description="a profile of the shipped memory model policy; unset means its default"
+    )
+
+    @property
+    def embedded_postgres_dir(self) -> Path:
+        return self.dev_data_dir / "postgres"
