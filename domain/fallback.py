@@ -980,7 +980,12 @@ def _mentions_training(text: str) -> bool:
 
 def _interest_claims(text: str, parse: _Parse) -> list[_Claim]:
     rest = parse.rest
-    if parse.lemma == "be" and rest and rest[0].lower in ("interested", "passionate", "into"):
+    if parse.verb.lower in ("interested", "passionate") and parse.progressive:
+        # "I'm really interested in": the adverb made "am" look like an auxiliary.
+        rest = [parse.verb, *rest]
+    elif parse.lemma != "be":
+        rest = []
+    if rest and rest[0].lower in ("interested", "passionate", "into"):
         start = 2 if rest[0].lower != "into" and len(rest) > 1 and rest[1].lower in ("in", "about") else 1
         kept = _cut(rest[start:], text)
         words = _content(kept)
@@ -997,6 +1002,7 @@ def _interest_claims(text: str, parse: _Parse) -> list[_Claim]:
                 Predicate("be", f"is {surface}", Aspect.BARE, _phrase(text, kept)),
             )
         ]
+    rest = parse.rest
     if parse.lemma in {"love", "enjoy", "like"} and parse.modal is None and rest and rest[0].lower != "to":
         kept = _cut(rest, text)
         words = _content(kept)
