@@ -493,6 +493,7 @@ class _Parse:
     no_longer: bool
     been: bool
     adverbs: list[str] = field(default_factory=list)
+    _lemma: str | None = None
 
     @property
     def verb(self) -> Token:
@@ -500,7 +501,10 @@ class _Parse:
 
     @property
     def lemma(self) -> str:
-        return verb_lemma(self.verb)
+        # Rules ask for the verb's lemma many times per predicate; compute it once.
+        if self._lemma is None:
+            self._lemma = verb_lemma(self.verb)
+        return self._lemma
 
     @property
     def rest(self) -> list[Token]:

@@ -218,25 +218,28 @@ def lemma(word: str) -> str:
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Words of text[start:end] with offsets into text; contractions become several tokens on one span."""
     tokens: list[Token] = []
+    append = tokens.append
+    cache_get = _cache.get
     stop = len(text) if end is None else end
     for match in _TOKEN.finditer(text, start, stop):
         surface = match.group(0)
-        lower = surface.lower().replace("’", "'")
-        expanded = _CONTRACTIONS.get(lower)
-        if expanded is not None:
-            for part in expanded:
-                tokens.append(Token(surface, part, lemma(part), match.start(), match.end()))
-            continue
-        if lower.endswith("n't") or lower.endswith("'s") or lower.endswith("'re"):
-            head, _, tail = lower.rpartition("'")
-            # "'s" is a possessive or "is"; patterns that care look at the marker, not a guess.
-            parts = (head[:-1], "not") if tail == "t" else (head, "'" + tail)
-            for part in parts:
-                tokens.append(Token(surface, part, lemma(part), match.start(), match.end()))
-            continue
+        lower = surface.lower()
+        at, to = match.span()
+        if "'" in lower or "’" in lower:
+            lower = lower.replace("’", "'")
+            expanded = _CONTRACTIONS.get(lower)
+            if expanded is None and (lower.endswith("n't") or lower.endswith("'s") or lower.endswith("'re")):
+                head, _, tail = lower.rpartition("'")
+                # "'s" is a possessive or "is"; patterns that care look at the marker, not a guess.
+                expanded = (head[:-1], "not") if tail == "t" else (head, "'" + tail)
+            if expanded is not None:
+                for part in expanded:
+                    append(Token(surface, part, lemma(part), at, to))
+                continue
         # Acronyms keep their letters: "AI" must not lemmatize to a form of "be".
-        word_lemma = lower if surface.isupper() and len(surface) > 1 else lemma(lower)
-        tokens.append(Token(surface, lower, word_lemma, match.start(), match.end()))
+        acronym = surface.isupper() and len(surface) > 1
+        word_lemma = lower if acronym else (cache_get(lower) or lemma(lower))
+        append(Token(surface, lower, word_lemma, at, to))
     return tokens
 
 
