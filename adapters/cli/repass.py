@@ -1,0 +1,52 @@
+"""`agent repass`: find stuck or exhausted re-passes and retry one."""
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from adapters.settings import Settings
+from adapters.temporal.client import connect
+from adapters.temporal.repass import list_repasses, retry_repass
+
+repass_app = typer.Typer(
+    help="Inspect and retry provider re-passes (RepassWorkflow). Uses TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.",
+    no_args_is_help=True,
+)
+
+
+@repass_app.command("list")
+def list_command(
+    state: Annotated[
+        str | None,
+        typer.Option(help="Only re-passes in this RepassState: waiting, succeeded, abandoned or exhausted."),
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many rows.")] = 100,
+) -> None:
+    """List re-pass workflows with their Temporal status and RepassState."""
+    settings = Settings()
+
+    async def run() -> None:
+        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        rows = await list_repasses(client, state, limit)
+        table = Table("workflow id", "status", "RepassState")
+        for row in rows:
+            table.add_row(row.workflow_id, row.status, row.state or "-")
+        Console().print(table)
+
+    asyncio.run(run())
+
+
+@repass_app.command()
+def retry(workflow_id: Annotated[str, typer.Argument(help="The re-pass workflow id (repass/...).")]) -> None:
+    """Run an exhausted or abandoned re-pass again, from its recorded range, with a fresh attempt budget."""
+    settings = Settings()
+
+    async def run() -> None:
+        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        run_id = await retry_repass(client, workflow_id, settings.temporal_task_queue)
+        typer.echo(f"re-pass {workflow_id} started again (run {run_id})")
+
+    asyncio.run(run())
