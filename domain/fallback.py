@@ -14,7 +14,6 @@ domain.language; statements come from domain.rendering.
 """
 
 import re
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,7 +28,7 @@ from domain.candidates import (
     Polarity,
 )
 from domain.clauses import Clause, split_clauses
-from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, episode_derivation_key
+from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, episode_derivation_key, episode_id
 from domain.events import SourceEvent
 from domain.language import STOPWORDS, Token, lemma, tokenize, verb_lemma
 from domain.rendering import Aspect, Predicate, conflict_key, render_statement, third_person
@@ -37,7 +36,6 @@ from domain.stage_schemas import AnticipationResponse
 from domain.versions import EPISODE_INTEGRATION
 
 MAX_CLAIMS_PER_CLAUSE = 12
-_EPISODE_NAMESPACE = uuid.UUID("6f1c2a8e-5b0d-4f3e-9a57-0d9e1b7c4a21")
 
 
 # --- stage 1 and 2 fallbacks -------------------------------------------------------------------
@@ -77,7 +75,7 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
     )
     cited = [e for e in owned if e.seq in set(ids)]
     return IntegratedEpisode(
-        id=uuid.uuid5(_EPISODE_NAMESPACE, key),
+        id=episode_id(key),
         tenant_id=first.tenant_id,
         principal_id=first.principal_id,
         session_id=first.session_id,
