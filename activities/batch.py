@@ -1,0 +1,123 @@
+"""Session-level activities: plan a batch, advance the watermark, record the run."""
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Final
+
+from temporalio import activity
+
+from activities.contracts import (
+    AdvanceWatermarkInput,
+    BatchPlan,
+    LoadBatchInput,
+    RecordRunInput,
+    WatermarkAdvance,
+)
+from domain.consolidation import MAX_BATCH_EVENTS, MAX_BATCH_SEGMENTS, consolidatable_prefix
+from domain.formation_stages import count_coverage_units
+from domain.ports import UnitOfWorkFactory
+from domain.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
+
+log = logging.getLogger(__name__)
+
+EVENT_PAGE: Final = 256
+# Stops reading once this much text was seen: the round can plan no more than MAX_BATCH_SEGMENTS anyway.
+MAX_BATCH_BYTES: Final = MAX_BATCH_SEGMENTS * MAX_SEGMENT_BYTES
+
+
+class BatchActivities:
+    def __init__(self, uow_factory: UnitOfWorkFactory, clock: Callable[[], datetime]) -> None:
+        self._uow = uow_factory
+        self._clock = clock
+
+    @activity.defn(name="load_batch")
+    def load_batch(self, params: LoadBatchInput) -> BatchPlan:
+        """Footprints (seq, size, coverage units) of the events above the watermark, planned into segments.
+
+        Text is read only to count coverage units and is dropped page by page; the plan carries none.
+        """
+        owner, session_id = params.session.owner, params.session.session_id
+        footprints: list[EventFootprint] = []
+        occurred: list[datetime] = []
+        read_bytes = 0
+        exhausted = False
+        with self._uow() as uow:
+            watermark = uow.watermarks.get(owner, session_id)
+            after = watermark
+            while len(footprints) < MAX_BATCH_EVENTS and read_bytes < MAX_BATCH_BYTES:
+                page = uow.events.read_range(
+                    owner, session_id, after, min(EVENT_PAGE, MAX_BATCH_EVENTS - len(footprints))
+                )
+                for event in page:
+                    footprints.append(
+                        EventFootprint(
+                            seq=event.seq,
+                            size_bytes=event.size_bytes,
+                            coverage_units=count_coverage_units(event.text),
+                        )
+                    )
+                    occurred.append(event.occurred_at)
+                    read_bytes += event.size_bytes
+                if len(page) < EVENT_PAGE:
+                    exhausted = True
+                    break
+                after = page[-1].seq
+
+        ready = consolidatable_prefix(watermark, [f.seq for f in footprints], occurred, now=self._clock())
+        held_back = len(footprints) - ready
+        segments = plan_segments(owner, session_id, params.formation_policy, footprints[:ready])
+        more_pending = not exhausted and held_back == 0
+        if len(segments) > MAX_BATCH_SEGMENTS:
+            segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
+        last_seq = segments[-1].last_seq if segments else watermark
+        planned = [f for f in footprints if watermark < f.seq <= last_seq]
+        plan = BatchPlan(
+            watermark=watermark,
+            last_seq=last_seq,
+            event_count=len(planned),
+            total_bytes=sum(f.size_bytes for f in planned),
+            coverage_units=sum(f.coverage_units for f in planned),
+            segments=tuple(segments),
+            held_back=held_back,
+            more_pending=more_pending,
+        )
+        log.info(
+            "batch planned",
+            extra={
+                "watermark": watermark,
+                "last_seq": last_seq,
+                "event_count": plan.event_count,
+                "segment_count": len(segments),
+                "held_back": held_back,
+            },
+        )
+        return plan
+
+    @activity.defn(name="advance_watermark")
+    def advance_watermark(self, params: AdvanceWatermarkInput) -> WatermarkAdvance:
+        """Forward only, and only from where this round started (or beyond it, if a retry already moved
+        it): every event in (expected, new] was committed by the round, so the move skips nothing."""
+        owner, session_id = params.session.owner, params.session.session_id
+        with self._uow() as uow:
+            current = uow.watermarks.get(owner, session_id)
+            if current >= params.new:
+                # An earlier attempt of this activity committed; its answer was lost.
+                return WatermarkAdvance(advanced=current == params.new, current=current)
+            if current < params.expected:
+                log.warning(
+                    "watermark behind the round's start; not moved",
+                    extra={"current": current, "expected": params.expected},
+                )
+                return WatermarkAdvance(advanced=False, current=current)
+            moved = uow.watermarks.compare_and_set(owner, session_id, current, params.new)
+            uow.commit()
+        log.info("watermark advanced", extra={"from_seq": current, "to_seq": params.new, "moved": moved})
+        return WatermarkAdvance(advanced=moved, current=params.new if moved else current)
+
+    @activity.defn(name="record_run")
+    def record_run(self, params: RecordRunInput) -> bool:
+        with self._uow() as uow:
+            recorded = uow.runs.record(params.run)
+            uow.commit()
+        return recorded

@@ -1,0 +1,115 @@
+"""What crosses the workflow boundary: ids, sequence ranges, keys, versions and counts, never content.
+
+Every value here is recorded in a Temporal history an operator can read in the UI, so none of them may
+carry source text, narrative, evidence, prompts or statements. Stage documents stay in the store and are
+named by (segment key, stage).
+"""
+
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, NonNegativeInt
+
+from domain.commit import CommitReport
+from domain.owner import BoundedId, Owner
+from domain.segments import SegmentRef
+from domain.stage_results import StageReport
+from domain.telemetry import ConsolidationRun
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SessionKey(_Value):
+    tenant_id: str = BoundedId
+    principal_id: str = BoundedId
+    session_id: UUID
+
+    @property
+    def owner(self) -> Owner:
+        return Owner(tenant_id=self.tenant_id, principal_id=self.principal_id)
+
+
+class LoadBatchInput(_Value):
+    session: SessionKey
+    formation_policy: str
+
+
+class BatchPlan(_Value):
+    """The planned round: segments cover exactly the events in (watermark, last_seq]."""
+
+    watermark: NonNegativeInt
+    last_seq: NonNegativeInt
+    event_count: NonNegativeInt
+    total_bytes: NonNegativeInt
+    coverage_units: NonNegativeInt
+    segments: tuple[SegmentRef, ...] = ()
+    # Events above a sequence gap wait for the gap to fill (or for the gap grace to pass).
+    held_back: NonNegativeInt = 0
+    # The batch hit its size cap; the workflow runs another round without waiting for an idle.
+    more_pending: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.segments
+
+
+class StageInput(_Value):
+    ref: SegmentRef
+    run_id: UUID
+
+
+class SegmentInput(_Value):
+    ref: SegmentRef
+    run_id: UUID
+    # Proposals admitted by earlier segments of this consolidation count against its one ranking budget.
+    admitted_before: NonNegativeInt = 0
+
+
+class CommitInput(_Value):
+    ref: SegmentRef
+    run_id: UUID
+    admitted_before: NonNegativeInt = 0
+
+
+class AdvanceWatermarkInput(_Value):
+    session: SessionKey
+    expected: NonNegativeInt
+    new: NonNegativeInt
+
+
+class WatermarkAdvance(_Value):
+    advanced: bool
+    current: NonNegativeInt
+
+
+class RecordRunInput(_Value):
+    run: ConsolidationRun
+
+
+class SegmentOutcome(_Value):
+    """One FormSegmentWorkflow's result: three stage reports and a commit report, all content-free."""
+
+    ref: SegmentRef
+    stages: tuple[StageReport, ...]
+    commit: CommitReport
+
+    @property
+    def retryable_fallback(self) -> bool:
+        return any(report.retryable_fallback for report in self.stages)
+
+
+__all__ = [
+    "AdvanceWatermarkInput",
+    "BatchPlan",
+    "CommitInput",
+    "CommitReport",
+    "LoadBatchInput",
+    "RecordRunInput",
+    "SegmentInput",
+    "SegmentOutcome",
+    "SessionKey",
+    "StageInput",
+    "StageReport",
+    "WatermarkAdvance",
+]

@@ -1,0 +1,182 @@
+"""The three provider stages as activities: read, ask, decide, stage, report.
+
+Each stage is thin I/O around pure domain functions:
+  read the segment (one short unit of work) -> build the request (domain) -> one provider call (port,
+  outside any transaction) -> the outcome (domain) -> stage the document (one short unit of work)
+  -> return the content-free StageReport.
+A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
+activity failure Temporal retries is infrastructure. The staged document may hold user content; it stays
+in the store, keyed by (segment key, stage), and never reaches the workflow.
+"""
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Final
+from uuid import UUID, uuid4
+
+from temporalio import activity
+
+from activities.contracts import StageInput, StageReport
+from domain.beliefs import MemoryRecord
+from domain.events import SourceEvent
+from domain.formation_stages import (
+    anticipation_outcome,
+    anticipation_request,
+    distill_outcome,
+    distill_request,
+    earliest_evidence_seq,
+    integration_outcome,
+    integration_request,
+    select_cue_memories,
+)
+from domain.ports import UnitOfWork, UnitOfWorkFactory
+from domain.providers import Provider, ProviderFailure, ProviderRequest
+from domain.segments import SegmentRef
+from domain.stage_results import ProviderAnswer
+from domain.staging import StagedKind, StagedOutput
+
+log = logging.getLogger(__name__)
+
+# Beliefs are read in pages by id; the cue pool is bounded so one principal's memory size cannot make
+# a stage unbounded.
+BELIEF_PAGE: Final = 500
+MAX_BELIEF_PAGES: Final = 20
+CUE_EVENT_LIMIT: Final = 256
+# A provider answer is paid for: a failed staging write is retried in-process for this long before the
+# activity fails (and its retry would have to ask the provider again).
+STAGING_PATIENCE_S: Final = 60.0
+STAGING_BACKOFF_S: Final = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+class StageActivities:
+    def __init__(
+        self,
+        uow_factory: UnitOfWorkFactory,
+        provider: Provider | None,
+        clock: Callable[[], datetime],
+        new_id: Callable[[], UUID] = uuid4,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._uow = uow_factory
+        self._provider = provider
+        self._clock = clock
+        self._new_id = new_id
+        self._sleep = sleep
+
+    @activity.defn(name="integrate_episodes")
+    def integrate_episodes(self, params: StageInput) -> StageReport:
+        ref = params.ref
+        with self._uow() as uow:
+            events = _segment_events(uow, ref)
+        answer = self._ask(integration_request(ref, events))
+        result = integration_outcome(ref, events, answer, now=self._clock(), new_id=self._new_id)
+        self._stage(ref, StagedKind.INTEGRATION, result.document)
+        return _logged(result.report)
+
+    @activity.defn(name="anticipate")
+    def anticipate(self, params: StageInput) -> StageReport:
+        ref = params.ref
+        with self._uow() as uow:
+            events = _segment_events(uow, ref)
+            before_seq = earliest_evidence_seq(ref, events)
+            # Causal blinding: the cue is only what came before the segment's first evidence.
+            cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
+            memories = select_cue_memories(_live_beliefs(uow, ref), _segment_text(events))
+        answer = self._ask(anticipation_request(ref, cue_events, memories, before_seq=before_seq))
+        result = anticipation_outcome(ref, memories, answer)
+        self._stage(ref, StagedKind.ANTICIPATION, result.document)
+        return _logged(result.report)
+
+    @activity.defn(name="distill")
+    def distill(self, params: StageInput) -> StageReport:
+        ref = params.ref
+        with self._uow() as uow:
+            events = _segment_events(uow, ref)
+            integration_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
+            anticipation_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
+            memories = select_cue_memories(_live_beliefs(uow, ref), _segment_text(events))
+        answer = self._ask(distill_request(ref, events, integration_doc, anticipation_doc))
+        result = distill_outcome(ref, events, anticipation_doc, memories, answer)
+        self._stage(ref, StagedKind.DISTILLATION, result.document)
+        return _logged(result.report)
+
+    def _ask(self, request: ProviderRequest | None) -> ProviderAnswer:
+        """At most one provider call; None when there is nothing to ask or no provider is configured."""
+        if request is None or self._provider is None:
+            return None
+        try:
+            return self._provider.complete(request)
+        except ProviderFailure as failure:
+            return failure
+
+    def _stage(self, ref: SegmentRef, stage: StagedKind, document: dict[str, Any]) -> None:
+        staged = StagedOutput(
+            tenant_id=ref.tenant_id,
+            principal_id=ref.principal_id,
+            session_id=ref.session_id,
+            segment_key=ref.segment_key,
+            stage=stage,
+            document=document,
+        )
+        deadline = time.monotonic() + STAGING_PATIENCE_S
+        attempt = 0
+        while True:
+            try:
+                with self._uow() as uow:
+                    uow.staged.put(staged)
+                    uow.commit()
+                return
+            except Exception as error:
+                if time.monotonic() >= deadline:
+                    raise
+                delay = STAGING_BACKOFF_S[min(attempt, len(STAGING_BACKOFF_S) - 1)]
+                attempt += 1
+                # The class name only: a driver message can quote a statement.
+                log.warning(
+                    "staging write failed; retrying in-process",
+                    extra={"stage": stage.value, "error_type": type(error).__name__, "attempt": attempt},
+                )
+                _heartbeat()
+                self._sleep(delay)
+
+
+def _segment_events(uow: UnitOfWork, ref: SegmentRef) -> list[SourceEvent]:
+    events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
+    return [e for e in events if e.seq <= ref.last_seq]
+
+
+def _segment_text(events: list[SourceEvent]) -> str:
+    return "\n".join(e.text for e in events if e.is_owner_assertion)
+
+
+def _live_beliefs(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
+    found: list[MemoryRecord] = []
+    after: UUID | None = None
+    for _ in range(MAX_BELIEF_PAGES):
+        page = uow.beliefs.page(ref.owner, after, BELIEF_PAGE)
+        found.extend(page)
+        if len(page) < BELIEF_PAGE:
+            break
+        after = page[-1].id
+    return found
+
+
+def _heartbeat() -> None:
+    if activity.in_activity():
+        activity.heartbeat()
+
+
+def _logged(report: StageReport) -> StageReport:
+    log.info(
+        "stage finished",
+        extra={
+            "segment_index": report.segment_index,
+            "stage": report.stage.value,
+            "outcome": report.outcome.value,
+            "failure_class": report.failure_class.value if report.failure_class else None,
+            "provider_called": report.provider_called,
+        },
+    )
+    return report

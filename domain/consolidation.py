@@ -1,0 +1,100 @@
+"""Pure decisions of one consolidation round: which events a batch may take and what the round recorded.
+
+The session watermark is the highest sequence number consolidated. It must never pass an event that was
+not consolidated, so a batch stops before a gap in sequence numbers: an event appended out of order fills
+the gap later and is consolidated in order by a following round. A gap that stays open longer than the
+grace is taken as final (sequence numbers a client skipped), so one lost event cannot stall a session
+forever; an event that arrives below the watermark after that is refused at import (reason code
+below_watermark) rather than silently never consolidated.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Final
+from uuid import UUID
+
+from domain.commit import CommitReport
+from domain.owner import Owner
+from domain.stage_results import StageReport
+from domain.telemetry import ConsolidationRun, RunOutcome, Stage, StageOutcome
+
+MAX_BATCH_EVENTS: Final = 4096
+# Bounds one round's history (about 8 events per segment) and the text one load_batch reads.
+MAX_BATCH_SEGMENTS: Final = 64
+GAP_GRACE: Final = timedelta(minutes=10)
+
+
+def consolidatable_prefix(
+    watermark: int,
+    seqs: Sequence[int],
+    occurred_at: Sequence[datetime],
+    *,
+    now: datetime,
+    gap_grace: timedelta = GAP_GRACE,
+) -> int:
+    """How many of the events (in seq order, all above the watermark) this round may consolidate."""
+    expected = watermark + 1
+    for index, (seq, at) in enumerate(zip(seqs, occurred_at, strict=True)):
+        if seq != expected and now - at < gap_grace:
+            return index
+        expected = seq + 1
+    return len(seqs)
+
+
+def summarize_round(
+    *,
+    run_id: UUID,
+    owner: Owner,
+    session_id: UUID,
+    formation_policy: str,
+    from_seq: int,
+    to_seq: int,
+    stage_reports: Sequence[StageReport],
+    commits: Sequence[CommitReport],
+    started_at: datetime,
+    completed_at: datetime,
+) -> ConsolidationRun:
+    """The ConsolidationRun of one round, from its content-free reports."""
+    fallback_stages: list[Stage] = []
+    for report in stage_reports:
+        if report.outcome is StageOutcome.FALLBACK and report.stage not in fallback_stages:
+            fallback_stages.append(report.stage)
+    if not commits:
+        outcome = RunOutcome.NOTHING_TO_DO
+    elif fallback_stages:
+        outcome = RunOutcome.COMPLETED_WITH_FALLBACK
+    else:
+        outcome = RunOutcome.COMPLETED
+    categories: Counter[str] = Counter()
+    coverage: Counter[str] = Counter()
+    for commit in commits:
+        categories.update(commit.categories)
+        coverage.update(commit.coverage)
+    return ConsolidationRun.model_validate(
+        {
+            "id": run_id,
+            "tenant_id": owner.tenant_id,
+            "principal_id": owner.principal_id,
+            "session_id": session_id,
+            "formation_policy": formation_policy,
+            "from_seq": from_seq,
+            "to_seq": to_seq,
+            "outcome": outcome,
+            "segment_count": len(commits),
+            "episode_count": sum(c.episodes_stored for c in commits),
+            "provider_call_count": sum(r.provider_called for r in stage_reports),
+            "fallback_stages": tuple(fallback_stages),
+            "categories": dict(categories),
+            "direct_proposed": sum(c.direct_proposed for c in commits),
+            "direct_committed": sum(c.direct_committed for c in commits),
+            "hypothesis_proposed": sum(c.hypothesis_proposed for c in commits),
+            "hypothesis_committed": sum(c.hypothesis_committed for c in commits),
+            "attributed_redundancies": sum(c.attributed_redundancies for c in commits),
+            "coverage": dict(coverage),
+            "rejected_provider_candidates": sum(c.rejected_provider_candidates for c in commits),
+            "stage_metrics": tuple(r.metrics for r in stage_reports),
+            "started_at": started_at,
+            "completed_at": completed_at,
+        }
+    )

@@ -1,0 +1,226 @@
+"""ConsolidateSessionWorkflow: one per session, started (or nudged) by signal-with-start "idle".
+
+    agent ──signal-with-start idle──▶ consolidate/{tenant}/{principal}/{session}
+      while an idle is pending:                       (idles during a round coalesce into one more round)
+        load_batch          ──▶ BatchPlan: segments over (watermark, last_seq], ids and sizes only
+        for each segment, in order:                   (a later segment ranks against earlier commits)
+          FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
+        advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed
+        record_run          ──▶ ConsolidationRun (counts, classes, stage metrics)
+        retryable fallback? ──▶ re-pass hook
+        history large?      ──▶ continue-as-new, carrying the pending idle
+
+Planning happens inside load_batch, not here: the plan is then recorded in history, so a later change of
+the planner's bounds cannot make an in-flight history replay differently, and per-event footprints (which
+need the text to count coverage units) never enter the history; only the planned SegmentRefs do.
+"""
+
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, NonNegativeInt
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from activities.batch import BatchActivities
+    from activities.contracts import (
+        AdvanceWatermarkInput,
+        BatchPlan,
+        LoadBatchInput,
+        RecordRunInput,
+        SegmentInput,
+        SegmentOutcome,
+        SessionKey,
+    )
+    from domain.consolidation import GAP_GRACE, summarize_round
+    from domain.segments import SegmentRef
+    from domain.telemetry import RunOutcome
+    from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
+    from workflows.policies import HISTORY_EVENT_BUDGET, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
+    from workflows.search_attributes import (
+        CONSOLIDATION_OUTCOME,
+        FORMATION_POLICY,
+        REPASS_PENDING,
+        REPASS_STATE,
+    )
+
+IDLE_SIGNAL = "idle"
+# A gap whose following events keep looking recent (a skewed client clock) must not hold a run open forever.
+MAX_GAP_WAITS = 3
+
+
+def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | str) -> str:
+    return f"consolidate/{tenant_id}/{principal_id}/{session_id}"
+
+
+def repass_workflow_id(ref: SegmentRef) -> str:
+    return f"repass/{ref.tenant_id}/{ref.principal_id}/{ref.session_id}/{ref.first_seq}-{ref.last_seq}"
+
+
+class ConsolidateSessionInput(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: SessionKey
+    formation_policy: str
+    # Carried across continue-as-new: an idle seen by the previous run still owes a round.
+    idle_pending: bool = True
+    rounds_before: NonNegativeInt = 0
+
+
+class RoundResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: UUID
+    outcome: RunOutcome
+    from_seq: NonNegativeInt
+    to_seq: NonNegativeInt
+    segment_count: NonNegativeInt
+    held_back: NonNegativeInt
+    watermark_advanced: bool
+    repass_segments: tuple[NonNegativeInt, ...] = ()
+
+
+class ConsolidationSummary(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rounds: NonNegativeInt
+    last_round: RoundResult | None = None
+
+
+@workflow.defn(name="ConsolidateSession")
+class ConsolidateSessionWorkflow:
+    @workflow.init
+    def __init__(self, params: ConsolidateSessionInput) -> None:
+        self._idle_pending = params.idle_pending
+
+    @workflow.signal(name=IDLE_SIGNAL)
+    def idle(self) -> None:
+        # However many idles arrive during a round, they owe exactly one more round.
+        self._idle_pending = True
+
+    @workflow.run
+    async def run(self, params: ConsolidateSessionInput) -> ConsolidationSummary:
+        workflow.upsert_search_attributes([FORMATION_POLICY.value_set(params.formation_policy)])
+        rounds = params.rounds_before
+        last: RoundResult | None = None
+        gap_waits = 0
+        while self._idle_pending:
+            self._idle_pending = False
+            last = await self._round(params)
+            rounds += 1
+            gap_waits = gap_waits + 1 if last.held_back else 0
+            if last.held_back and not self._idle_pending and gap_waits <= MAX_GAP_WAITS:
+                # Events wait above a sequence gap; look again once the gap grace has passed, or sooner
+                # if the agent reports idle (usually because the missing event arrived).
+                await workflow.wait_condition(lambda: self._idle_pending, timeout=GAP_GRACE)
+                self._idle_pending = True
+            if self._history_is_large():
+                await workflow.wait_condition(workflow.all_handlers_finished)
+                workflow.continue_as_new(
+                    params.model_copy(update={"idle_pending": self._idle_pending, "rounds_before": rounds})
+                )
+        return ConsolidationSummary(rounds=rounds, last_round=last)
+
+    async def _round(self, params: ConsolidateSessionInput) -> RoundResult:
+        run_id = workflow.uuid4()
+        started_at = workflow.now()
+        plan = await workflow.execute_activity_method(
+            BatchActivities.load_batch,
+            LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
+            start_to_close_timeout=STORE_START_TO_CLOSE,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+        if plan.more_pending:
+            # A backlog larger than one batch is worked off without waiting for another idle.
+            self._idle_pending = True
+
+        outcomes: list[SegmentOutcome] = []
+        admitted = 0
+        for ref in plan.segments:
+            outcome = await workflow.execute_child_workflow(
+                FormSegmentWorkflow.run,
+                SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted),
+                id=segment_workflow_id(str(run_id), ref.index),
+            )
+            admitted += outcome.commit.admitted
+            outcomes.append(outcome)
+
+        advanced = False
+        if not plan.empty:
+            advance = await workflow.execute_activity_method(
+                BatchActivities.advance_watermark,
+                AdvanceWatermarkInput(session=params.session, expected=plan.watermark, new=plan.last_seq),
+                start_to_close_timeout=STORE_START_TO_CLOSE,
+                retry_policy=INFRASTRUCTURE_RETRY,
+            )
+            advanced = advance.advanced
+
+        run = summarize_round(
+            run_id=run_id,
+            owner=params.session.owner,
+            session_id=params.session.session_id,
+            formation_policy=params.formation_policy,
+            from_seq=plan.watermark,
+            to_seq=plan.last_seq,
+            stage_reports=[report for outcome in outcomes for report in outcome.stages],
+            commits=[outcome.commit for outcome in outcomes],
+            started_at=started_at,
+            completed_at=workflow.now(),
+        )
+        await workflow.execute_activity_method(
+            BatchActivities.record_run,
+            RecordRunInput(run=run),
+            start_to_close_timeout=STORE_START_TO_CLOSE,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+        workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
+
+        repass = [outcome.ref for outcome in outcomes if outcome.retryable_fallback]
+        if repass:
+            self._request_repass(repass)
+        workflow.logger.info(
+            "consolidation round finished",
+            extra={
+                "outcome": run.outcome.value,
+                "segment_count": len(plan.segments),
+                "event_count": plan.event_count,
+                "held_back": plan.held_back,
+            },
+        )
+        return RoundResult(
+            run_id=run_id,
+            outcome=run.outcome,
+            from_seq=plan.watermark,
+            to_seq=plan.last_seq,
+            segment_count=len(plan.segments),
+            held_back=plan.held_back,
+            watermark_advanced=advanced,
+            repass_segments=tuple(ref.index for ref in repass),
+        )
+
+    def _request_repass(self, refs: list[SegmentRef]) -> None:
+        """Re-pass hook (its own issue): a stage fell back on a transient provider failure.
+
+        The re-pass will start here, one abandoned child per segment range:
+            workflow.start_child_workflow(RepassWorkflow.run, ..., id=repass_workflow_id(ref),
+                                          parent_close_policy=ParentClosePolicy.ABANDON)
+        Until then the need is visible to operators as RepassState=pending, the round's RunOutcome is
+        completed_with_fallback, and the fallback stages are in the recorded ConsolidationRun.
+        """
+        workflow.upsert_search_attributes([REPASS_STATE.value_set(REPASS_PENDING)])
+
+    @staticmethod
+    def _history_is_large() -> bool:
+        info = workflow.info()
+        return info.is_continue_as_new_suggested() or info.get_current_history_length() > HISTORY_EVENT_BUDGET
+
+
+__all__ = [
+    "IDLE_SIGNAL",
+    "BatchPlan",
+    "ConsolidateSessionInput",
+    "ConsolidateSessionWorkflow",
+    "ConsolidationSummary",
+    "RoundResult",
+    "repass_workflow_id",
+    "session_workflow_id",
+]

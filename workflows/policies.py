@@ -1,0 +1,39 @@
+"""Timeouts and retry policies of every activity and child, as named constants.
+
+Stage activities wrap one provider call whose own timeout is 120 s, so they get 150 s to close. A provider
+failure never fails a stage activity (the stage falls back and reports the failure class), so any activity
+failure Temporal sees is infrastructure (database, network, a killed worker) and is retried until it
+succeeds: a restart delays memory, it never drops it. Errors that cannot heal by retrying are listed as
+non-retryable so they fail loudly instead of looping.
+"""
+
+from datetime import timedelta
+from typing import Final
+
+from temporalio.common import RetryPolicy
+
+# Not retried: a bug or a contract violation gives the same answer on every attempt.
+NON_RETRYABLE_ERRORS: Final = [
+    "ValidationError",
+    "ScopeViolation",
+    "EventConflict",
+    "WrongSchemaRevision",
+]
+
+INFRASTRUCTURE_RETRY: Final = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=30),
+    maximum_attempts=0,
+    non_retryable_error_types=NON_RETRYABLE_ERRORS,
+)
+
+# One short unit of work; a killed worker's attempt is retried after this.
+STORE_START_TO_CLOSE: Final = timedelta(seconds=30)
+# Provider timeout (120 s) plus reading the segment and staging the document.
+PROVIDER_STAGE_START_TO_CLOSE: Final = timedelta(seconds=150)
+# A commit is one transaction over one segment's staged documents.
+COMMIT_START_TO_CLOSE: Final = timedelta(seconds=30)
+
+# Continue-as-new well below Temporal's 10,240-event warning; a round adds about 8 events per segment.
+HISTORY_EVENT_BUDGET: Final = 2_000
