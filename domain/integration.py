@@ -1,13 +1,15 @@
 """Call 1, episode integration: the request, and local validation of the provider's partition."""
 
+from collections.abc import Callable
 from datetime import datetime
+from uuid import UUID
 
 from pydantic import ValidationError
 
 from domain.episodes import IntegratedEpisode, episode_derivation_key, episode_id
 from domain.events import SourceEvent
 from domain.fallback import fallback_episode
-from domain.language import content_lemmas
+from domain.language import content_lemmas, tokenize
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
 from domain.segments import SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report
@@ -66,16 +68,32 @@ class IntegrationInvalid(Exception):
         self.reason = reason
 
 
+def _names(sentence: str) -> list[str]:
+    """Capitalized words after the first and acronyms: a proper name is a fact, never a paraphrase."""
+    tokens = tokenize(sentence)
+    return [
+        t.lower
+        for position, t in enumerate(tokens)
+        if t.text[:1].isupper() and t.lower not in NARRATIVE_VOCABULARY and (position > 0 or t.text.isupper())
+        and t.lower != "i"
+    ]
+
+
 def _supported(sentence: str, cited: list[SourceEvent]) -> bool:
     said = content_lemmas(sentence)
     claims = [lemma for lemma in said if lemma not in NARRATIVE_VOCABULARY]
     if not claims:
         return True
     source = {lemma for e in cited for lemma in content_lemmas(e.text)}
+    source_words = source | {t.lower for e in cited for t in tokenize(e.text)}
     numbers = [lemma for lemma in claims if any(ch.isdigit() for ch in lemma)]
-    if any(n not in source for n in numbers):
+    if any(n not in source for n in numbers) or any(n not in source_words for n in _names(sentence)):
         return False
     return sum(lemma in source for lemma in claims) / len(claims) >= MIN_SUPPORTED_SHARE
+
+
+def _subject_key(subject: str) -> str:
+    return " ".join(subject.split()).casefold()
 
 
 def validated_episodes(
@@ -96,6 +114,8 @@ def validated_episodes(
             raise IntegrationInvalid("empty_episode")
         seqs: set[int] = set()
         for sentence in fragment.sentences:
+            if not sentence.text.strip():
+                raise IntegrationInvalid("empty_sentence")
             if not sentence.source_event_ids:
                 raise IntegrationInvalid("empty_citation")
             unknown = [s for s in sentence.source_event_ids if s not in by_seq]
@@ -104,8 +124,8 @@ def validated_episodes(
             if not _supported(sentence.text, [by_seq[s] for s in sentence.source_event_ids]):
                 raise IntegrationInvalid("unsupported_narrative_span")
             seqs.update(sentence.source_event_ids)
-        subjects = [s.strip() for s in fragment.subjects if s.strip()]
-        normalized = {s.lower() for s in subjects}
+        subjects = [" ".join(s.split()) for s in fragment.subjects if s.strip()]
+        normalized = {_subject_key(s) for s in subjects}
         if len(normalized) != len(subjects) or normalized & seen_subjects:
             raise IntegrationInvalid("duplicate_subject")
         seen_subjects |= normalized
@@ -115,8 +135,8 @@ def validated_episodes(
         key = episode_derivation_key(
             EPISODE_INTEGRATION, ref.tenant_id, ref.principal_id, ref.session_id, ordered
         )
-        episodes.append(
-            IntegratedEpisode(
+        try:
+            episode = IntegratedEpisode(
                 id=episode_id(key),
                 tenant_id=ref.tenant_id,
                 principal_id=ref.principal_id,
@@ -130,12 +150,20 @@ def validated_episodes(
                 derivation_key=key,
                 created_at=now,
             )
-        )
+        except ValidationError:
+            # Within the schema but past a stored bound (narrative bytes, subject length).
+            raise IntegrationInvalid("episode_out_of_bounds") from None
+        episodes.append(episode)
     if len(covered) != len(set(covered)):
         raise IntegrationInvalid("overlapping_provenance")
     if set(covered) != set(by_seq):
         raise IntegrationInvalid("omitted_provenance")
-    return sorted(episodes, key=lambda e: e.source_event_ids[0])
+    episodes.sort(key=lambda e: e.source_event_ids[0])
+    # The flattened provenance is an ordered partition: an episode may not reach back past another.
+    flattened = [seq for e in episodes for seq in e.source_event_ids]
+    if flattened != sorted(flattened):
+        raise IntegrationInvalid("unordered_provenance")
+    return episodes
 
 
 def integration_outcome(
@@ -144,7 +172,11 @@ def integration_outcome(
     answer: ProviderAnswer,
     *,
     now: datetime,
+    new_id: Callable[[], UUID] | None = None,
 ) -> StageResult:
+    """new_id is accepted for callers that inject ids and deliberately unused: an episode id follows
+    from its derivation key, so a retried activity stages the same episode."""
+    del new_id
     trusted = trusted_events(ref, events)
     if not trusted:
         return StageResult(
