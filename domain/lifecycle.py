@@ -1,0 +1,364 @@
+"""lifecycle@2: the evidence clock decides when a belief retires; the usage clock never does.
+
+Horizons, all measured from ``last_evidence_at`` (the latest supporting world event) and never from
+``last_used_at``, ``last_reinforced_at`` or consolidation time:
+
+    derivation / longevity            expiry without later evidence        reason code
+    hypothesis, tentative             30 days                              retired_hypothesis_expired
+    direct, ongoing                   90 days                              retired_ongoing_expired
+    direct, durable                   DURABLE_HORIZON_DAYS[claim_kind]     retired_durable_expired
+    explicit remember (any shape)     never (only the user closes it)      -
+
+The boundary is exact: a belief is live at ``boundary - 1 microsecond`` and expired at ``boundary``.
+Evidence dated in the future (a skewed client clock) only moves the boundary later, so it can never retire a
+belief early.
+
+Durable direct beliefs also lose confidence in steps as their evidence ages (DURABLE_CONFIDENCE_STEPS). The
+steps are applied when a belief is read (``effective_confidence``), never written back: the stored value
+stays the formation policy's, so a later policy can change the steps without rewriting rows.
+
+Usage: a faithful citation (cited and returned in the same run) moves ``last_used_at`` forward and pulls
+``utility`` toward 1; a belief returned but not cited pulls ``utility`` toward 0. Neither touches evidence,
+corroboration, confidence or expiry, so a memory cannot keep itself alive by being recalled.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Final
+from uuid import UUID, uuid4, uuid5
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+
+from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.candidates import ClaimKind, Derivation, Longevity
+from domain.owner import BoundedId, Owner
+from domain.telemetry import AuditKind, FormationAudit
+from domain.versions import LIFECYCLE
+
+if TYPE_CHECKING:  # ports name this module's values, so the service only needs the protocol for typing
+    from domain.ports import UnitOfWork
+
+HYPOTHESIS_HORIZON: Final = timedelta(days=30)
+ONGOING_HORIZON: Final = timedelta(days=90)
+
+# Type-aware horizon of durable direct beliefs: how long a lasting fact stays believable with no new
+# evidence. Identity-like facts (role, relationship, skill) change slowly; a one-off project fact or a
+# resource goes stale about as fast as an ongoing observation.
+DURABLE_HORIZON_DAYS: Final[dict[ClaimKind, int]] = {
+    ClaimKind.ROLE: 730,
+    ClaimKind.RELATIONSHIP: 730,
+    ClaimKind.SKILL: 730,
+    ClaimKind.CONSTRAINT: 365,
+    ClaimKind.PREFERENCE: 365,
+    ClaimKind.INTEREST: 365,
+    ClaimKind.GOAL: 365,
+    ClaimKind.HABIT: 180,
+    ClaimKind.RECURRING_STATE: 180,
+    ClaimKind.ONGOING_PROJECT: 180,
+    ClaimKind.RESOURCE: 180,
+    ClaimKind.PROJECT_FACT: 90,
+}
+# (share of the durable horizon elapsed, confidence subtracted): 0.65 reads medium until half the horizon,
+# 0.55 (still medium) until three quarters, then 0.45 (low) until it retires at the full horizon.
+DURABLE_CONFIDENCE_STEPS: Final[tuple[tuple[float, float], ...]] = ((0.5, 0.10), (0.75, 0.20))
+CONFIDENCE_FLOOR: Final = 0.05
+
+# Utility is an exponential moving average of "was this memory useful when it was returned".
+USAGE_WEIGHT: Final = 0.2
+CITED_REWARD: Final = 1.0
+UNCITED_REWARD: Final = 0.0
+
+# The retirement sweep's fixed page: large enough for throughput, small enough for one short transaction.
+SWEEP_PAGE_SIZE: Final = 5_000
+
+
+@dataclass(frozen=True)
+class Horizon:
+    after: timedelta
+    reason: ClosedReason
+
+
+def horizon_of(
+    authority: Authority, derivation: Derivation, longevity: Longevity, claim_kind: ClaimKind
+) -> Horizon | None:
+    """The belief's automatic expiry, or None when it never decays automatically."""
+    if authority is Authority.EXPLICIT_REMEMBER:
+        return None
+    # A hypothesis never outlives the hypothesis horizon, whatever longevity an old row carries.
+    if derivation is Derivation.HYPOTHESIS or longevity is Longevity.TENTATIVE:
+        return Horizon(HYPOTHESIS_HORIZON, ClosedReason.RETIRED_HYPOTHESIS)
+    if longevity is Longevity.ONGOING:
+        return Horizon(ONGOING_HORIZON, ClosedReason.RETIRED_ONGOING)
+    return Horizon(timedelta(days=DURABLE_HORIZON_DAYS[claim_kind]), ClosedReason.RETIRED_DURABLE)
+
+
+def horizon(record: MemoryRecord) -> Horizon | None:
+    return horizon_of(record.authority, record.derivation, record.longevity, record.claim_kind)
+
+
+def expires_at(record: MemoryRecord) -> datetime | None:
+    found = horizon(record)
+    return None if found is None else record.last_evidence_at + found.after
+
+
+def is_expired(record: MemoryRecord, now: datetime) -> bool:
+    boundary = expires_at(record)
+    return boundary is not None and now >= boundary
+
+
+def effective_confidence(record: MemoryRecord, now: datetime) -> float:
+    """The confidence a reader sees now: durable direct beliefs step down as their evidence ages."""
+    found = horizon(record)
+    if found is None or found.reason is not ClosedReason.RETIRED_DURABLE:
+        return record.confidence
+    # Future-dated evidence counts as fresh, never as negative age.
+    elapsed = max(now - record.last_evidence_at, timedelta(0)) / found.after
+    drop = max((step for share, step in DURABLE_CONFIDENCE_STEPS if elapsed >= share), default=0.0)
+    return max(CONFIDENCE_FLOOR, record.confidence - drop) if drop else record.confidence
+
+
+# --- the sweep -------------------------------------------------------------------------------------
+
+
+class ExpiryCursor(BaseModel):
+    """Where a sweep continues: the last examined (last_evidence_at, id) in expiry-index order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    last_evidence_at: AwareDatetime
+    id: UUID
+
+
+class ExpiryFacts(BaseModel):
+    """Exactly the fields retirement is decided on; content-free. The store retires a row only while
+    they are unchanged, so a belief edited or re-evidenced after it was read is never retired on stale
+    facts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: UUID
+    tenant_id: str = BoundedId
+    principal_id: str = BoundedId
+    last_evidence_at: AwareDatetime
+    valid_from: AwareDatetime
+    authority: Authority
+    derivation: Derivation
+    longevity: Longevity
+    claim_kind: ClaimKind
+
+    @property
+    def horizon(self) -> Horizon | None:
+        return horizon_of(self.authority, self.derivation, self.longevity, self.claim_kind)
+
+    @property
+    def cursor(self) -> ExpiryCursor:
+        return ExpiryCursor(last_evidence_at=self.last_evidence_at, id=self.id)
+
+
+@dataclass(frozen=True)
+class ExpiryCutoffs:
+    """The policy as of one instant: a belief of a class is expired when last_evidence_at <= its cutoff.
+
+    Stores render this into their own query language; ``expired`` is the reference they must agree with.
+    """
+
+    now: datetime
+    hypothesis: datetime
+    ongoing: datetime
+    durable: dict[ClaimKind, datetime]
+
+    @property
+    def scan_until(self) -> datetime:
+        """No live belief with later evidence can be expired: the upper bound of the index range."""
+        return max(self.hypothesis, self.ongoing, *self.durable.values())
+
+    def expired(self, facts: ExpiryFacts) -> bool:
+        found = facts.horizon
+        return found is not None and self.now >= facts.last_evidence_at + found.after
+
+
+def cutoffs(now: datetime) -> ExpiryCutoffs:
+    return ExpiryCutoffs(
+        now=now,
+        hypothesis=now - HYPOTHESIS_HORIZON,
+        ongoing=now - ONGOING_HORIZON,
+        durable={kind: now - timedelta(days=days) for kind, days in DURABLE_HORIZON_DAYS.items()},
+    )
+
+
+class Retirement(BaseModel):
+    """One decided retirement: the facts it was decided on, when validity ends and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    facts: ExpiryFacts
+    valid_to: AwareDatetime
+    reason: ClosedReason
+
+
+def decide(facts: ExpiryFacts, now: datetime) -> Retirement | None:
+    found = facts.horizon
+    if found is None:
+        return None
+    boundary = facts.last_evidence_at + found.after
+    if now < boundary:
+        return None
+    # Validity ends at the horizon, not at whenever the sweep got there (reads already hide it from then);
+    # never before the belief began.
+    return Retirement(facts=facts, valid_to=max(boundary, facts.valid_from), reason=found.reason)
+
+
+class SweepPage(BaseModel):
+    """One page's content-free outcome; crosses the workflow boundary."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    examined: NonNegativeInt
+    retired: NonNegativeInt
+    # Decided expired but changed or closed by someone else before the conditional update.
+    skipped_changed: NonNegativeInt
+    by_reason: dict[ClosedReason, NonNegativeInt]
+    next_cursor: ExpiryCursor | None
+    done: bool
+
+
+def retirement_audit(retirement: Retirement, now: datetime, audit_id: UUID) -> FormationAudit:
+    facts = retirement.facts
+    return FormationAudit(
+        id=audit_id,
+        tenant_id=facts.tenant_id,
+        principal_id=facts.principal_id,
+        session_id=None,
+        kind=AuditKind.MEMORY_RETIRED,
+        # A belief is retired at most once, so its id alone makes the audit idempotent.
+        dedupe_key=f"retired/{facts.id}",
+        details={
+            "belief_id": str(facts.id),
+            "reason": retirement.reason.value,
+            "derivation": facts.derivation.value,
+            "longevity": facts.longevity.value,
+            "claim_kind": facts.claim_kind.value,
+            "valid_to": retirement.valid_to.isoformat(),
+            "policy": LIFECYCLE,
+        },
+        created_at=now,
+    )
+
+
+def sweep_page(
+    uow: "UnitOfWork",
+    now: datetime,
+    after: ExpiryCursor | None,
+    limit: int = SWEEP_PAGE_SIZE,
+    *,
+    new_id: Callable[[], UUID] = uuid4,
+) -> SweepPage:
+    """Retire one page of expired beliefs in the caller's unit of work (the caller commits).
+
+    Safe to run concurrently with itself and with consolidation: the store retires a row only if it is still
+    live and its deciding facts are unchanged, and only retired rows get an audit.
+    """
+    policy = cutoffs(now)
+    candidates = uow.beliefs.expiry_candidates(policy, after, limit)
+    decided = [r for r in (decide(facts, now) for facts in candidates) if r is not None]
+    retired = uow.beliefs.retire(decided) if decided else []
+    if retired:
+        uow.audits.record_many([retirement_audit(r, now, new_id()) for r in retired])
+    by_reason: dict[ClosedReason, int] = {}
+    for r in retired:
+        by_reason[r.reason] = by_reason.get(r.reason, 0) + 1
+    return SweepPage(
+        examined=len(candidates),
+        retired=len(retired),
+        skipped_changed=len(decided) - len(retired),
+        by_reason=by_reason,
+        next_cursor=candidates[-1].cursor if candidates else after,
+        done=len(candidates) < limit,
+    )
+
+
+# --- the usage clock -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UsageUpdate:
+    """What one run does to one belief's usage clock. ``used_at`` is set only for a faithful citation."""
+
+    reward: float
+    used_at: datetime | None
+    weight: float = USAGE_WEIGHT
+
+    def next_utility(self, utility: float) -> float:
+        return utility + self.weight * (self.reward - utility)
+
+    def next_last_used(self, last_used_at: datetime | None) -> datetime | None:
+        if self.used_at is None:
+            return last_used_at
+        return self.used_at if last_used_at is None else max(last_used_at, self.used_at)
+
+
+class RunCompletion(BaseModel):
+    """Counts only: which ids were applied, skipped as repeats, unknown or unfaithful."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cited: NonNegativeInt = 0
+    returned_uncited: NonNegativeInt = 0
+    already_recorded: NonNegativeInt = 0
+    not_live: NonNegativeInt = 0
+    # Cited but not returned in this run: the model cannot faithfully cite what it was not given.
+    unfaithful_citations: NonNegativeInt = 0
+
+
+def usage_audit(owner: Owner, run_id: UUID, belief_id: UUID, cited: bool, now: datetime) -> FormationAudit:
+    return FormationAudit(
+        # Deterministic so a repeated completion produces the very same audit.
+        id=uuid5(run_id, f"usage/{belief_id}"),
+        tenant_id=owner.tenant_id,
+        principal_id=owner.principal_id,
+        session_id=None,
+        kind=AuditKind.MEMORY_USED,
+        dedupe_key=f"usage/{run_id}/{belief_id}",
+        details={"belief_id": str(belief_id), "run_id": str(run_id), "cited": cited, "policy": LIFECYCLE},
+        created_at=now,
+    )
+
+
+def _unique(ids: Iterable[UUID]) -> list[UUID]:
+    return list(dict.fromkeys(ids))
+
+
+def complete_run(
+    uow: "UnitOfWork",
+    owner: Owner,
+    run_id: UUID,
+    returned_ids: Sequence[UUID],
+    cited_ids: Sequence[UUID],
+    now: datetime,
+) -> RunCompletion:
+    """The call the agent makes after a response (the caller commits). Idempotent per (run, belief)."""
+    returned = _unique(returned_ids)
+    returned_set = set(returned)
+    cited = {i for i in cited_ids if i in returned_set}
+    counts = RunCompletion(unfaithful_citations=len(set(cited_ids) - returned_set))
+    for belief_id in returned:
+        was_cited = belief_id in cited
+        record = uow.beliefs.get(owner, belief_id)
+        if record is None or not record.is_live:
+            counts = counts.model_copy(update={"not_live": counts.not_live + 1})
+            continue
+        # The audit is the record of completion: it is what makes a repeated completion a no-op.
+        if not uow.audits.record(usage_audit(owner, run_id, belief_id, was_cited, now)):
+            counts = counts.model_copy(update={"already_recorded": counts.already_recorded + 1})
+            continue
+        update = UsageUpdate(
+            reward=CITED_REWARD if was_cited else UNCITED_REWARD, used_at=now if was_cited else None
+        )
+        if not uow.beliefs.record_usage(owner, belief_id, update, now):
+            counts = counts.model_copy(update={"not_live": counts.not_live + 1})
+        elif was_cited:
+            counts = counts.model_copy(update={"cited": counts.cited + 1})
+        else:
+            counts = counts.model_copy(update={"returned_uncited": counts.returned_uncited + 1})
+    return counts
