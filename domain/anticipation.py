@@ -1,11 +1,11 @@
 """Call 2, causally blinded anticipation: the cue is what came before the segment, never the segment."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
 from domain.beliefs import MemoryRecord
-from domain.candidates import Sensitivity
+from domain.candidates import MAX_STATEMENT_CHARS, Sensitivity
 from domain.events import SourceEvent
 from domain.integration import trusted_events
 from domain.language import content_lemmas
@@ -26,6 +26,18 @@ MAX_CUE_MEMORIES = 50
 MEMORY_POOL = 500
 # A sensitive or restricted belief never leaves the platform as a cue.
 CUE_SENSITIVITIES = frozenset({Sensitivity.PUBLIC, Sensitivity.INTERNAL})
+# The answer is a bounded list: more predictions than a segment has coverage units predict nothing useful.
+MAX_PREDICTIONS = 128
+
+
+def cue_memory(memory: MemoryRecord, ref: SegmentRef) -> bool:
+    """A memory may cue the segment when it is live, at most internal, and was known before the segment:
+    a belief whose every source lies in this session at or after the segment's start (a re-pass over a
+    range the fallback already formed) would carry the segment's own evidence into the request."""
+    if not memory.is_live or memory.sensitivity not in CUE_SENSITIVITIES:
+        return False
+    refs = memory.source_event_ids
+    return not refs or any(r.session_id != ref.session_id or r.seq < ref.first_seq for r in refs)
 
 
 def earliest_evidence_seq(ref: SegmentRef, events: list[SourceEvent]) -> int:
@@ -71,16 +83,27 @@ def select_cue_memories(candidates: Iterable[MemoryRecord], segment_text: str) -
 
 
 def anticipation_request(
-    ref: SegmentRef, cue_events: list[SourceEvent], memories: list[MemoryRecord], *, before_seq: int
+    ref: SegmentRef,
+    cue_events: list[SourceEvent],
+    memories: list[MemoryRecord],
+    *,
+    before_seq: int,
+    segment_events: Sequence[SourceEvent] | None = None,
 ) -> ProviderRequest | None:
-    """cue_events are the session's events before the segment; nothing at or after before_seq is sent."""
-    cue = blinded_cue(cue_events, before_seq)
+    """cue_events are the session's events before the segment; nothing at or after before_seq is sent.
+
+    With segment_events, a segment without a trusted user event asks nothing, as calls 1 and 3 do, so a
+    segment makes three calls or none."""
+    if segment_events is not None and not trusted_events(ref, list(segment_events)):
+        return None
+    owned = [e for e in cue_events if e.owner == ref.owner and e.session_id == ref.session_id]
+    # Nothing the segment holds is owner text before its earliest episode, so clamping to the segment's
+    # start sends the same cue and holds even for a caller that passes a later before_seq.
+    cue = blinded_cue(owned, min(before_seq, ref.first_seq))
     name, schema = stage_schema(Stage.ANTICIPATION)
     lines = [f"Predict what the person states from event {before_seq} on."]
     lines += ["Earlier messages:"] + ([f"[{seq}] {text}" for seq, text in cue] or ["(none)"])
-    lines += ["Memories:"] + [
-        f"[{m.id}] {m.statement}" for m in memories if m.sensitivity in CUE_SENSITIVITIES
-    ]
+    lines += ["Memories:"] + [f"[{m.id}] {m.statement}" for m in memories if cue_memory(m, ref)]
     return ProviderRequest(
         stage=Stage.ANTICIPATION,
         stable_instructions=INSTRUCTIONS,
@@ -97,12 +120,12 @@ def _same_statement(a: str, b: str) -> bool:
 def anticipation_outcome(
     ref: SegmentRef, memories: list[MemoryRecord], answer: ProviderAnswer
 ) -> StageResult:
-    by_id = {str(m.id): m for m in memories if m.sensitivity in CUE_SENSITIVITIES}
+    by_id = {str(m.id): m for m in memories if cue_memory(m, ref)}
     if isinstance(answer, ProviderResponse):
         try:
             parsed = AnticipationResponse.model_validate(answer.document)
         except ValidationError:
-            return _empty(ref, answer, FailureClass.PROTOCOL)
+            return _empty(ref, answer, FailureClass.PROTOCOL, "not_the_schema")
         kept: list[dict[str, object]] = []
         rejected = 0
         for prediction in parsed.predictions:
@@ -110,6 +133,12 @@ def anticipation_outcome(
             if prediction.memory_id is not None and (
                 memory is None or not _same_statement(prediction.statement, memory.statement)
             ):
+                rejected += 1
+                continue
+            if not prediction.statement.strip() or len(prediction.statement) > MAX_STATEMENT_CHARS:
+                rejected += 1
+                continue
+            if len(kept) >= MAX_PREDICTIONS:
                 rejected += 1
                 continue
             kept.append(
@@ -130,11 +159,12 @@ def anticipation_outcome(
                 counts={"predictions": len(kept), "rejected_predictions": rejected},
             ),
         )
-    failure = answer.failure_class if isinstance(answer, ProviderFailure) else FailureClass.NOT_CONFIGURED
-    return _empty(ref, answer, failure)
+    if isinstance(answer, ProviderFailure):
+        return _empty(ref, answer, answer.failure_class, answer.code)
+    return _empty(ref, answer, FailureClass.NOT_CONFIGURED, "not_configured")
 
 
-def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass) -> StageResult:
+def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reason: str) -> StageResult:
     """The fallback anticipation predicts nothing, so nothing can be skipped as redundant."""
     return StageResult(
         document={"predictions": []},
@@ -144,6 +174,6 @@ def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass) -> St
             StageOutcome.FALLBACK,
             answer,
             failure=failure,
-            counts={"predictions": 0},
+            counts={"predictions": 0, f"invalid.{reason}": 1},
         ),
     )

@@ -61,10 +61,12 @@ def consolidate(
             before = earliest_evidence_seq(ref, events)
             cue = uow.events.read_before(owner, session_id, before, 1_000)
             memories = select_cue_memories(
-                uow.beliefs.page(owner, None, 500), " ".join(e.text for e in events)
+                uow.beliefs.page(owner, None, 500), " ".join(e.text for e in events if e.is_owner_assertion)
             )
         anticipation = anticipation_outcome(
-            ref, memories, call(provider, anticipation_request(ref, cue, memories, before_seq=before))
+            ref,
+            memories,
+            call(provider, anticipation_request(ref, cue, memories, before_seq=before, segment_events=events)),
         )
         predictions = anticipation.document["predictions"]
         distill_req = distillation_request(ref, events, staged_episodes(integration.document), predictions)
