@@ -17,7 +17,7 @@ need the text to count coverage units) never enter the history; only the planned
 
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
@@ -64,6 +64,7 @@ class ConsolidateSessionInput(BaseModel):
     # Carried across continue-as-new: an idle seen by the previous run still owes a round.
     idle_pending: bool = True
     rounds_before: NonNegativeInt = 0
+    history_event_budget: PositiveInt = HISTORY_EVENT_BUDGET
 
 
 class RoundResult(BaseModel):
@@ -113,7 +114,7 @@ class ConsolidateSessionWorkflow:
                 # if the agent reports idle (usually because the missing event arrived).
                 await workflow.wait_condition(lambda: self._idle_pending, timeout=GAP_GRACE)
                 self._idle_pending = True
-            if self._history_is_large():
+            if self._idle_pending and self._history_is_large(params.history_event_budget):
                 await workflow.wait_condition(workflow.all_handlers_finished)
                 workflow.continue_as_new(
                     params.model_copy(update={"idle_pending": self._idle_pending, "rounds_before": rounds})
@@ -209,9 +210,9 @@ class ConsolidateSessionWorkflow:
         workflow.upsert_search_attributes([REPASS_STATE.value_set(REPASS_PENDING)])
 
     @staticmethod
-    def _history_is_large() -> bool:
+    def _history_is_large(budget: int) -> bool:
         info = workflow.info()
-        return info.is_continue_as_new_suggested() or info.get_current_history_length() > HISTORY_EVENT_BUDGET
+        return info.is_continue_as_new_suggested() or info.get_current_history_length() > budget
 
 
 __all__ = [

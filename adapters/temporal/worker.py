@@ -15,16 +15,18 @@ from temporalio.worker import Interceptor, Worker
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
 from adapters.temporal.client import TASK_QUEUE
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
 from workflows.form_segment import FormSegmentWorkflow
+from workflows.retirement_sweep import RetirementSweepWorkflow
 
 log = logging.getLogger(__name__)
 
-WORKFLOWS: Sequence[type] = (ConsolidateSessionWorkflow, FormSegmentWorkflow)
+WORKFLOWS: Sequence[type] = (ConsolidateSessionWorkflow, FormSegmentWorkflow, RetirementSweepWorkflow)
 # Stage activities mostly wait on a provider, so a worker runs many more of them than it has cores.
 DEFAULT_MAX_ACTIVITIES = 64
 DEFAULT_MAX_WORKFLOW_TASKS = 64
@@ -55,6 +57,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         stages.anticipate,
         stages.distill,
         commit.commit_segment,
+        RetirementActivities(ports.uow_factory).retire_expired_page,
     ]
 
 

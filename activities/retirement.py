@@ -1,0 +1,44 @@
+"""retire_expired_page: one page of the retirement sweep, one short unit of work."""
+
+import logging
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from temporalio import activity
+
+from domain.lifecycle import SWEEP_PAGE_SIZE, ExpiryCursor, SweepPage, sweep_page
+from domain.ports import UnitOfWorkFactory
+
+log = logging.getLogger(__name__)
+
+
+class RetirePageInput(BaseModel):
+    """Ids, instants and a cursor only: the sweep's history never holds a statement or subject."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Fixed for a whole sweep (across continue-as-new) so every page applies the same cutoffs.
+    as_of: AwareDatetime
+    after: ExpiryCursor | None = None
+    limit: int = Field(default=SWEEP_PAGE_SIZE, ge=1, le=10_000)
+
+
+class RetirementActivities:
+    def __init__(self, uow_factory: UnitOfWorkFactory) -> None:
+        self._uow = uow_factory
+
+    @activity.defn(name="retire_expired_page")
+    def retire_expired_page(self, params: RetirePageInput) -> SweepPage:
+        # A killed attempt rolls back whole; the retry (or the next sweep) finds the same rows still live.
+        with self._uow() as uow:
+            page = sweep_page(uow, params.as_of, params.after, params.limit)
+            uow.commit()
+        log.info(
+            "retirement page",
+            extra={
+                "examined": page.examined,
+                "retired": page.retired,
+                "skipped_changed": page.skipped_changed,
+                "done": page.done,
+            },
+        )
+        return page
