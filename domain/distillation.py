@@ -5,8 +5,10 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
+from domain.anticipation import cue_memory
 from domain.beliefs import MemoryRecord
 from domain.candidates import (
+    MAX_SPAN_CHARS,
     CandidateOrigin,
     ClaimKind,
     Derivation,
@@ -18,13 +20,13 @@ from domain.candidates import (
 )
 from domain.clauses import Clause, split_clauses
 from domain.episodes import IntegratedEpisode
-from domain.equivalence import negated, represents
+from domain.equivalence import negated, represents, same_claim
 from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.fallback import clause_claims, fallback_candidates
 from domain.grounding import admitted_sources, span_rejection
 from domain.integration import trusted_events
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
-from domain.rendering import conflict_key, has_uncertainty
+from domain.rendering import conflict_key, has_uncertainty, user_voice
 from domain.segments import SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report
 from domain.stage_schemas import DistillationResponse, LedgerDisposition, ProposedCandidate, stage_schema
@@ -56,7 +58,8 @@ KIND_NAMESPACE: dict[ClaimKind, str] = {
     ClaimKind.RESOURCE: "resource",
     ClaimKind.PROJECT_FACT: "project-fact",
 }
-_HOLDER = re.compile(r"^(?:the\s+)?user\b\s*", re.IGNORECASE)
+_HOLDER = re.compile(r"^(?:the\s+)?user(?:['’]s\b)?\b\s*", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?:the\s+)?user['’]s\s", re.IGNORECASE)
 _COPULA = re.compile(r"^(is|are|was|has been)\s+", re.IGNORECASE)
 
 
@@ -130,15 +133,20 @@ def check_ledger(answer: DistillationResponse, units: list[Clause]) -> None:
 
 def local_statement(statement: str, derivation: Derivation) -> str | None:
     """Local rendering owns the statement: the holder is "User", and a hypothesis is always hedged."""
-    body = _HOLDER.sub("", statement.strip()).strip()
+    text = " ".join(statement.split())
+    holder = "User's" if _POSSESSIVE.match(text) else "User"
+    body = user_voice(_HOLDER.sub("", text, count=1)).strip()
     if not body:
         return None
     body = body[0].lower() + body[1:] if not body[:2].isupper() else body
     if derivation is Derivation.HYPOTHESIS and not has_uncertainty(body):
         copula = _COPULA.match(body)
-        body = f"{copula.group(1)} likely {body[copula.end() :]}" if copula else f"likely {body}"
-    rendered = f"User {body}".rstrip(" ,;:")
-    return rendered if rendered.endswith((".", "!", "?")) else rendered + "."
+        if holder == "User's":
+            body = f"{body}, likely"
+        else:
+            body = f"{copula.group(1)} likely {body[copula.end() :]}" if copula else f"likely {body}"
+    rendered = f"{holder} {body}".rstrip(" ,;:.!?") + "."
+    return rendered
 
 
 @dataclass
@@ -154,23 +162,34 @@ def judge_candidate(
     proposed: ProposedCandidate, claiming: list[Clause], admitted: dict[int, SourceEvent], judgment: Judgment
 ) -> None:
     """Each candidate alone: grounding, span inside its unit, correction rules, local rendering."""
-    spans = [EvidenceSpan(seq=s.seq, text=s.text) for s in proposed.evidence_spans if s.text.strip()]
-    if not spans or len(spans) != len(proposed.evidence_spans):
+    if not proposed.evidence_spans or any(
+        not s.text.strip() or len(s.text) > MAX_SPAN_CHARS for s in proposed.evidence_spans
+    ):
         judgment.reject(ReasonCategory.PROVIDER_INVALID)
         return
+    if any(
+        seq not in admitted for seq in [*proposed.source_event_ids, *(s.seq for s in proposed.evidence_spans)]
+    ):
+        judgment.reject(ReasonCategory.REJECTED_PROVENANCE)
+        return
+    # One span per cited event; a second span of the same event adds nothing the first does not ground.
+    first_spans: dict[int, EvidenceSpan] = {}
+    for s in proposed.evidence_spans:
+        first_spans.setdefault(s.seq, EvidenceSpan(seq=s.seq, text=s.text))
+    if set(proposed.source_event_ids) != set(first_spans):
+        judgment.reject(ReasonCategory.PROVIDER_INVALID)
+        return
+    spans = [first_spans[seq] for seq in sorted(first_spans)]
     for span in spans:
         rejection = span_rejection(span, admitted)
         if rejection is not None:
             judgment.reject(rejection)
             return
-    if not all(any(u.seq == s.seq and s.text in u.text for u in claiming) for s in spans):
+    evidence_units = [u for u in claiming if any(u.seq == s.seq and s.text in u.text for s in spans)]
+    if not all(any(u.seq == s.seq and s.text in u.text for u in evidence_units) for s in spans):
         judgment.reject(ReasonCategory.REJECTED_VALIDATION)
         return
-    cites_correction = any(
-        is_correction(admitted[u.seq].text, u)
-        for u in claiming
-        if u.seq in admitted and any(s.seq == u.seq for s in spans)
-    )
+    cites_correction = any(is_correction(admitted[u.seq].text, u) for u in evidence_units)
     if proposed.polarity is Polarity.ASSERT and cites_correction:
         judgment.reject(ReasonCategory.REJECTED_CORRECTION)
         return
@@ -179,6 +198,9 @@ def judge_candidate(
         return
     channels = {admitted[s.seq].kind for s in spans} & COMMUNICATION_KINDS
     derivation, longevity, sensitivity = proposed.derivation, proposed.longevity, Sensitivity.INTERNAL
+    if derivation is Derivation.HYPOTHESIS:
+        # Local policy owns longevity: a hypothesis fades as tentative whatever the provider labelled it.
+        longevity = Longevity.TENTATIVE
     if channels:
         # First-party mail and SMS suggest; they never assert, retract or supersede owner memory.
         if proposed.polarity is Polarity.RETRACT:
@@ -198,8 +220,8 @@ def judge_candidate(
                 derivation=derivation,
                 longevity=longevity,
                 polarity=proposed.polarity,
-                source_event_ids=tuple(sorted({s.seq for s in spans})),
-                evidence_spans=tuple(sorted(spans, key=lambda s: s.seq)),
+                source_event_ids=tuple(s.seq for s in spans),
+                evidence_spans=tuple(spans),
                 origin=CandidateOrigin.PROVIDER,
                 sensitivity=sensitivity,
                 channel=sorted(channels)[0].value if channels else None,
@@ -211,14 +233,24 @@ def judge_candidate(
 
 def _represented(
     unit: Clause,
+    unit_event: SourceEvent | None,
     prediction_index: int | None,
     predictions: list[dict[str, object]],
     memories: dict[str, MemoryRecord],
 ) -> bool:
+    """Verified only when the named prediction copies a live cue memory that states this clause. A
+    correction is news about a memory, never a restatement of it, so it is never already known."""
     if prediction_index is None or not 0 <= prediction_index < len(predictions):
         return False
-    memory = memories.get(str(predictions[prediction_index].get("memory_id")))
-    return memory is not None and memory.is_live and represents(memory.statement, unit.text)
+    prediction = predictions[prediction_index]
+    memory = memories.get(str(prediction.get("memory_id")))
+    if memory is None or not memory.is_live:
+        return False
+    if not same_claim(str(prediction.get("statement", "")), memory.statement):
+        return False
+    if unit_event is None or is_correction(unit_event.text, unit):
+        return False
+    return represents(memory.statement, unit.text)
 
 
 def distillation_outcome(
@@ -250,18 +282,22 @@ def distillation_outcome(
     admitted = {
         seq: e for seq, e in admitted.items() if e.owner == ref.owner and e.session_id == ref.session_id
     }
-    by_memory = {str(m.id): m for m in memories}
+    by_memory = {str(m.id): m for m in memories if cue_memory(m, ref)}
+    by_seq = {e.seq: e for e in trusted_events(ref, events)}
     coverage: dict[CoverageDisposition, int] = {}
     claiming: dict[int, list[Clause]] = {}
     for entry in parsed.coverage:
+        unit = by_unit[entry.unit_id]
         disposition = CoverageDisposition(entry.disposition.value)
         if disposition is CoverageDisposition.REPRESENTED and not _represented(
-            by_unit[entry.unit_id], entry.prediction_index, predictions, by_memory
+            unit, by_seq.get(unit.seq), entry.prediction_index, predictions, by_memory
         ):
             disposition = CoverageDisposition.REPRESENTED_UNVERIFIED
         coverage[disposition] = coverage.get(disposition, 0) + 1
-        for index in entry.candidate_indexes:
-            claiming.setdefault(index, []).append(by_unit[entry.unit_id])
+        if disposition is CoverageDisposition.FORMED:
+            # Only a formed unit grounds candidates; an index on any other unit claims nothing.
+            for index in entry.candidate_indexes:
+                claiming.setdefault(index, []).append(unit)
     judgment = Judgment()
     for index, proposed in enumerate(parsed.candidates):
         judge_candidate(proposed, claiming.get(index, []), admitted, judgment)

@@ -13,6 +13,48 @@ QUALIFIERS = frozenset(
 )
 AUXILIARIES = frozenset({"be", "have", "do", "will", "would", "can", "could", "should", "shall", "must"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# Counts spelled as words are counts: "twice a week" and "2 times a week" agree, "once" and "twice" do not.
+NUMBER_WORDS = {
+    "once": "1",
+    "one": "1",
+    "twice": "2",
+    "two": "2",
+    "thrice": "3",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "dozen": "12",
+    "hundred": "100",
+}
+# Markers that set a claim's direction; "from Berlin" and "to Berlin" share every content term.
+DIRECTIONS = frozenset(
+    {
+        "from",
+        "into",
+        "more",
+        "less",
+        "fewer",
+        "before",
+        "after",
+        "above",
+        "below",
+        "over",
+        "under",
+        "up",
+        "down",
+        "higher",
+        "lower",
+        "increase",
+        "decrease",
+    }
+)
 MOST_SHARED = 0.75
 
 
@@ -28,7 +70,12 @@ def negated(statement: str) -> bool:
 
 
 def numbers(statement: str) -> frozenset[str]:
-    return frozenset(_NUMBER.findall(statement))
+    spelled = {NUMBER_WORDS[t.lower] for t in tokenize(statement) if t.lower in NUMBER_WORDS}
+    return frozenset(_NUMBER.findall(statement)) | spelled
+
+
+def directions(statement: str) -> frozenset[str]:
+    return frozenset(t.lower for t in tokenize(statement) if t.lower in DIRECTIONS)
 
 
 def compatible(a: str, b: str) -> bool:
@@ -81,8 +128,8 @@ def retraction_ends(retraction: str, belief_statement: str) -> bool:
 
 def represents(memory_statement: str, clause: str) -> bool:
     """A live memory represents a clause when the clause states what the memory asserts: the same
-    polarity, counts and numbers, and most of the memory's terms in the clause, in the same order."""
-    if not compatible(memory_statement, clause):
+    polarity, counts, numbers and direction, and most of the memory's terms in the clause, in order."""
+    if not compatible(memory_statement, clause) or directions(memory_statement) != directions(clause):
         return False
     tm, tc = terms(memory_statement), terms(clause)
     sm, sc = set(tm), set(tc)
@@ -90,3 +137,11 @@ def represents(memory_statement: str, clause: str) -> bool:
         return False
     shared = sm & sc
     return _in_order(shared, tm, tc) and len(shared) >= MOST_SHARED * len(sm)
+
+
+def match_keys(statement: str) -> tuple[str | None, tuple[str, ...]]:
+    """The indexed lookup keys of a statement: its main verb and its distinct content lemmas.
+
+    Stores keep these beside each belief so a commit finds the few beliefs a candidate could match or a
+    retraction could end without reading the principal's whole memory."""
+    return main_verb(statement), tuple(dict.fromkeys(terms(statement)))

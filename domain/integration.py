@@ -74,7 +74,9 @@ def _names(sentence: str) -> list[str]:
     return [
         t.lower
         for position, t in enumerate(tokens)
-        if t.text[:1].isupper() and t.lower not in NARRATIVE_VOCABULARY and (position > 0 or t.text.isupper())
+        if t.text[:1].isupper()
+        and t.lower not in NARRATIVE_VOCABULARY
+        and (position > 0 or t.text.isupper())
         and t.lower != "i"
     ]
 
