@@ -62,14 +62,18 @@ def _skip_to(h: Harness, instant: datetime) -> None:
 
 
 def _sweep(h: Harness, tq: str, params: SweepInput | None = None, wf_id: str | None = None) -> SweepSummary:
-    return h.run(
-        h.client.execute_workflow(
-            RetirementSweepWorkflow.run,
-            params or SweepInput(),
-            id=wf_id or f"retirement-sweep-test-{uuid.uuid4().hex[:8]}",
-            task_queue=tq,
+    assert h.env is not None
+    # The sweep has no timers; time moves only by _skip_to. Auto-skipping while waiting for a result
+    # would jump the server's clock years ahead once the workflow has completed.
+    with h.env.auto_time_skipping_disabled():
+        return h.run(
+            h.client.execute_workflow(
+                RetirementSweepWorkflow.run,
+                params or SweepInput(),
+                id=wf_id or f"retirement-sweep-test-{uuid.uuid4().hex[:8]}",
+                task_queue=tq,
+            )
         )
-    )
 
 
 def _hypothesis(at: datetime, **overrides: Any) -> MemoryRecord:
@@ -217,34 +221,15 @@ def test_sweep_pages_continue_as_new_and_keep_history_small(skipping: Harness, s
 
 
 def _run_ids(h: Harness, wf_id: str) -> list[str]:
-    async def collect() -> list[str]:
-        ids: list[str] = []
-        async for execution in h.client.list_workflows(f"WorkflowId = '{wf_id}'"):
-            ids.append(execution.run_id)
-        return ids
-
-    try:
-        found = h.run(collect())
-    except Exception:
-        found = []
-    if found:
-        return found
-    # The time-skipping server has no visibility store: follow the chain from the first run instead.
-    ids: list[str] = []
-    handle = h.client.get_workflow_handle(wf_id)
-    history = h.run(handle.fetch_history())
-    first = history.events[0].workflow_execution_started_event_attributes.original_execution_run_id
-    run_id: str | None = first
-    while run_id:
-        ids.append(run_id)
-        hist = h.run(h.client.get_workflow_handle(wf_id, run_id=run_id).fetch_history())
-        last = hist.events[-1]
-        run_id = (
-            last.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
-            if last.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
-            else None
-        )
-    return ids
+    """Every run of a continue-as-new chain, first to last, walking back from the latest."""
+    latest = h.run(h.client.get_workflow_handle(wf_id).describe()).run_id
+    ids: list[str] = [latest]
+    while True:
+        history = h.run(h.client.get_workflow_handle(wf_id, run_id=ids[-1]).fetch_history())
+        previous = history.events[0].workflow_execution_started_event_attributes.continued_execution_run_id
+        if not previous:
+            return list(reversed(ids))
+        ids.append(previous)
 
 
 def test_two_sweeps_at_once_never_retire_a_belief_twice(skipping: Harness, store: PostgresStore) -> None:
@@ -265,7 +250,11 @@ def test_two_sweeps_at_once_never_retire_a_belief_twice(skipping: Harness, store
         ]
         return [await handle.result() for handle in handles]
 
-    with skipping.worker(WorkerPorts(uow_factory=store, provider=None), task_queue=tq, max_activities=4):
+    assert skipping.env is not None
+    with (
+        skipping.env.auto_time_skipping_disabled(),
+        skipping.worker(WorkerPorts(uow_factory=store, provider=None), task_queue=tq, max_activities=4),
+    ):
         summaries = skipping.run(both())
     assert sum(s.retired for s in summaries) == 60
     with store() as uow:
@@ -318,7 +307,11 @@ def test_sweep_killed_mid_page_retires_nothing_of_that_page_and_the_next_run_res
     flaky = _FailSecondCommit(store)
     tq = f"tq-{uuid.uuid4().hex[:8]}"
     wf_id = f"retirement-sweep-killed-{uuid.uuid4().hex[:8]}"
-    with skipping.worker(WorkerPorts(uow_factory=flaky, provider=None), task_queue=tq):
+    assert skipping.env is not None
+    with (
+        skipping.env.auto_time_skipping_disabled(),
+        skipping.worker(WorkerPorts(uow_factory=flaky, provider=None), task_queue=tq),
+    ):
         skipping.run(
             skipping.client.start_workflow(
                 RetirementSweepWorkflow.run, SweepInput(page_size=2), id=wf_id, task_queue=tq

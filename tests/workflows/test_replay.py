@@ -1,0 +1,72 @@
+"""Recorded histories of every workflow replay against the current code without nondeterminism.
+
+Fresh histories cover the paths a change may have touched; the committed ones under histories/ were
+recorded by an earlier release and guard in-flight workflows across deploys. Re-record them with
+RECORD_HISTORIES=1 only when a change is meant to break replay (and then version the workflow).
+"""
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from temporalio.client import WorkflowHistory
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.worker import Replayer
+
+from adapters.postgres.uow import PostgresStore
+from adapters.providers.scripted import ScriptedProvider
+from adapters.temporal.client import session_idle
+from adapters.temporal.worker import WORKFLOWS, WorkerPorts
+from tests.workflows.conversations import conversation, plausible_answer
+from tests.workflows.harness import Harness
+from tests.workflows.support import OWNER, append, histories
+from tests.workflows.test_session_rounds import wait_for
+
+pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
+
+RECORDED = Path(__file__).with_name("histories")
+
+
+def replay(found: list[WorkflowHistory], harness: Harness) -> None:
+    replayer = Replayer(workflows=list(WORKFLOWS), data_converter=pydantic_data_converter)
+
+    async def run() -> None:
+        for history in found:
+            await replayer.replay_workflow(history)
+
+    harness.run(run())
+
+
+def test_recorded_histories_of_each_workflow_replay(harness: Harness, store: PostgresStore) -> None:
+    session = uuid.uuid4()
+    first = conversation(OWNER, session, 40, seed=11)
+    append(store, first)
+    provider = ScriptedProvider(plausible_answer, latency_s=0.05)
+    with harness.worker(WorkerPorts(store, provider)) as worker:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        wait_for(lambda: provider.call_count >= 1)
+        append(store, conversation(OWNER, session, 2, seed=12, first_seq=len(first) + 1))
+        harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        summary = harness.run(handle.result())
+        found = histories(harness, worker.task_queue, at_least=4)
+    assert summary.rounds == 2
+
+    types = {
+        h.events[0].workflow_execution_started_event_attributes.workflow_type.name for h in found.values()
+    }
+    assert types == {"ConsolidateSession", "FormSegment"}
+    replay(list(found.values()), harness)
+
+    if os.environ.get("RECORD_HISTORIES") == "1":
+        RECORDED.mkdir(exist_ok=True)
+        for history in found.values():
+            name = history.events[0].workflow_execution_started_event_attributes.workflow_type.name
+            (RECORDED / f"{name}.json").write_text(history.to_json())
+
+
+def test_committed_histories_replay(harness: Harness) -> None:
+    files = sorted(RECORDED.glob("*.json"))
+    if not files:
+        pytest.skip("no committed histories yet (record with RECORD_HISTORIES=1)")
+    replay([WorkflowHistory.from_json(f.stem, f.read_text()) for f in files], harness)
