@@ -1,0 +1,37 @@
+"""Settings: the documented defaults, and the environment overriding them."""
+
+from pathlib import Path
+
+import pytest
+
+from adapters.postgres.engine import sqlalchemy_url
+from adapters.settings import Settings
+
+
+def test_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (
+        "DATABASE_URL",
+        "TEMPORAL_ADDRESS",
+        "TEMPORAL_NAMESPACE",
+        "TEMPORAL_TASK_QUEUE",
+        "DEV_DATA_DIR",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.database_url is None
+    assert (settings.temporal_address, settings.temporal_namespace, settings.temporal_task_queue) == (
+        "localhost:7233",
+        "default",
+        "memory-consolidation",
+    )
+    assert settings.dev_data_dir == Path(".dev")
+    assert settings.memory_model_profile is None
+
+
+def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:p%40ss@db:5432/memory")
+    monkeypatch.setenv("WORKER_MAX_CONCURRENT_ACTIVITIES", "3")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.worker_max_concurrent_activities == 3
+    assert settings.database_url is not None
+    assert sqlalchemy_url(settings.database_url) == "postgresql+psycopg://u:p%40ss@db:5432/memory"
