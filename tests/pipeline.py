@@ -66,7 +66,9 @@ def consolidate(
         anticipation = anticipation_outcome(
             ref,
             memories,
-            call(provider, anticipation_request(ref, cue, memories, before_seq=before, segment_events=events)),
+            call(
+                provider, anticipation_request(ref, cue, memories, before_seq=before, segment_events=events)
+            ),
         )
         predictions = anticipation.document["predictions"]
         distill_req = distillation_request(ref, events, staged_episodes(integration.document), predictions)

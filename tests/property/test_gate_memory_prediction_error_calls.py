@@ -30,7 +30,8 @@ def _script(per_unit: int) -> Any:
             return {"predictions": []}
         units = [m.groups() for line in request.content.splitlines() if (m := _UNIT.match(line))]
         assert len(units) <= MAX_SEGMENT_UNITS
-        coverage, candidates = [], []
+        coverage: list[dict[str, Any]] = []
+        candidates: list[dict[str, Any]] = []
         for unit_id, text in units:
             indexes = list(range(len(candidates), len(candidates) + per_unit))
             seq = int(unit_id.split(":")[0])
