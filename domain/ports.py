@@ -10,6 +10,7 @@ from uuid import UUID
 
 from domain.beliefs import ClosedReason, MemoryRecord
 from domain.episodes import IntegratedEpisode
+from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.events import SourceEvent
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput
@@ -88,6 +89,23 @@ class BeliefRepository(Protocol):
         """Close a live belief; None when it is unknown or already closed (never closes twice)."""
         ...
 
+    def expiry_candidates(
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+    ) -> list[ExpiryFacts]:
+        """Live beliefs of every owner that ``cutoffs.expired`` accepts, in (last_evidence_at, id) order
+        strictly after ``after``, at most limit. Reads the expiry index range, never the whole table."""
+        ...
+
+    def retire(self, retirements: Sequence[Retirement]) -> list[Retirement]:
+        """Close each belief with its retired_* reason, only while it is still live and its deciding facts
+        are unchanged; returns the ones it closed (never closes twice)."""
+        ...
+
+    def record_usage(self, owner: Owner, belief_id: UUID, usage: UsageUpdate, at: datetime) -> bool:
+        """Apply one run's usage to a live belief: utility and last_used_at only. False when not live."""
+        ...
+
+
 
 class WatermarkRepository(Protocol):
     def get(self, owner: Owner, session_id: UUID) -> int: ...
@@ -110,6 +128,10 @@ class ConsolidationRunRepository(Protocol):
 class FormationAuditRepository(Protocol):
     def record(self, audit: FormationAudit) -> bool:
         """Idempotent on the owner's dedupe_key; True when newly recorded."""
+        ...
+
+    def record_many(self, audits: Sequence[FormationAudit]) -> int:
+        """record() for many audits in one round trip; returns how many were newly recorded."""
         ...
 
     def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]: ...

@@ -122,6 +122,7 @@ class AuditKind(StrEnum):
     SEGMENT_COMMITTED = "segment_committed"
     REPASS_EXHAUSTED = "repass_exhausted"
     MEMORY_RETIRED = "memory.retired"
+    MEMORY_USED = "memory.used"
     SELECTION = "selection"
     GOVERNED_WRITE = "governed_write"
 

@@ -13,6 +13,7 @@ from domain.beliefs import ClosedReason, MemoryRecord
 from domain.episodes import IntegratedEpisode
 from domain.errors import EventConflict
 from domain.events import SourceEvent
+from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, ErasureCounts
 from domain.staging import StagedKind, StagedOutput
@@ -150,6 +151,60 @@ class InMemoryBeliefs(_Repo):
         self._s.beliefs[belief_id] = closed
         return closed
 
+    def expiry_candidates(
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+    ) -> list[ExpiryFacts]:
+        after_key = (after.last_evidence_at, after.id) if after else None
+        found = sorted(
+            (
+                facts
+                for facts in map(_expiry_facts, self._s.beliefs.values())
+                if facts is not None
+                and (after_key is None or (facts.last_evidence_at, facts.id) > after_key)
+                and cutoffs.expired(facts)
+            ),
+            key=lambda f: (f.last_evidence_at, f.id),
+        )
+        return found[: max(limit, 0)]
+
+    def retire(self, retirements: Sequence[Retirement]) -> list[Retirement]:
+        done: list[Retirement] = []
+        for retirement in retirements:
+            stored = self._s.beliefs.get(retirement.facts.id)
+            if stored is None or _expiry_facts(stored) != retirement.facts:
+                continue
+            self._s.beliefs[stored.id] = stored.closed(retirement.valid_to, retirement.reason)
+            done.append(retirement)
+        return done
+
+    def record_usage(self, owner: Owner, belief_id: UUID, usage: UsageUpdate, at: datetime) -> bool:
+        belief = self.get(owner, belief_id)
+        if belief is None or not belief.is_live:
+            return False
+        self._s.beliefs[belief_id] = belief.model_copy(
+            update={
+                "utility": usage.next_utility(belief.utility),
+                "last_used_at": usage.next_last_used(belief.last_used_at),
+            }
+        )
+        return True
+
+
+def _expiry_facts(belief: MemoryRecord) -> ExpiryFacts | None:
+    if not belief.is_live:
+        return None
+    return ExpiryFacts(
+        id=belief.id,
+        tenant_id=belief.tenant_id,
+        principal_id=belief.principal_id,
+        last_evidence_at=belief.last_evidence_at,
+        valid_from=belief.valid_from,
+        authority=belief.authority,
+        derivation=belief.derivation,
+        longevity=belief.longevity,
+        claim_kind=belief.claim_kind,
+    )
+
 
 class InMemoryWatermarks(_Repo):
     def get(self, owner: Owner, session_id: UUID) -> int:
@@ -189,6 +244,9 @@ class InMemoryAudits(_Repo):
             return False
         self._s.audits[key] = audit
         return True
+
+    def record_many(self, audits: Sequence[FormationAudit]) -> int:
+        return sum(self.record(audit) for audit in audits)
 
     def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]:
         found = [

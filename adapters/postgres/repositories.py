@@ -5,7 +5,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, Row, and_, delete, func, select, update
+from sqlalchemy import Connection, Row, and_, case, delete, false, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.legacy import BACKFILL_LIFECYCLE_VERSION, LEGACY_DERIVATION, legacy_mapping
@@ -23,6 +23,7 @@ from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut
 from domain.staging import StagedKind, StagedOutput
@@ -360,6 +361,143 @@ class PostgresBeliefs(_Repo):
         ).first()
         return _belief(row) if row else None
 
+    def expiry_candidates(
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+    ) -> list[ExpiryFacts]:
+        query = (
+            select(*_FACT_COLUMNS)
+            .where(
+                beliefs.c.valid_to.is_(None),
+                # The range bound (and the cursor's lower bound below) is what lets the partial
+                # expiry index on last_evidence_at drive the scan.
+                beliefs.c.last_evidence_at <= cutoffs.scan_until,
+                beliefs.c.derivation.is_not(None),
+                beliefs.c.longevity.is_not(None),
+                beliefs.c.claim_kind.is_not(None),
+                _expired(cutoffs),
+            )
+            .order_by(beliefs.c.last_evidence_at, beliefs.c.id)
+            .limit(max(limit, 0))
+        )
+        if after is not None:
+            query = query.where(
+                beliefs.c.last_evidence_at >= after.last_evidence_at,
+                tuple_(beliefs.c.last_evidence_at, beliefs.c.id) > tuple_(after.last_evidence_at, after.id),
+            )
+        return [_facts(row) for row in self._c.execute(query)]
+
+    def retire(self, retirements: Sequence[Retirement]) -> list[Retirement]:
+        if not retirements:
+            return []
+        facts = [r.facts for r in retirements]
+        closed = self._c.execute(
+            _RETIRE,
+            {
+                "ids": [f.id for f in facts],
+                "tenants": [f.tenant_id for f in facts],
+                "principals": [f.principal_id for f in facts],
+                "valid_tos": [r.valid_to for r in retirements],
+                "reasons": [r.reason.value for r in retirements],
+                "evidence": [f.last_evidence_at for f in facts],
+                "authorities": [f.authority.value for f in facts],
+                "derivations": [f.derivation.value for f in facts],
+                "longevities": [f.longevity.value for f in facts],
+                "kinds": [f.claim_kind.value for f in facts],
+            },
+        )
+        done = {row.id for row in closed}
+        return [r for r in retirements if r.facts.id in done]
+
+    def record_usage(self, owner: Owner, belief_id: UUID, usage: UsageUpdate, at: datetime) -> bool:
+        values: dict[str, Any] = {
+            "utility": beliefs.c.utility + usage.weight * (usage.reward - beliefs.c.utility)
+        }
+        if usage.used_at is not None:
+            values["last_used_at"] = func.greatest(
+                func.coalesce(beliefs.c.last_used_at, usage.used_at), usage.used_at
+            )
+        row = self._c.execute(
+            update(beliefs)
+            .where(_owned(beliefs, owner), beliefs.c.id == belief_id, beliefs.c.valid_to.is_(None))
+            .values(values)
+            .returning(beliefs.c.id)
+        ).first()
+        return row is not None
+
+
+_FACT_COLUMNS = (
+    beliefs.c.id,
+    beliefs.c.tenant_id,
+    beliefs.c.principal_id,
+    beliefs.c.last_evidence_at,
+    beliefs.c.valid_from,
+    beliefs.c.authority,
+    beliefs.c.derivation,
+    beliefs.c.longevity,
+    beliefs.c.claim_kind,
+)
+
+
+def _facts(row: Any) -> ExpiryFacts:
+    return ExpiryFacts(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        last_evidence_at=row.last_evidence_at,
+        valid_from=row.valid_from,
+        authority=Authority(row.authority),
+        derivation=Derivation(row.derivation),
+        longevity=Longevity(row.longevity),
+        claim_kind=ClaimKind(row.claim_kind),
+    )
+
+
+def _expired(cutoffs: ExpiryCutoffs) -> Any:
+    """ExpiryCutoffs.expired rendered as SQL; the contract suite holds the two to the same answers."""
+    evidence = beliefs.c.last_evidence_at
+    durable_cutoff = case(
+        {kind.value: cutoff for kind, cutoff in cutoffs.durable.items()}, value=beliefs.c.claim_kind
+    )
+    return case(
+        (beliefs.c.authority == Authority.EXPLICIT_REMEMBER.value, false()),
+        (
+            or_(
+                beliefs.c.derivation == Derivation.HYPOTHESIS.value,
+                beliefs.c.longevity == Longevity.TENTATIVE.value,
+            ),
+            evidence <= cutoffs.hypothesis,
+        ),
+        (beliefs.c.longevity == Longevity.ONGOING.value, evidence <= cutoffs.ongoing),
+        (beliefs.c.longevity == Longevity.DURABLE.value, evidence <= durable_cutoff),
+        else_=false(),
+    )
+
+
+# Conditional on every deciding fact: a belief closed, re-evidenced, promoted or edited since the page was
+# read keeps its row; two sweeps racing on one row serialize on its lock and the second finds it closed.
+_RETIRE = text(
+    """
+    UPDATE beliefs AS b
+       SET valid_to = v.valid_to, closed_reason = v.reason, updated_at = v.valid_to, version = b.version + 1
+      FROM unnest(CAST(:ids AS uuid[]), CAST(:tenants AS text[]), CAST(:principals AS text[]),
+                  CAST(:valid_tos AS timestamptz[]), CAST(:reasons AS text[]),
+                  CAST(:evidence AS timestamptz[]), CAST(:authorities AS text[]),
+                  CAST(:derivations AS text[]), CAST(:longevities AS text[]), CAST(:kinds AS text[]))
+           AS v(id, tenant_id, principal_id, valid_to, reason, last_evidence_at, authority, derivation,
+                longevity, claim_kind)
+     WHERE b.id = v.id
+       AND b.tenant_id = v.tenant_id
+       AND b.principal_id = v.principal_id
+       AND b.valid_to IS NULL
+       AND b.last_evidence_at = v.last_evidence_at
+       AND b.authority = v.authority
+       AND b.derivation = v.derivation
+       AND b.longevity = v.longevity
+       AND b.claim_kind = v.claim_kind
+    RETURNING b.id
+    """
+)
+
 
 # --- watermarks ------------------------------------------------------------------------------------
 
@@ -514,6 +652,28 @@ class PostgresAudits(_Repo):
             .returning(formation_audits.c.id)
         ).first()
         return recorded is not None
+
+    def record_many(self, audits: Sequence[FormationAudit]) -> int:
+        if not audits:
+            return 0
+        # executemany with RETURNING: SQLAlchemy batches the rows into few multi-row INSERTs.
+        recorded = self._c.execute(
+            insert(formation_audits).on_conflict_do_nothing().returning(formation_audits.c.id),
+            [
+                {
+                    "id": audit.id,
+                    "tenant_id": audit.tenant_id,
+                    "principal_id": audit.principal_id,
+                    "session_id": audit.session_id,
+                    "kind": audit.kind.value,
+                    "dedupe_key": audit.dedupe_key,
+                    "details": dict(audit.details),
+                    "created_at": audit.created_at,
+                }
+                for audit in audits
+            ],
+        ).all()
+        return len(recorded)
 
     def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]:
         query = select(formation_audits).where(_owned(formation_audits, owner))

@@ -307,3 +307,219 @@ def test_tenant_erasure_reaches_every_principal_of_the_tenant_only(uow_factory: 
         assert uow.beliefs.page(OWNER, None, 10) == []
         assert uow.beliefs.page(OTHER_PRINCIPAL, None, 10) == []
         assert len(uow.beliefs.page(OTHER_TENANT, None, 10)) == 1
+
+
+# --- lifecycle@2: the expiry page, conditional retirement, the usage clock ---------------------------
+
+from domain.beliefs import Authority  # noqa: E402
+from domain.candidates import ClaimKind, Derivation, Longevity  # noqa: E402
+from domain.lifecycle import (  # noqa: E402
+    HYPOTHESIS_HORIZON,
+    ONGOING_HORIZON,
+    complete_run,
+    cutoffs,
+    expires_at,
+    is_expired,
+    sweep_page,
+)
+
+_TICK = timedelta(microseconds=1)
+
+
+def _hypothesis(**overrides: object) -> "object":
+    values: dict[str, object] = {
+        "subject": "experience:software",
+        "statement": "User likely has software-development experience.",
+        "belief_type": "skill",
+        "claim_kind": ClaimKind.SKILL,
+        "derivation": Derivation.HYPOTHESIS,
+        "longevity": Longevity.TENTATIVE,
+        "confidence": 0.35,
+    }
+    values.update(overrides)
+    return belief(**values)
+
+
+def _every_shape() -> list:  # type: ignore[type-arg]
+    shapes = [_hypothesis(), belief(), belief(authority=Authority.EXPLICIT_REMEMBER, confidence=0.95)]
+    shapes += [
+        belief(claim_kind=kind, belief_type=kind.value, longevity=Longevity.DURABLE) for kind in ClaimKind
+    ]
+    return shapes
+
+
+def test_lifecycle_expiry_candidates_agree_with_the_domain_rule_at_every_boundary(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    records = _every_shape()
+    with uow_factory() as uow:
+        for record in records:
+            uow.beliefs.upsert(record)
+        uow.commit()
+    boundaries = sorted({b for r in records if (b := expires_at(r)) is not None})
+    assert expires_at(records[2]) is None
+    for boundary in boundaries:
+        for now in (boundary - _TICK, boundary):
+            expected = sorted((r.id for r in records if is_expired(r, now)), key=str)
+            with uow_factory() as uow:
+                found = uow.beliefs.expiry_candidates(cutoffs(now), None, 100)
+            assert sorted((f.id for f in found), key=str) == expected, (boundary, now)
+            assert [(f.last_evidence_at, f.id) for f in found] == sorted(
+                (f.last_evidence_at, f.id) for f in found
+            )
+    with uow_factory() as uow:
+        assert uow.beliefs.expiry_candidates(cutoffs(T0 + HYPOTHESIS_HORIZON - _TICK), None, 100) == []
+        at_hypothesis = uow.beliefs.expiry_candidates(cutoffs(T0 + HYPOTHESIS_HORIZON), None, 100)
+    assert [f.id for f in at_hypothesis] == [records[0].id]
+
+
+def test_lifecycle_expiry_pages_follow_the_cursor_and_skip_closed_and_future_evidence(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    expired = [_hypothesis(last_evidence_at=T0 + timedelta(minutes=i % 3)) for i in range(7)]
+    skewed = _hypothesis(last_evidence_at=T0 + timedelta(days=365))
+    closed = _hypothesis().closed(T0 + timedelta(days=1), ClosedReason.RETRACTED)
+    with uow_factory() as uow:
+        for record in [*expired, skewed, closed]:
+            uow.beliefs.upsert(record)
+        uow.commit()
+    now = T0 + timedelta(days=60)
+    seen: list[UUID] = []
+    after = None
+    with uow_factory() as uow:
+        while page := uow.beliefs.expiry_candidates(cutoffs(now), after, 3):
+            assert len(page) <= 3
+            seen += [f.id for f in page]
+            after = page[-1].cursor
+    assert len(seen) == len(set(seen)) == 7
+    assert set(seen) == {r.id for r in expired}
+
+
+def test_lifecycle_retire_is_conditional_on_unchanged_facts_and_never_twice(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    stale, re_evidenced, user_closed, remembered = (_hypothesis() for _ in range(4))
+    with uow_factory() as uow:
+        for record in (stale, re_evidenced, user_closed, remembered):
+            uow.beliefs.upsert(record)
+        uow.commit()
+    now = T0 + HYPOTHESIS_HORIZON
+    with uow_factory() as uow:
+        facts = uow.beliefs.expiry_candidates(cutoffs(now), None, 10)
+    assert len(facts) == 4
+    # The user and consolidation act between the page read and the update.
+    with uow_factory() as uow:
+        uow.beliefs.upsert(re_evidenced.model_copy(update={"last_evidence_at": now - timedelta(days=1)}))
+        uow.beliefs.close_validity(OWNER, user_closed.id, now, ClosedReason.EDITED)
+        uow.beliefs.upsert(remembered.model_copy(update={"authority": Authority.EXPLICIT_REMEMBER}))
+        uow.commit()
+    from domain.lifecycle import decide
+
+    decided = [d for f in facts if (d := decide(f, now)) is not None]
+    with uow_factory() as uow:
+        retired = uow.beliefs.retire(decided)
+        again = uow.beliefs.retire(decided)
+        uow.commit()
+    assert [r.facts.id for r in retired] == [stale.id]
+    assert again == []
+    with uow_factory() as uow:
+        gone = uow.beliefs.get(OWNER, stale.id)
+        assert gone is not None and gone.closed_reason is ClosedReason.RETIRED_HYPOTHESIS
+        assert gone.valid_to == T0 + HYPOTHESIS_HORIZON
+        edited = uow.beliefs.get(OWNER, user_closed.id)
+        assert edited is not None and edited.closed_reason is ClosedReason.EDITED
+        for kept in (re_evidenced, remembered):
+            live = uow.beliefs.get(OWNER, kept.id)
+            assert live is not None and live.is_live
+
+
+def test_lifecycle_sweep_page_audits_content_free_once(uow_factory: UnitOfWorkFactory) -> None:
+    hypothesis, ongoing = _hypothesis(), belief()
+    other = belief(owner=OTHER_TENANT)
+    with uow_factory() as uow:
+        for record in (hypothesis, ongoing, other):
+            uow.beliefs.upsert(record)
+        uow.commit()
+    now = T0 + ONGOING_HORIZON
+    with uow_factory() as uow:
+        first = sweep_page(uow, now, None, 2)
+        uow.commit()
+    with uow_factory() as uow:
+        second = sweep_page(uow, now, first.next_cursor, 2)
+        repeat = sweep_page(uow, now, None, 2)
+        uow.commit()
+    assert (first.retired, first.done, second.retired, second.done) == (2, False, 1, True)
+    assert repeat.retired == 0 and repeat.examined == 0
+    with uow_factory() as uow:
+        audits = uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)
+        assert len(uow.audits.for_owner(OTHER_TENANT, AuditKind.MEMORY_RETIRED)) == 1
+    assert sorted(str(a.details["reason"]) for a in audits) == [
+        ClosedReason.RETIRED_HYPOTHESIS.value,
+        ClosedReason.RETIRED_ONGOING.value,
+    ]
+    for audit in audits:
+        rendered = repr(audit.details)
+        assert hypothesis.statement not in rendered and ongoing.statement not in rendered
+        assert hypothesis.subject not in rendered and ongoing.subject not in rendered
+
+
+def test_gate_memory_usage_clock_citation_moves_usage_only_and_completion_is_idempotent(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    cited, uncited, closed = belief(), _hypothesis(), belief()
+    with uow_factory() as uow:
+        for record in (cited, uncited, closed):
+            uow.beliefs.upsert(record)
+        uow.beliefs.close_validity(OWNER, closed.id, T0 + timedelta(hours=1), ClosedReason.DELETED)
+        uow.commit()
+    run_id, used_at = uuid4(), T0 + timedelta(days=20)
+    stray = uuid4()
+    with uow_factory() as uow:
+        report = complete_run(
+            uow, OWNER, run_id, [cited.id, uncited.id, closed.id], [cited.id, stray], used_at
+        )
+        uow.commit()
+    assert (report.cited, report.returned_uncited, report.not_live, report.unfaithful_citations) == (
+        1,
+        1,
+        1,
+        1,
+    )
+    with uow_factory() as uow:
+        after_cite = uow.beliefs.get(OWNER, cited.id)
+        after_return = uow.beliefs.get(OWNER, uncited.id)
+    assert after_cite is not None and after_return is not None
+    assert after_cite.last_used_at == used_at and after_cite.utility > cited.utility
+    untouched = (
+        "last_evidence_at",
+        "evidence_count",
+        "corroboration_count",
+        "confidence",
+        "last_reinforced_at",
+    )
+    for field in untouched:
+        assert getattr(after_cite, field) == getattr(cited, field), field
+        assert getattr(after_return, field) == getattr(uncited, field), field
+    assert expires_at(after_cite) == expires_at(cited)
+    assert after_return.last_used_at is None and after_return.utility == uncited.utility  # 0 -> toward 0
+    # A repeated completion (a retried request) changes nothing, even with a later clock.
+    with uow_factory() as uow:
+        repeat = complete_run(
+            uow, OWNER, run_id, [cited.id, uncited.id], [cited.id], used_at + timedelta(days=1)
+        )
+        uow.commit()
+    assert (repeat.cited, repeat.returned_uncited, repeat.already_recorded) == (0, 0, 2)
+    with uow_factory() as uow:
+        assert uow.beliefs.get(OWNER, cited.id) == after_cite
+        assert uow.beliefs.get(OWNER, uncited.id) == after_return
+    # The next run's uncited return pulls utility down; it never touches last_used_at.
+    with uow_factory() as uow:
+        complete_run(uow, OWNER, uuid4(), [cited.id], [], used_at + timedelta(days=2))
+        uow.commit()
+    with uow_factory() as uow:
+        later = uow.beliefs.get(OWNER, cited.id)
+    assert later is not None and later.utility < after_cite.utility and later.last_used_at == used_at
+    with uow_factory() as uow:
+        assert uow.audits.record_many([]) == 0
+        usage = uow.audits.for_owner(OWNER, AuditKind.MEMORY_USED)
+    assert len(usage) == 3

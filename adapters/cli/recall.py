@@ -1,0 +1,196 @@
+"""`agent memory list|show|cite` and `agent schedule install`: the governed human read surfaces.
+
+Every read is scoped by tenant and principal. Confidence appears only as a band; statements are printed for
+the person who owns them and never logged.
+"""
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+from uuid import UUID
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from adapters.cli.memory import memory_app
+from adapters.composition import Composition
+from domain.beliefs import MemoryRecord
+from domain.lifecycle import complete_run, expires_at, is_expired
+from domain.owner import Owner
+from domain.ports import UnitOfWorkFactory
+from domain.retrieval import RECALL_PAGE, api_view, project, rank, render_belief
+
+schedule_app = typer.Typer(help="Temporal Schedules of the service.", no_args_is_help=True)
+
+Tenant = Annotated[str, typer.Option("--tenant", help="Tenant id.")]
+Principal = Annotated[str, typer.Option("--principal", help="Principal id.")]
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+@contextmanager
+def _store() -> Iterator[UnitOfWorkFactory]:
+    composition = Composition()
+    try:
+        yield composition.unit_of_work_factory
+    finally:
+        composition.close()
+
+
+def _all_beliefs(store: UnitOfWorkFactory, owner: Owner, *, live_only: bool) -> Iterator[MemoryRecord]:
+    after: UUID | None = None
+    while True:
+        with store() as uow:
+            page = uow.beliefs.page(owner, after, RECALL_PAGE, live_only=live_only)
+        if not page:
+            return
+        yield from page
+        after = page[-1].id
+
+
+def _parse_ids(raw: list[str], option: str) -> list[UUID]:
+    ids: list[UUID] = []
+    for chunk in raw:
+        for part in filter(None, (p.strip() for p in chunk.split(","))):
+            try:
+                ids.append(UUID(part))
+            except ValueError:
+                raise typer.BadParameter(f"not a belief id: {part!r}", param_hint=option) from None
+    return ids
+
+
+@memory_app.command("list")
+def list_memories(
+    tenant: Tenant,
+    principal: Principal,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per belief.")] = False,
+) -> None:
+    """Live beliefs in recall order, with derivation, longevity and confidence band."""
+    owner = Owner(tenant_id=tenant, principal_id=principal)
+    now = now_utc()
+    with _store() as store:
+        live = [r for r in _all_beliefs(store, owner, live_only=True) if not is_expired(r, now)]
+    ranked = [project(r, now) for r in rank(live, now, len(live))]
+    if as_json:
+        for belief in ranked:
+            sys.stdout.write(json.dumps(api_view(belief), ensure_ascii=False) + "\n")
+        return
+    console = Console(highlight=False)
+    for belief in ranked:
+        console.print(escape(render_belief(belief)))
+        used = belief.last_used_at.isoformat() if belief.last_used_at else "never"
+        console.print(f"  evidence {belief.last_evidence_at.isoformat()}, used {used}")
+    Console(stderr=True).print(f"{len(ranked)} live belief(s)", highlight=False)
+
+
+@memory_app.command("show")
+def show_memory(
+    belief: Annotated[str, typer.Argument(help="A belief id, or its m:xxxxxxxx reference.")],
+    tenant: Tenant,
+    principal: Principal,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON projection.")] = False,
+) -> None:
+    """One belief (live or closed) with its clocks, band and lifecycle state."""
+    owner = Owner(tenant_id=tenant, principal_id=principal)
+    now = now_utc()
+    with _store() as store:
+        record = _find(store, owner, belief)
+    if record is None:
+        Console(stderr=True).print("no such belief for this tenant and principal", highlight=False)
+        raise typer.Exit(code=1)
+    view = api_view(project(record, now))
+    boundary = expires_at(record)
+    view["expires_at"] = boundary.isoformat() if boundary else None
+    if as_json:
+        sys.stdout.write(json.dumps(view, ensure_ascii=False) + "\n")
+        return
+    console = Console(highlight=False)
+    console.print(escape(render_belief(project(record, now))))
+    for key in ("claim_kind", "last_evidence_at", "last_used_at", "expires_at", "valid_to", "closed_reason"):
+        console.print(f"  {key}: {view[key] if view[key] is not None else '-'}")
+
+
+def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord | None:
+    text = wanted.strip().lower()
+    try:
+        belief_id = UUID(text)
+    except ValueError:
+        prefix = text.removeprefix("m:")
+        if len(prefix) < 8:
+            raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
+        found = [r for r in _all_beliefs(store, owner, live_only=False) if r.id.hex.startswith(prefix)]
+        if len(found) > 1:
+            raise typer.BadParameter("that reference names more than one belief; give the full id") from None
+        return found[0] if found else None
+    with store() as uow:
+        return uow.beliefs.get(owner, belief_id)
+
+
+@memory_app.command("cite")
+def cite(
+    tenant: Tenant,
+    principal: Principal,
+    run: Annotated[str, typer.Option("--run", help="The agent run (response) id.")],
+    returned: Annotated[
+        list[str],
+        typer.Option("--returned", help="Belief ids recalled for the run (repeat or comma-separate)."),
+    ],
+    cited: Annotated[
+        list[str] | None, typer.Option("--cited", help="Belief ids the response faithfully cited.")
+    ] = None,
+) -> None:
+    """Complete a run: citations move last_used_at and utility, uncited returns move utility only."""
+    try:
+        run_id = UUID(run)
+    except ValueError:
+        raise typer.BadParameter("not a run id (UUID)", param_hint="--run") from None
+    owner = Owner(tenant_id=tenant, principal_id=principal)
+    returned_ids = _parse_ids(returned, "--returned")
+    cited_ids = _parse_ids(cited or [], "--cited")
+    with _store() as store, store() as uow:
+        report = complete_run(uow, owner, run_id, returned_ids, cited_ids, now_utc())
+        uow.commit()
+    sys.stdout.write(json.dumps(report.model_dump(mode="json")) + "\n")
+
+
+def _interval(raw: str) -> timedelta:
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    try:
+        value = timedelta(seconds=float(raw[:-1]) * units[raw[-1]])
+    except (KeyError, ValueError, IndexError):
+        raise typer.BadParameter("use a number and a unit: 30m, 1h, 1d", param_hint="--interval") from None
+    if value < timedelta(minutes=1):
+        raise typer.BadParameter("at least 1m", param_hint="--interval")
+    return value
+
+
+@schedule_app.command("install")
+def install(
+    interval: Annotated[
+        str, typer.Option("--interval", help="How often the sweep runs: 30m, 1h, 1d.")
+    ] = "1h",
+) -> None:
+    """Create or update the "memory-retirement-sweep" schedule (idempotent)."""
+    from adapters.settings import Settings
+    from adapters.temporal.client import connect
+    from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
+
+    every = _interval(interval)
+    settings = Settings()
+
+    async def go() -> str:
+        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        installed = await install_retirement_schedule(
+            client, interval=every, task_queue=settings.temporal_task_queue
+        )
+        return installed.value
+
+    outcome = asyncio.run(go())
+    Console(highlight=False).print(f"schedule {SCHEDULE_ID} {outcome} (every {interval})")
