@@ -36,6 +36,13 @@ class ClosedReason(StrEnum):
     RETIRED_DURABLE = "retired_durable_expired"
 
 
+# Closed by the user's own act (a stated correction or a governed write): such a record is a tombstone that
+# keeps automatic formation from recreating what the user removed.
+USER_CLOSED_REASONS: frozenset[ClosedReason] = frozenset(
+    {ClosedReason.RETRACTED, ClosedReason.REJECTED, ClosedReason.DELETED, ClosedReason.EDITED}
+)
+
+
 class MemoryRecord(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

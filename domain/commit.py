@@ -2,7 +2,11 @@
 
 Idempotent: a retried commit for the same run returns what the first one recorded, and a later pass over
 the same source (a replay or a re-pass) reinforces rather than duplicates, because provenance is a set
-and the evidence clock is a maximum over world time."""
+and the evidence clock is a maximum over world time.
+
+Bounded: every store read is an indexed lookup for the batch's few subjects and main verbs (plus the
+user's tombstones under them), never a page through the principal's memory, so commit time does not grow
+with the number of live beliefs."""
 
 import uuid
 from datetime import datetime
@@ -12,10 +16,12 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs import Authority, ClosedReason, MemoryRecord
-from domain.candidates import Derivation, MemoryCandidate, Polarity
+from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
-from domain.equivalence import retraction_ends, same_claim
-from domain.events import EventRef, SourceEvent
+from domain.equivalence import match_keys, retraction_ends, same_claim
+from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
+from domain.grounding import admitted_sources, span_rejection
+from domain.merging import distinct_key, file_second_claims, merge_batch
 from domain.ports import EpisodePut, UnitOfWork
 from domain.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
 from domain.segments import SegmentRef
@@ -23,14 +29,25 @@ from domain.staging import StagedKind
 from domain.telemetry import AuditKind, CoverageDisposition, FormationAudit, ReasonCategory
 from domain.versions import LIFECYCLE
 
+# The reference's table of initial automatic confidence; explicit remember (0.95) lives in governed.py.
 CONFIDENCE: dict[Derivation, float] = {Derivation.DIRECT: 0.65, Derivation.HYPOTHESIS: 0.35}
+# Independent cues may raise a hypothesis, but never to where it reads as confident as a stated fact.
+HYPOTHESIS_STEP = 0.05
+HYPOTHESIS_CEILING = 0.5
 MAX_RETRACTION_TARGETS = 4
-BELIEF_PAGE = 1_000
+# Bounds on the indexed lookups: how many same-verb beliefs a candidate is compared against, and how many
+# tombstones; a principal's memory can be large, a commit must not be.
+MATCH_POOL = 64
+TOMBSTONE_POOL = 32
 _BELIEF_NAMESPACE = uuid.UUID("5b0f6a52-4a77-4c0e-9a43-3f1f3d1f0b9e")
 
 
 class CommitReport(BaseModel):
-    """Content-free: counts by reason category, never a statement."""
+    """Content-free: counts by reason category, never a statement.
+
+    proposals counts every claim the distiller proposed that passed structural validation (the staged
+    candidates plus those it rejected for a reason other than provider_invalid); categories hold exactly one
+    terminal category per proposal and per provider-invalid claim."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -38,6 +55,7 @@ class CommitReport(BaseModel):
     episodes_stored: NonNegativeInt = 0
     derivation_conflicts: NonNegativeInt = 0
     proposals: NonNegativeInt = 0
+    provider_invalid: NonNegativeInt = 0
     admitted: NonNegativeInt = 0
     categories: dict[ReasonCategory, NonNegativeInt] = Field(default_factory=dict)
     coverage: dict[CoverageDisposition, NonNegativeInt] = Field(default_factory=dict)
@@ -48,20 +66,13 @@ class CommitReport(BaseModel):
     attributed_redundancies: NonNegativeInt = 0
     rejected_provider_candidates: NonNegativeInt = 0
 
+    @property
+    def reconciles(self) -> bool:
+        return sum(self.categories.values()) == self.proposals + self.provider_invalid
+
 
 def belief_id(ref: SegmentRef, subject: str) -> UUID:
     return uuid.uuid5(_BELIEF_NAMESPACE, f"{ref.tenant_id}/{ref.principal_id}/{subject}")
-
-
-def _live_beliefs(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
-    found: list[MemoryRecord] = []
-    after: UUID | None = None
-    while True:
-        page = uow.beliefs.page(ref.owner, after, BELIEF_PAGE)
-        found.extend(page)
-        if len(page) < BELIEF_PAGE:
-            return found
-        after = page[-1].id
 
 
 class _Tally:
@@ -69,32 +80,187 @@ class _Tally:
         self.categories: dict[ReasonCategory, int] = {}
         self.direct_committed = self.hypothesis_committed = self.redundant = 0
 
-    def add(self, category: ReasonCategory, candidate: MemoryCandidate | None = None) -> None:
-        self.categories[category] = self.categories.get(category, 0) + 1
-        if candidate is not None and category in (ReasonCategory.COMMITTED_DIRECT, ReasonCategory.PROMOTED):
-            self.direct_committed += 1
+    def add(self, category: ReasonCategory, count: int = 1) -> None:
+        if count <= 0:
+            return
+        self.categories[category] = self.categories.get(category, 0) + count
+        if category in (ReasonCategory.COMMITTED_DIRECT, ReasonCategory.PROMOTED):
+            self.direct_committed += count
         if category is ReasonCategory.COMMITTED_HYPOTHESIS:
-            self.hypothesis_committed += 1
+            self.hypothesis_committed += count
         if category is ReasonCategory.REDUNDANT_ATTRIBUTED:
-            self.redundant += 1
+            self.redundant += count
 
 
 class _SegmentCommit:
-    def __init__(self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime) -> None:
+    def __init__(
+        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: list[dict[str, Any]]
+    ) -> None:
         self.uow, self.ref, self.run_id, self.now = uow, ref, run_id, now
         events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-        self.events: dict[int, SourceEvent] = {e.seq: e for e in events if e.seq <= ref.last_seq}
+        in_segment = [
+            e
+            for e in events
+            if ref.first_seq <= e.seq <= ref.last_seq
+            and e.owner == ref.owner
+            and e.session_id == ref.session_id
+        ]
+        self.admitted: dict[int, SourceEvent] = admitted_sources(in_segment)
         self.tally = _Tally()
+        # The anticipation's attributed predictions: memory id -> the statements it was predicted to hold.
+        self.attributed: dict[str, list[str]] = {}
+        for prediction in predictions:
+            if prediction.get("memory_id"):
+                self.attributed.setdefault(str(prediction["memory_id"]), []).append(
+                    str(prediction.get("statement", ""))
+                )
+        # Beliefs this commit already read or wrote, by id, so later candidates see earlier ones.
+        self.touched: dict[UUID, MemoryRecord] = {}
+
+    # --- grounding ---------------------------------------------------------------------------------
+
+    def grounding_rejection(self, candidate: MemoryCandidate) -> ReasonCategory | None:
+        """The trust exclusions again, at the last step: a staged document is not trusted on its word."""
+        for span in candidate.evidence_spans:
+            rejection = span_rejection(span, self.admitted)
+            if rejection is not None:
+                return rejection
+        channels = {self.admitted[seq].kind for seq in candidate.source_event_ids} & COMMUNICATION_KINDS
+        if channels and (
+            candidate.polarity is Polarity.RETRACT
+            or candidate.derivation is not Derivation.HYPOTHESIS
+            or candidate.longevity is not Longevity.TENTATIVE
+            or candidate.sensitivity is not Sensitivity.SENSITIVE
+            or candidate.channel not in {c.value for c in channels}
+        ):
+            # Mail and SMS may only suggest a tentative, sensitive, channel-attributed hypothesis.
+            return ReasonCategory.REJECTED_PROVENANCE
+        if not channels and candidate.channel is not None:
+            return ReasonCategory.REJECTED_PROVENANCE
+        return None
 
     def evidence(self, candidate: MemoryCandidate) -> tuple[tuple[EventRef, ...], datetime]:
+        """Provenance and world time of the cited events (grounded, so every one is present)."""
         refs = tuple(EventRef(session_id=self.ref.session_id, seq=seq) for seq in candidate.source_event_ids)
-        times = [self.events[seq].occurred_at for seq in candidate.source_event_ids if seq in self.events]
-        return refs, max(times, default=self.now)
+        return refs, max(self.admitted[seq].occurred_at for seq in candidate.source_event_ids)
 
-    def new_belief(self, candidate: MemoryCandidate) -> MemoryRecord:
+    # --- lookups -----------------------------------------------------------------------------------
+
+    def _fresh(self, beliefs: list[MemoryRecord]) -> list[MemoryRecord]:
+        fresh = [self.touched.get(b.id, b) for b in beliefs]
+        return [b for b in fresh if b.is_live]
+
+    def same_subject(self, subject: str) -> list[MemoryRecord]:
+        found = self._fresh(self.uow.beliefs.by_subject(self.ref.owner, subject))
+        known = {b.id for b in found}
+        found += [
+            b for b in self.touched.values() if b.is_live and b.subject == subject and b.id not in known
+        ]
+        return found
+
+    def same_verb(self, verb: str | None, containing: tuple[str, ...] = ()) -> list[MemoryRecord]:
+        if verb is None:
+            return []
+        limit = MAX_RETRACTION_TARGETS * 8 if containing else MATCH_POOL
+        found = self._fresh(
+            self.uow.beliefs.by_main_verb(self.ref.owner, verb, containing=containing, limit=limit)
+        )
+        known = {b.id for b in found}
+        for belief in self.touched.values():
+            keys = match_keys(belief.statement)
+            if (
+                belief.is_live
+                and belief.id not in known
+                and keys[0] == verb
+                and set(containing) <= set(keys[1])
+            ):
+                found.append(belief)
+        return found
+
+    def store(self, belief: MemoryRecord) -> None:
+        self.uow.beliefs.upsert(belief)
+        self.touched[belief.id] = belief
+
+    # --- retraction --------------------------------------------------------------------------------
+
+    def retract(self, candidate: MemoryCandidate) -> None:
+        verb, content = match_keys(candidate.statement)
+        targets = sorted(
+            (b for b in self.same_verb(verb, content) if retraction_ends(candidate.statement, b.statement)),
+            key=lambda b: b.id,
+        )[:MAX_RETRACTION_TARGETS]
+        if not targets:
+            self.tally.add(ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
+            return
+        _, corrected_at = self.evidence(candidate)
+        for belief in targets:
+            # The user's own correction is a tombstone dated when the user said it: older evidence replayed
+            # later cannot recreate the belief, and a restatement made after the correction still can.
+            closed = self.uow.beliefs.close_validity(
+                self.ref.owner, belief.id, max(corrected_at, belief.valid_from), ClosedReason.RETRACTED
+            )
+            if closed is not None:
+                self.touched[closed.id] = closed
+        self.tally.add(ReasonCategory.SUPERSEDED)
+
+    # --- assertion ---------------------------------------------------------------------------------
+
+    def forbidden_by_user(self, candidate: MemoryCandidate, evidence_at: datetime) -> bool:
+        """A user's rejection, deletion, edit or correction forbids the claim unless the user has said it
+        again since: only evidence later than the tombstone may form it anew."""
+        verb, _ = match_keys(candidate.statement)
+        tombstones = self.uow.beliefs.closed_by_user(
+            self.ref.owner, subjects=[candidate.subject], verbs=[verb] if verb else [], limit=TOMBSTONE_POOL
+        )
+        tombstones += [b for b in self.touched.values() if b.closed_reason is ClosedReason.RETRACTED]
+        return any(
+            t.valid_to is not None
+            and evidence_at <= t.valid_to
+            and same_claim(t.statement, candidate.statement)
+            for t in tombstones
+        )
+
+    def assert_claim(self, candidate: MemoryCandidate) -> None:
         refs, evidence_at = self.evidence(candidate)
+        if self.forbidden_by_user(candidate, evidence_at):
+            self.tally.add(ReasonCategory.REJECTED_CORRECTION)
+            return
+        same_subject = self.same_subject(candidate.subject)
+        match = next((b for b in same_subject if same_claim(b.statement, candidate.statement)), None)
+        if match is None:
+            verb, _ = match_keys(candidate.statement)
+            match = next(
+                (b for b in self.same_verb(verb) if same_claim(b.statement, candidate.statement)), None
+            )
+        if match is not None:
+            self.support(match, candidate, refs, evidence_at)
+            return
+        if any(b.authority is not Authority.AUTOMATIC for b in same_subject):
+            self.tally.add(ReasonCategory.CONFLICTED)
+            return
+        subject = distinct_key(
+            candidate.subject,
+            candidate.statement,
+            [(b.subject, b.statement) for b in same_subject if b.claim_kind is candidate.claim_kind],
+        )
+        self.store(self.new_belief(candidate.model_copy(update={"subject": subject}), refs, evidence_at))
+        self.tally.add(
+            ReasonCategory.COMMITTED_DIRECT
+            if candidate.derivation is Derivation.DIRECT
+            else ReasonCategory.COMMITTED_HYPOTHESIS
+        )
+
+    def new_belief(
+        self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], evidence_at: datetime
+    ) -> MemoryRecord:
+        identity = belief_id(self.ref, candidate.subject)
+        # An id is never reused: a closed record under it may be the user's tombstone.
+        for _ in range(16):
+            if self.touched.get(identity) is None and self.uow.beliefs.get(self.ref.owner, identity) is None:
+                break
+            identity = uuid.uuid5(identity, candidate.statement)
         return MemoryRecord(
-            id=belief_id(self.ref, candidate.subject),
+            id=identity,
             tenant_id=self.ref.tenant_id,
             principal_id=self.ref.principal_id,
             subject=candidate.subject,
@@ -117,17 +283,19 @@ class _SegmentCommit:
             updated_at=self.now,
         )
 
-    def supported(self, belief: MemoryRecord, candidate: MemoryCandidate, **changes: Any) -> MemoryRecord:
+    def supported(
+        self, belief: MemoryRecord, refs: tuple[EventRef, ...], evidence_at: datetime, **changes: Any
+    ) -> MemoryRecord:
         """Later evidence: provenance is a set, so a replay adds nothing and moves no clock."""
-        refs, evidence_at = self.evidence(candidate)
         merged = tuple(dict.fromkeys((*belief.source_event_ids, *refs)))
         if merged == belief.source_event_ids and not changes:
             return belief
+        sessions = len({r.session_id for r in merged})
         return belief.model_copy(
             update={
                 "source_event_ids": merged,
-                "evidence_count": len(merged),
-                "corroboration_count": len({r.session_id for r in merged}),
+                "evidence_count": max(belief.evidence_count, len(merged)),
+                "corroboration_count": max(belief.corroboration_count, sessions),
                 "last_evidence_at": max(belief.last_evidence_at, evidence_at),
                 "lifecycle_policy_version": LIFECYCLE,
                 "updated_at": self.now,
@@ -136,69 +304,58 @@ class _SegmentCommit:
             }
         )
 
-    def retract(self, candidate: MemoryCandidate, live: list[MemoryRecord]) -> None:
-        targets = [b for b in live if b.is_live and retraction_ends(candidate.statement, b.statement)][
-            :MAX_RETRACTION_TARGETS
-        ]
-        if not targets:
-            self.tally.add(ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
-            return
-        for belief in targets:
-            self.uow.beliefs.close_validity(self.ref.owner, belief.id, self.now, ClosedReason.SUPERSEDED)
-            live.remove(belief)
-        self.tally.add(ReasonCategory.SUPERSEDED)
-
-    def assert_claim(
-        self, candidate: MemoryCandidate, live: list[MemoryRecord], attributed: set[str]
+    def support(
+        self,
+        match: MemoryRecord,
+        candidate: MemoryCandidate,
+        refs: tuple[EventRef, ...],
+        evidence_at: datetime,
     ) -> None:
-        same_subject = [b for b in live if b.subject == candidate.subject]
-        match = next((b for b in same_subject if same_claim(b.statement, candidate.statement)), None)
-        if match is None:
-            match = next((b for b in live if same_claim(b.statement, candidate.statement)), None)
-        if match is not None:
-            self.support(match, candidate, live, attributed)
-            return
-        higher = [b for b in same_subject if b.authority is not Authority.AUTOMATIC]
-        if higher:
+        if candidate.channel is not None and match.channel is None:
+            # Mail and SMS never touch owner memory; the owner's belief stands above the suggestion.
             self.tally.add(ReasonCategory.CONFLICTED)
             return
-        belief = self.new_belief(candidate)
-        if self.uow.beliefs.get(self.ref.owner, belief.id) is not None:
-            # The subject's key was used before; keep both claims under distinct ids.
-            belief = belief.model_copy(update={"id": uuid.uuid5(belief.id, candidate.statement)})
-        self.uow.beliefs.upsert(belief)
-        live.append(belief)
-        self.tally.add(
-            ReasonCategory.COMMITTED_DIRECT
-            if candidate.derivation is Derivation.DIRECT
-            else ReasonCategory.COMMITTED_HYPOTHESIS,
-            candidate,
-        )
-
-    def support(
-        self, match: MemoryRecord, candidate: MemoryCandidate, live: list[MemoryRecord], attributed: set[str]
-    ) -> None:
         if match.derivation is Derivation.HYPOTHESIS and candidate.derivation is Derivation.DIRECT:
             updated = self.supported(
                 match,
-                candidate,
+                refs,
+                evidence_at,
                 derivation=Derivation.DIRECT,
                 longevity=candidate.longevity,
                 confidence=max(match.confidence, CONFIDENCE[Derivation.DIRECT]),
                 statement=candidate.statement,
                 claim_kind=candidate.claim_kind,
+                belief_type=candidate.claim_kind.value,
+                channel=None,
             )
             category = ReasonCategory.PROMOTED
+        elif candidate.derivation is Derivation.HYPOTHESIS and match.derivation is Derivation.DIRECT:
+            # An inference adds nothing to what the user stated; the stated belief's clock stays its own.
+            updated, category = match, ReasonCategory.REINFORCED
+        elif candidate.derivation is Derivation.HYPOTHESIS:
+            updated = self.supported(match, refs, evidence_at)
+            if updated.corroboration_count > match.corroboration_count:
+                raised = min(HYPOTHESIS_CEILING, round(match.confidence + HYPOTHESIS_STEP, 4))
+                updated = updated.model_copy(update={"confidence": max(match.confidence, raised)})
+            category = ReasonCategory.REINFORCED
         else:
-            updated = self.supported(match, candidate)
-            attributed_here = candidate.derivation is Derivation.DIRECT and str(match.id) in attributed
-            category = ReasonCategory.REDUNDANT_ATTRIBUTED if attributed_here else ReasonCategory.REINFORCED
-            if attributed_here:
+            updated = self.supported(match, refs, evidence_at)
+            category = ReasonCategory.REINFORCED
+            if self.is_attributed(match, candidate):
+                category = ReasonCategory.REDUNDANT_ATTRIBUTED
                 self.audit_redundancy(match.id)
         if updated is not match:
-            self.uow.beliefs.upsert(updated)
-            live[live.index(match)] = updated
-        self.tally.add(category, candidate)
+            self.store(updated)
+        else:
+            self.touched.setdefault(match.id, match)
+        self.tally.add(category)
+
+    def is_attributed(self, memory: MemoryRecord, candidate: MemoryCandidate) -> bool:
+        """The anticipation named this memory and predicted what the candidate states."""
+        return any(
+            same_claim(memory.statement, predicted) and same_claim(predicted, candidate.statement)
+            for predicted in self.attributed.get(str(memory.id), [])
+        )
 
     def audit_redundancy(self, memory_id: UUID) -> None:
         self.uow.audits.record(
@@ -244,14 +401,7 @@ def commit_segment(
     uow: UnitOfWork, ref: SegmentRef, run_id: UUID, *, now: datetime, admitted_before: int = 0
 ) -> CommitReport:
     """Commit one segment's staged outputs; the caller commits the unit of work."""
-    recorded = next(
-        (
-            a
-            for a in uow.audits.for_owner(ref.owner, AuditKind.SEGMENT_COMMITTED)
-            if a.dedupe_key == _commit_key(ref, run_id)
-        ),
-        None,
-    )
+    recorded = uow.audits.get(ref.owner, _commit_key(ref, run_id))
     if recorded is not None:
         return CommitReport.model_validate_json(str(recorded.details["report"]))
 
@@ -259,40 +409,54 @@ def commit_segment(
     anticipation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
     distillation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.DISTILLATION) or {}
 
-    work = _SegmentCommit(uow, ref, run_id, now)
+    work = _SegmentCommit(uow, ref, run_id, now, list(anticipation.get("predictions", [])))
     stored, conflicts = work.store_episodes(
         [IntegratedEpisode.model_validate(e) for e in integration.get("episodes", [])]
     )
-    candidates = [MemoryCandidate.model_validate(c) for c in distillation.get("candidates", [])]
-    for category, count in distillation.get("rejections", {}).items():
-        work.tally.categories[ReasonCategory(category)] = count
-    attributed = {str(p["memory_id"]) for p in anticipation.get("predictions", []) if p.get("memory_id")}
+    proposed = [MemoryCandidate.model_validate(c) for c in distillation.get("candidates", [])]
+    rejections = {ReasonCategory(k): int(v) for k, v in distillation.get("rejections", {}).items()}
+    for category, count in rejections.items():
+        work.tally.add(category, count)
+
+    grounded: list[MemoryCandidate] = []
+    for candidate in proposed:
+        rejection = work.grounding_rejection(candidate)
+        if rejection is None:
+            grounded.append(candidate)
+        else:
+            work.tally.add(rejection)
+    merged = merge_batch(grounded)
+    # A folded proposal is the same claim as its survivor, whose provenance now carries its evidence.
+    work.tally.add(ReasonCategory.REINFORCED, merged.merged_away)
+    candidates = file_second_claims(merged.candidates)
 
     selection = select(candidates, max(0, MAX_PROPOSALS_PER_CONSOLIDATION - admitted_before))
     for _candidate, reason in selection.displaced:
         work.tally.add(reason)
-    live = _live_beliefs(uow, ref)
-    for candidate in selection.admitted:
+    # Source order, so a correction ends what was said before it, even earlier in the same batch.
+    position = {id(c): i for i, c in enumerate(candidates)}
+    for candidate in sorted(selection.admitted, key=lambda c: (c.source_event_ids[-1], position[id(c)])):
         if candidate.polarity is Polarity.RETRACT:
-            work.retract(candidate, live)
+            work.retract(candidate)
         else:
-            work.assert_claim(candidate, live, attributed)
+            work.assert_claim(candidate)
 
-    rejected_provider = sum(int(v) for v in distillation.get("rejections", {}).values())
+    provider_invalid = rejections.get(ReasonCategory.PROVIDER_INVALID, 0)
     result = CommitReport(
         segment_index=ref.index,
         episodes_stored=stored,
         derivation_conflicts=conflicts,
-        proposals=len(candidates),
+        proposals=len(proposed) + sum(rejections.values()) - provider_invalid,
+        provider_invalid=provider_invalid,
         admitted=len(selection.admitted),
         categories=work.tally.categories,
         coverage={CoverageDisposition(k): int(v) for k, v in distillation.get("coverage", {}).items()},
-        direct_proposed=sum(c.derivation is Derivation.DIRECT for c in candidates),
+        direct_proposed=sum(c.derivation is Derivation.DIRECT for c in proposed),
         direct_committed=work.tally.direct_committed,
-        hypothesis_proposed=sum(c.derivation is Derivation.HYPOTHESIS for c in candidates),
+        hypothesis_proposed=sum(c.derivation is Derivation.HYPOTHESIS for c in proposed),
         hypothesis_committed=work.tally.hypothesis_committed,
         attributed_redundancies=work.tally.redundant,
-        rejected_provider_candidates=rejected_provider,
+        rejected_provider_candidates=sum(rejections.values()),
     )
     uow.audits.record(
         FormationAudit(

@@ -10,8 +10,8 @@ from uuid import UUID
 
 from domain.beliefs import ClosedReason, MemoryRecord
 from domain.episodes import IntegratedEpisode
-from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.events import SourceEvent
+from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -81,6 +81,24 @@ class BeliefRepository(Protocol):
         """Live beliefs filed under subject."""
         ...
 
+    def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
+        """Live beliefs filed under any of a few subjects, by id (one indexed query)."""
+        ...
+
+    def by_main_verb(
+        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
+    ) -> list[MemoryRecord]:
+        """Live beliefs whose statement's main verb (equivalence.match_keys) is verb and whose content
+        lemmas include every one of containing, by id, at most limit."""
+        ...
+
+    def closed_by_user(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        """Tombstones: beliefs closed for a USER_CLOSED_REASONS reason whose subject is one of subjects or
+        whose main verb is one of verbs, most recently closed first, at most limit."""
+        ...
+
     def upsert(self, record: MemoryRecord) -> None: ...
 
     def close_validity(
@@ -104,7 +122,6 @@ class BeliefRepository(Protocol):
     def record_usage(self, owner: Owner, belief_id: UUID, usage: UsageUpdate, at: datetime) -> bool:
         """Apply one run's usage to a live belief: utility and last_used_at only. False when not live."""
         ...
-
 
 
 class WatermarkRepository(Protocol):
@@ -135,6 +152,10 @@ class FormationAuditRepository(Protocol):
         ...
 
     def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]: ...
+
+    def get(self, owner: Owner, dedupe_key: str) -> FormationAudit | None:
+        """The owner's audit recorded under dedupe_key (the unique key, so one indexed read)."""
+        ...
 
 
 class StagedOutputRepository(Protocol):

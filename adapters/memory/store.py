@@ -9,8 +9,9 @@ from types import TracebackType
 from typing import Any, Self
 from uuid import UUID
 
-from domain.beliefs import ClosedReason, MemoryRecord
+from domain.beliefs import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
 from domain.episodes import IntegratedEpisode
+from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.events import SourceEvent
 from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
@@ -138,6 +139,36 @@ class InMemoryBeliefs(_Repo):
             (b for b in self._owned(owner) if b.is_live and b.subject == subject), key=lambda b: b.id
         )
 
+    def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
+        wanted = set(subjects)
+        return sorted(
+            (b for b in self._owned(owner) if b.is_live and b.subject in wanted), key=lambda b: b.id
+        )
+
+    def by_main_verb(
+        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
+    ) -> list[MemoryRecord]:
+        found = []
+        for belief in sorted(self._owned(owner), key=lambda b: b.id):
+            if not belief.is_live:
+                continue
+            belief_verb, belief_terms = match_keys(belief.statement)
+            if belief_verb == verb and set(containing) <= set(belief_terms):
+                found.append(belief)
+        return found[: max(limit, 0)]
+
+    def closed_by_user(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        found = [
+            b
+            for b in self._owned(owner)
+            if b.closed_reason in USER_CLOSED_REASONS
+            and (b.subject in subjects or match_keys(b.statement)[0] in verbs)
+        ]
+        found.sort(key=lambda b: (b.valid_to, b.id), reverse=True)
+        return found[: max(limit, 0)]
+
     def upsert(self, record: MemoryRecord) -> None:
         self._s.beliefs[record.id] = record
 
@@ -255,6 +286,9 @@ class InMemoryAudits(_Repo):
             if (t, p) == _key(owner) and (kind is None or a.kind == kind)
         ]
         return sorted(found, key=lambda a: (a.created_at, a.dedupe_key))
+
+    def get(self, owner: Owner, dedupe_key: str) -> FormationAudit | None:
+        return self._s.audits.get((*_key(owner), dedupe_key))
 
 
 class InMemoryStaged(_Repo):

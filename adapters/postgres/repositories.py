@@ -18,9 +18,10 @@ from adapters.postgres.tables import (
     staged_outputs,
     watermarks,
 )
-from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.beliefs import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.episodes import IntegratedEpisode
+from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
@@ -276,8 +277,13 @@ def _belief(row: Row[Any]) -> MemoryRecord:
     )
 
 
-def _belief_row(record: MemoryRecord) -> dict[str, Any]:
+def _belief_row(record: MemoryRecord, *, with_match_keys: bool = True) -> dict[str, Any]:
+    keys: dict[str, Any] = {}
+    if with_match_keys:
+        verb, terms = match_keys(record.statement)
+        keys = {"main_verb": verb[:64] if verb else None, "terms": list(terms)}
     return {
+        **keys,
         "id": record.id,
         "tenant_id": record.tenant_id,
         "principal_id": record.principal_id,
@@ -309,16 +315,22 @@ def _belief_row(record: MemoryRecord) -> dict[str, Any]:
 
 
 class PostgresBeliefs(_Repo):
+    def __init__(self, connection: Connection, *, with_match_keys: bool = True) -> None:
+        super().__init__(connection)
+        # False only between the structural revision and the additive match-keys revision.
+        self._keys = with_match_keys
+        self._columns = [c for c in beliefs.c if with_match_keys or c.name not in ("main_verb", "terms")]
+
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
         row = self._c.execute(
-            select(beliefs).where(_owned(beliefs, owner), beliefs.c.id == belief_id)
+            select(*self._columns).where(_owned(beliefs, owner), beliefs.c.id == belief_id)
         ).first()
         return _belief(row) if row else None
 
     def page(
         self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
     ) -> list[MemoryRecord]:
-        query = select(beliefs).where(_owned(beliefs, owner))
+        query = select(*self._columns).where(_owned(beliefs, owner))
         if live_only:
             query = query.where(beliefs.c.valid_to.is_(None))
         if after_id is not None:
@@ -328,14 +340,77 @@ class PostgresBeliefs(_Repo):
 
     def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
         rows = self._c.execute(
-            select(beliefs)
+            select(*self._columns)
             .where(_owned(beliefs, owner), beliefs.c.subject == subject, beliefs.c.valid_to.is_(None))
             .order_by(beliefs.c.id)
         )
         return [_belief(row) for row in rows]
 
+    def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
+        if not subjects:
+            return []
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(
+                _owned(beliefs, owner),
+                beliefs.c.subject.in_(list(dict.fromkeys(subjects))),
+                beliefs.c.valid_to.is_(None),
+            )
+            .order_by(beliefs.c.id)
+        )
+        return [_belief(row) for row in rows]
+
+    def by_main_verb(
+        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
+    ) -> list[MemoryRecord]:
+        if not self._keys:
+            live = select(*self._columns).where(_owned(beliefs, owner), beliefs.c.valid_to.is_(None))
+            found = [
+                b
+                for b in (_belief(row) for row in self._c.execute(live.order_by(beliefs.c.id)))
+                if match_keys(b.statement)[0] == verb and set(containing) <= set(match_keys(b.statement)[1])
+            ]
+            return found[: max(limit, 0)]
+        query = select(*self._columns).where(
+            _owned(beliefs, owner), beliefs.c.main_verb == verb[:64], beliefs.c.valid_to.is_(None)
+        )
+        if containing:
+            query = query.where(beliefs.c.terms.contains(list(containing)))
+        rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
+        return [_belief(row) for row in rows]
+
+    def closed_by_user(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        reasons = sorted(r.value for r in USER_CLOSED_REASONS)
+        if not self._keys:
+            closed = select(*self._columns).where(
+                _owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons)
+            )
+            rows = self._c.execute(closed.order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc()))
+            found = [
+                b
+                for b in (_belief(row) for row in rows)
+                if b.subject in subjects or match_keys(b.statement)[0] in verbs
+            ]
+            return found[: max(limit, 0)]
+        keyed = []
+        if subjects:
+            keyed.append(beliefs.c.subject.in_(list(subjects)))
+        if verbs:
+            keyed.append(beliefs.c.main_verb.in_([v[:64] for v in verbs]))
+        if not keyed:
+            return []
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(_owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons), or_(*keyed))
+            .order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc())
+            .limit(max(limit, 0))
+        )
+        return [_belief(row) for row in rows]
+
     def upsert(self, record: MemoryRecord) -> None:
-        values = _belief_row(record)
+        values = _belief_row(record, with_match_keys=self._keys)
         statement = insert(beliefs).values(values)
         changed = {k: statement.excluded[k] for k in values if k not in ("id", "tenant_id", "principal_id")}
         # The owner condition keeps an id that belongs to someone else from being overwritten.
@@ -357,7 +432,7 @@ class PostgresBeliefs(_Repo):
             update(beliefs)
             .where(_owned(beliefs, owner), beliefs.c.id == belief_id, beliefs.c.valid_to.is_(None))
             .values(valid_to=at, closed_reason=reason.value, updated_at=at, version=beliefs.c.version + 1)
-            .returning(*beliefs.c)
+            .returning(*self._columns)
         ).first()
         return _belief(row) if row else None
 
@@ -680,19 +755,28 @@ class PostgresAudits(_Repo):
         if kind is not None:
             query = query.where(formation_audits.c.kind == kind.value)
         rows = self._c.execute(query.order_by(formation_audits.c.created_at, formation_audits.c.dedupe_key))
-        return [
-            FormationAudit(
-                id=row.id,
-                tenant_id=row.tenant_id,
-                principal_id=row.principal_id,
-                session_id=row.session_id,
-                kind=AuditKind(row.kind),
-                dedupe_key=row.dedupe_key,
-                details=dict(row.details),
-                created_at=row.created_at,
+        return [_audit(row) for row in rows]
+
+    def get(self, owner: Owner, dedupe_key: str) -> FormationAudit | None:
+        row = self._c.execute(
+            select(formation_audits).where(
+                _owned(formation_audits, owner), formation_audits.c.dedupe_key == dedupe_key
             )
-            for row in rows
-        ]
+        ).first()
+        return _audit(row) if row else None
+
+
+def _audit(row: Row[Any]) -> FormationAudit:
+    return FormationAudit(
+        id=row.id,
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        session_id=row.session_id,
+        kind=AuditKind(row.kind),
+        dedupe_key=row.dedupe_key,
+        details=dict(row.details),
+        created_at=row.created_at,
+    )
 
 
 # --- staged stage outputs --------------------------------------------------------------------------

@@ -25,6 +25,7 @@ BASELINE_REVISION: Final = "0001_lifecycle1_baseline"
 STRUCTURAL_REVISION: Final = "0002_lifecycle2_structure"
 BACKFILL_REVISION: Final = "0003_lifecycle2_backfill"
 STAGE_METRICS_REVISION: Final = "0004_run_stage_metrics"
+MATCH_KEYS_REVISION: Final = "0005_belief_match_keys"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -102,6 +103,17 @@ def require_expected_revision(engine: Engine) -> str:
         f"database schema is at revision {current or 'none (empty database)'}, expected "
         f"{EXPECTED_REVISION} or later; run `{UPGRADE_COMMAND}`"
     )
+
+
+def has_match_keys(engine: Engine) -> bool:
+    """Whether the additive match-keys revision has been applied; until then belief lookups by verb and
+    tombstone read the owner's rows and filter in Python (correct, only slower)."""
+    with engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = 'beliefs' AND column_name = 'main_verb'"
+        ).first()
+    return found is not None
 
 
 def has_stage_metrics(engine: Engine) -> bool:

@@ -20,11 +20,13 @@ from sqlalchemy import (
     Uuid,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 
 metadata = MetaData()
 
 OWNER_ID = String(128)
+# Must list domain.beliefs.USER_CLOSED_REASONS; spelled out because a partial index predicate is frozen SQL.
+USER_CLOSED_WHERE = "closed_reason IN ('retracted', 'rejected', 'deleted', 'edited')"
 
 
 def _owner_columns() -> list[Column[str]]:
@@ -94,6 +96,31 @@ beliefs = Table(
     Column("channel", String(64)),
     Column("updated_at", DateTime(timezone=True)),
     Column("version", Integer, nullable=False, server_default=text("0")),
+    # added by the match-keys revision: the statement's main verb and content lemmas, so a commit looks up
+    # the few beliefs a candidate could match or a retraction could end instead of scanning the principal
+    Column("main_verb", String(64)),
+    Column("terms", ARRAY(Text)),
+    Index(
+        "beliefs_owner_verb_live",
+        "tenant_id",
+        "principal_id",
+        "main_verb",
+        postgresql_where=text("valid_to IS NULL"),
+    ),
+    Index(
+        "beliefs_owner_subject_user_closed",
+        "tenant_id",
+        "principal_id",
+        "subject",
+        postgresql_where=text(USER_CLOSED_WHERE),
+    ),
+    Index(
+        "beliefs_owner_verb_user_closed",
+        "tenant_id",
+        "principal_id",
+        "main_verb",
+        postgresql_where=text(USER_CLOSED_WHERE),
+    ),
     Index(
         "beliefs_owner_subject_live",
         "tenant_id",

@@ -14,7 +14,7 @@ from adapters.postgres.repositories import (
     PostgresStaged,
     PostgresWatermarks,
 )
-from adapters.postgres.schema import has_stage_metrics
+from adapters.postgres.schema import has_match_keys, has_stage_metrics
 from adapters.postgres.tables import (
     beliefs,
     consolidation_runs,
@@ -43,12 +43,17 @@ class PostgresStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._stage_metrics: bool | None = None
+        self._match_keys: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not self._stage_metrics:
             # Looked up until found: the additive metrics revision may be applied while processes run.
             self._stage_metrics = has_stage_metrics(self.engine)
-        return PostgresUnitOfWork(self.engine, with_stage_metrics=self._stage_metrics)
+        if not self._match_keys:
+            self._match_keys = has_match_keys(self.engine)
+        return PostgresUnitOfWork(
+            self.engine, with_stage_metrics=self._stage_metrics, with_match_keys=self._match_keys
+        )
 
 
 class PostgresUnitOfWork:
@@ -61,9 +66,12 @@ class PostgresUnitOfWork:
     audits: FormationAuditRepository
     staged: StagedOutputRepository
 
-    def __init__(self, engine: Engine, *, with_stage_metrics: bool = True) -> None:
+    def __init__(
+        self, engine: Engine, *, with_stage_metrics: bool = True, with_match_keys: bool = True
+    ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
+        self._with_match_keys = with_match_keys
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -71,7 +79,7 @@ class PostgresUnitOfWork:
         self._connection = connection
         self.events = PostgresSourceEvents(connection)
         self.episodes = PostgresEpisodes(connection)
-        self.beliefs = PostgresBeliefs(connection)
+        self.beliefs = PostgresBeliefs(connection, with_match_keys=self._with_match_keys)
         self.watermarks = PostgresWatermarks(connection)
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)
         self.audits = PostgresAudits(connection)

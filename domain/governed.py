@@ -1,0 +1,204 @@
+"""The governed memory service: writes that are not automatic formation.
+
+Explicit remember, user edit, rejection, retraction and deletion are the user's own acts. They are
+authoritative (an automatic candidate under a subject the user holds is a conflict, never an overwrite) and
+durable: what they close stays closed as a tombstone (domain.beliefs.USER_CLOSED_REASONS), and commit_segment
+refuses any candidate that restates a tombstoned claim from evidence no later than the user's act, so no
+integration, distillation, retry, replay or re-pass recreates it. Audits carry ids and action codes only."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from uuid import UUID
+
+from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
+from domain.events import EventRef
+from domain.grounding import holds_credential, holds_injection
+from domain.owner import Owner
+from domain.ports import UnitOfWork, UnitOfWorkFactory
+from domain.telemetry import AuditKind, FormationAudit
+from domain.versions import LIFECYCLE
+
+EXPLICIT_CONFIDENCE = 0.95
+GOVERNED_FORMATION = "governed"
+_GOVERNED_NAMESPACE = uuid.UUID("0d6c2f0e-8f8e-4b59-9a53-2b1d7f3f6a11")
+
+
+class GovernedAction(StrEnum):
+    REMEMBER = "remember"
+    EDIT = "edit"
+    REJECT = "reject"
+    RETRACT = "retract"
+    DELETE = "delete"
+
+
+class GovernedOutcome(StrEnum):
+    APPLIED = "applied"
+    ALREADY_APPLIED = "already_applied"
+    NOT_FOUND = "not_found"
+    REFUSED_CREDENTIAL = "refused_credential"
+    REFUSED_INJECTION = "refused_injection"
+
+
+_CLOSING: dict[GovernedAction, ClosedReason] = {
+    GovernedAction.REJECT: ClosedReason.REJECTED,
+    GovernedAction.RETRACT: ClosedReason.RETRACTED,
+    GovernedAction.DELETE: ClosedReason.DELETED,
+}
+
+
+@dataclass(frozen=True)
+class GovernedResult:
+    outcome: GovernedOutcome
+    belief_id: UUID | None = None
+
+
+class GovernedMemory:
+    """Each call is one unit of work, idempotent on its request id."""
+
+    def __init__(self, uow_factory: UnitOfWorkFactory) -> None:
+        self._uow_factory = uow_factory
+
+    def remember(
+        self,
+        owner: Owner,
+        *,
+        request_id: UUID,
+        subject: str,
+        statement: str,
+        claim_kind: ClaimKind,
+        source: EventRef,
+        now: datetime,
+        sensitivity: Sensitivity = Sensitivity.INTERNAL,
+    ) -> GovernedResult:
+        """Explicit remember: confidence 0.95, durable, outside automatic expiry (authority says so)."""
+        refused = _refusal(statement)
+        if refused is not None:
+            return GovernedResult(refused)
+        belief_id = uuid.uuid5(_GOVERNED_NAMESPACE, f"{owner.tenant_id}/{owner.principal_id}/{request_id}")
+        with self._uow_factory() as uow:
+            if uow.beliefs.get(owner, belief_id) is not None:
+                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+            uow.beliefs.upsert(
+                _record(owner, belief_id, subject, statement, claim_kind, sensitivity, (source,), now)
+            )
+            _audit(uow, owner, GovernedAction.REMEMBER, request_id, belief_id, now)
+            uow.commit()
+        return GovernedResult(GovernedOutcome.APPLIED, belief_id)
+
+    def edit(
+        self, owner: Owner, belief_id: UUID, *, request_id: UUID, statement: str, now: datetime
+    ) -> GovernedResult:
+        """Close the old wording as an edit tombstone and file the user's wording in its place."""
+        refused = _refusal(statement)
+        if refused is not None:
+            return GovernedResult(refused)
+        new_id = uuid.uuid5(_GOVERNED_NAMESPACE, f"{owner.tenant_id}/{owner.principal_id}/{request_id}")
+        with self._uow_factory() as uow:
+            if uow.beliefs.get(owner, new_id) is not None:
+                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
+            old = uow.beliefs.close_validity(owner, belief_id, now, ClosedReason.EDITED)
+            if old is None:
+                return GovernedResult(GovernedOutcome.NOT_FOUND)
+            edited = _record(
+                owner,
+                new_id,
+                old.subject,
+                statement,
+                old.claim_kind,
+                old.sensitivity,
+                old.source_event_ids,
+                now,
+                authority=Authority.USER_EDIT,
+            )
+            uow.beliefs.upsert(edited.model_copy(update={"corroboration_count": old.corroboration_count}))
+            _audit(uow, owner, GovernedAction.EDIT, request_id, belief_id, now)
+            uow.commit()
+        return GovernedResult(GovernedOutcome.APPLIED, new_id)
+
+    def reject(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
+        return self._close(owner, belief_id, GovernedAction.REJECT, request_id, now)
+
+    def retract(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
+        return self._close(owner, belief_id, GovernedAction.RETRACT, request_id, now)
+
+    def delete(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
+        return self._close(owner, belief_id, GovernedAction.DELETE, request_id, now)
+
+    def _close(
+        self, owner: Owner, belief_id: UUID, action: GovernedAction, request_id: UUID, now: datetime
+    ) -> GovernedResult:
+        with self._uow_factory() as uow:
+            closed = uow.beliefs.close_validity(owner, belief_id, now, _CLOSING[action])
+            if closed is None:
+                existing = uow.beliefs.get(owner, belief_id)
+                if existing is None:
+                    return GovernedResult(GovernedOutcome.NOT_FOUND)
+                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+            _audit(uow, owner, action, request_id, belief_id, now)
+            uow.commit()
+        return GovernedResult(GovernedOutcome.APPLIED, belief_id)
+
+
+def _refusal(statement: str) -> GovernedOutcome | None:
+    # The trust exclusions bind the user's own writes too: a secret or an injected instruction is not memory.
+    if holds_credential(statement):
+        return GovernedOutcome.REFUSED_CREDENTIAL
+    if holds_injection(statement):
+        return GovernedOutcome.REFUSED_INJECTION
+    return None
+
+
+def _record(
+    owner: Owner,
+    belief_id: UUID,
+    subject: str,
+    statement: str,
+    claim_kind: ClaimKind,
+    sensitivity: Sensitivity,
+    sources: tuple[EventRef, ...],
+    now: datetime,
+    *,
+    authority: Authority = Authority.EXPLICIT_REMEMBER,
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=belief_id,
+        tenant_id=owner.tenant_id,
+        principal_id=owner.principal_id,
+        subject=subject,
+        statement=statement,
+        belief_type=claim_kind.value,
+        claim_kind=claim_kind,
+        derivation=Derivation.DIRECT,
+        longevity=Longevity.DURABLE,
+        confidence=EXPLICIT_CONFIDENCE,
+        sensitivity=sensitivity,
+        authority=authority,
+        source_event_ids=sources,
+        formation_version=GOVERNED_FORMATION,
+        lifecycle_policy_version=LIFECYCLE,
+        valid_from=now,
+        last_evidence_at=now,
+        evidence_count=max(1, len(sources)),
+        corroboration_count=max(1, len({s.session_id for s in sources})),
+        updated_at=now,
+    )
+
+
+def _audit(
+    uow: UnitOfWork, owner: Owner, action: GovernedAction, request_id: UUID, belief_id: UUID, now: datetime
+) -> None:
+    uow.audits.record(
+        FormationAudit(
+            id=uuid.uuid4(),
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            session_id=None,
+            kind=AuditKind.GOVERNED_WRITE,
+            dedupe_key=f"governed/{action.value}/{request_id}",
+            details={"action": action.value, "belief_id": str(belief_id)},
+            created_at=now,
+        )
+    )

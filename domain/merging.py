@@ -1,0 +1,136 @@
+"""Merging within a batch, and keys for a second claim under one subject.
+
+Merging is irreversible, so it uses the runtime's strict equivalence (same_claim), never the scorer's lenient
+one: two candidates become one claim only when they are compatible, share their names in one order, and either
+nest or share most of the smaller statement's content."""
+
+from dataclasses import dataclass
+
+from domain.candidates import (
+    MAX_SUBJECT_CHARS,
+    CandidateOrigin,
+    ClaimKind,
+    Derivation,
+    EvidenceSpan,
+    MemoryCandidate,
+    Polarity,
+)
+from domain.equivalence import same_claim, terms
+from domain.language import tokenize
+from domain.rendering import conflict_key
+
+MAX_ORDINAL = 99
+
+
+@dataclass(frozen=True)
+class Merged:
+    candidates: list[MemoryCandidate]
+    # Proposals folded into a richer wording of the same claim; their provenance lives on in the survivor.
+    merged_away: int
+
+
+def _richness(candidate: MemoryCandidate) -> tuple[int, int, int]:
+    # A direct wording of a claim outranks its hedged form; then the wording with more content; a tie goes
+    # to the provider, because the fallback's kind is a default and its key is composed from source words.
+    return (
+        candidate.derivation is Derivation.DIRECT,
+        len(set(terms(candidate.statement))),
+        candidate.origin is CandidateOrigin.PROVIDER,
+    )
+
+
+def _mergeable(a: MemoryCandidate, b: MemoryCandidate) -> bool:
+    # Channel-attributed hypotheses never merge into owner claims: mail must not ride on an owner's words.
+    return (
+        a.polarity is b.polarity is Polarity.ASSERT
+        and a.channel == b.channel
+        and same_claim(a.statement, b.statement)
+    )
+
+
+def _combine(keep: MemoryCandidate, other: MemoryCandidate) -> MemoryCandidate:
+    spans = {span.seq: span for span in other.evidence_spans}
+    spans.update({span.seq: span for span in keep.evidence_spans})
+    ordered: tuple[EvidenceSpan, ...] = tuple(spans[seq] for seq in sorted(spans))
+    return keep.model_copy(
+        update={"source_event_ids": tuple(s.seq for s in ordered), "evidence_spans": ordered}
+    )
+
+
+def merge_batch(candidates: list[MemoryCandidate]) -> Merged:
+    """One candidate per claim, in the order the first wording of each claim was stated."""
+    kept: list[MemoryCandidate] = []
+    folded = 0
+    for candidate in candidates:
+        for index, existing in enumerate(kept):
+            if _mergeable(existing, candidate):
+                winner, loser = (
+                    (candidate, existing)
+                    if _richness(candidate) > _richness(existing)
+                    else (existing, candidate)
+                )
+                kept[index] = _combine(winner, loser)
+                folded += 1
+                break
+        else:
+            kept.append(candidate)
+    return Merged(candidates=kept, merged_away=folded)
+
+
+def _names(statement: str) -> list[str]:
+    """Proper names as written, in order, without the holder."""
+    return [t.lemma for t in tokenize(statement) if t.text[:1].isupper() and t.lemma != "user"]
+
+
+def distinct_key(subject: str, statement: str, taken: list[tuple[str, str]]) -> str:
+    """The key a claim is filed under when its subject already holds another claim.
+
+    Extended with the words that distinguish it from the claim(s) already there, or, when the claims share
+    every word, with its names (or its words) in order, or, when nothing else separates them, an ordinal."""
+    used = {key for key, _ in taken}
+    if subject not in used:
+        return subject
+    namespace, _, slug = subject.partition(":")
+    own = terms(statement)
+    others = {t for key, other in taken if key == subject for t in terms(other)}
+    slug_words = set(slug.split("-"))
+    distinguishing = [t for t in own if t not in others and t not in slug_words]
+    attempts = []
+    if distinguishing:
+        attempts.append(distinguishing)
+    attempts.append(
+        [n for n in _names(statement) if n not in slug_words] or [t for t in own if t not in slug_words]
+    )
+    for words in attempts:
+        if words:
+            key = _extend(namespace, slug, words)
+            if key not in used:
+                return key
+    for ordinal in range(2, MAX_ORDINAL + 1):
+        key = f"{subject[: MAX_SUBJECT_CHARS - 4]}-{ordinal}"
+        if key not in used:
+            return key
+    return subject
+
+
+def _extend(namespace: str, slug: str, words: list[str]) -> str:
+    extension = conflict_key(namespace, words, max_words=3).partition(":")[2]
+    return f"{namespace}:{slug}-{extension}"[:MAX_SUBJECT_CHARS]
+
+
+def file_second_claims(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """Within a batch, a second distinct claim under the same subject and kind gets its own key."""
+    taken: list[tuple[str, str, ClaimKind]] = []
+    filed: list[MemoryCandidate] = []
+    for candidate in candidates:
+        if candidate.polarity is Polarity.RETRACT:
+            # A retraction is keyed the way its assertion would be; it matches by verb and content anyway.
+            filed.append(candidate)
+            continue
+        same_kind = [(key, statement) for key, statement, kind in taken if kind is candidate.claim_kind]
+        key = distinct_key(candidate.subject, candidate.statement, same_kind)
+        if key != candidate.subject:
+            candidate = candidate.model_copy(update={"subject": key})
+        taken.append((candidate.subject, candidate.statement, candidate.claim_kind))
+        filed.append(candidate)
+    return filed
