@@ -171,13 +171,27 @@ class StagedOutputRepository(Protocol):
 class UnitOfWork(Protocol):
     """One short transaction over every repository; nothing is visible to others before commit."""
 
-    events: SourceEventRepository
-    episodes: IntegratedEpisodeRepository
-    beliefs: BeliefRepository
-    watermarks: WatermarkRepository
-    runs: ConsolidationRunRepository
-    audits: FormationAuditRepository
-    staged: StagedOutputRepository
+    # Read-only members, so an adapter may hold its own repository classes behind them.
+    @property
+    def events(self) -> SourceEventRepository: ...
+
+    @property
+    def episodes(self) -> IntegratedEpisodeRepository: ...
+
+    @property
+    def beliefs(self) -> BeliefRepository: ...
+
+    @property
+    def watermarks(self) -> WatermarkRepository: ...
+
+    @property
+    def runs(self) -> ConsolidationRunRepository: ...
+
+    @property
+    def audits(self) -> FormationAuditRepository: ...
+
+    @property
+    def staged(self) -> StagedOutputRepository: ...
 
     def __enter__(self) -> Self: ...
 
