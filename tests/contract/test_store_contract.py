@@ -523,3 +523,79 @@ def test_gate_memory_usage_clock_citation_moves_usage_only_and_completion_is_ide
         assert uow.audits.record_many([]) == 0
         usage = uow.audits.for_owner(OWNER, AuditKind.MEMORY_USED)
     assert len(usage) == 3
+
+
+# --- commit lookups: by subjects, by main verb, user tombstones, audit by dedupe key -------------------
+
+
+def test_commit_lookups_by_subjects_and_main_verb_are_owner_scoped_live_and_bounded(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    daily = belief(subject="activity:outdoor", statement="User is running outdoors every day.")
+    mornings = belief(subject="habit:mornings", statement="User goes running outdoors most mornings.")
+    journal = belief(subject="resource:journal", statement="User tracks runs outdoors in a journal.")
+    closed = belief(subject="activity:outdoor", statement="User runs outdoors at night.")
+    foreign = belief(owner=OTHER_PRINCIPAL, subject="activity:outdoor", statement="User runs outdoors.")
+    with uow_factory() as uow:
+        for b in (daily, mornings, journal, closed, foreign):
+            uow.beliefs.upsert(b)
+        uow.beliefs.close_validity(OWNER, closed.id, T0, ClosedReason.SUPERSEDED)
+        uow.commit()
+    with uow_factory() as uow:
+        by_subjects = uow.beliefs.by_subjects(OWNER, ["activity:outdoor", "resource:journal", "none"])
+        assert [b.id for b in by_subjects] == sorted([daily.id, journal.id])
+        assert uow.beliefs.by_subjects(OWNER, []) == []
+        running = uow.beliefs.by_main_verb(OWNER, "run", limit=10)
+        assert [b.id for b in running] == sorted([daily.id, mornings.id])
+        assert len(uow.beliefs.by_main_verb(OWNER, "run", limit=1)) == 1
+        assert [b.id for b in uow.beliefs.by_main_verb(OWNER, "run", containing=["morning"], limit=10)] == [
+            mornings.id
+        ]
+        assert uow.beliefs.by_main_verb(OWNER, "run", containing=["journal"], limit=10) == []
+        assert [b.id for b in uow.beliefs.by_main_verb(OWNER, "track", limit=10)] == [journal.id]
+
+
+def test_commit_lookup_closed_by_user_returns_only_user_tombstones_newest_first(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    deleted = belief(subject="project:agent", statement="User is building an agent.")
+    rejected = belief(subject="skill:code", statement="User likely writes code.")
+    edited = belief(subject="resource:bmw", statement="User drives a BMW.")
+    retired = belief(subject="project:agent", statement="User is building a robot.")
+    foreign = belief(owner=OTHER_TENANT, subject="project:agent", statement="User is building an agent.")
+    with uow_factory() as uow:
+        for b in (deleted, rejected, edited, retired, foreign):
+            uow.beliefs.upsert(b)
+        uow.beliefs.close_validity(OWNER, deleted.id, T0 + timedelta(hours=1), ClosedReason.DELETED)
+        uow.beliefs.close_validity(OWNER, rejected.id, T0 + timedelta(hours=2), ClosedReason.REJECTED)
+        uow.beliefs.close_validity(OWNER, edited.id, T0 + timedelta(hours=3), ClosedReason.EDITED)
+        uow.beliefs.close_validity(OWNER, retired.id, T0, ClosedReason.RETIRED_ONGOING)
+        uow.beliefs.close_validity(OTHER_TENANT, foreign.id, T0, ClosedReason.DELETED)
+        uow.commit()
+    with uow_factory() as uow:
+        found = uow.beliefs.closed_by_user(OWNER, subjects=["project:agent"], verbs=["drive"], limit=10)
+        assert [b.id for b in found] == [edited.id, deleted.id]
+        assert (
+            len(uow.beliefs.closed_by_user(OWNER, subjects=["project:agent"], verbs=["drive"], limit=1)) == 1
+        )
+        assert uow.beliefs.closed_by_user(OWNER, subjects=[], verbs=[], limit=10) == []
+
+
+def test_audit_get_by_dedupe_key_is_owner_scoped(uow_factory: UnitOfWorkFactory) -> None:
+    audit = FormationAudit(
+        id=uuid4(),
+        tenant_id=OWNER.tenant_id,
+        principal_id=OWNER.principal_id,
+        session_id=None,
+        kind=AuditKind.GOVERNED_WRITE,
+        dedupe_key="governed/delete/x",
+        details={"action": "delete"},
+        created_at=T0,
+    )
+    with uow_factory() as uow:
+        uow.audits.record(audit)
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.audits.get(OWNER, "governed/delete/x") == audit
+        assert uow.audits.get(OTHER_PRINCIPAL, "governed/delete/x") is None
+        assert uow.audits.get(OWNER, "governed/delete/y") is None
