@@ -1,5 +1,6 @@
 """PostgreSQL repositories: every statement scoped by tenant and principal, rows translated by hand."""
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -731,23 +732,24 @@ class PostgresAudits(_Repo):
     def record_many(self, audits: Sequence[FormationAudit]) -> int:
         if not audits:
             return 0
-        # executemany with RETURNING: SQLAlchemy batches the rows into few multi-row INSERTs.
-        recorded = self._c.execute(
-            insert(formation_audits).on_conflict_do_nothing().returning(formation_audits.c.id),
+        # One parameter holding every row: a sweep page's 5,000 audits cost one short statement, where a
+        # multi-row VALUES list spends most of its time building and parsing 40,000 placeholders.
+        rows = json.dumps(
             [
                 {
-                    "id": audit.id,
+                    "id": str(audit.id),
                     "tenant_id": audit.tenant_id,
                     "principal_id": audit.principal_id,
-                    "session_id": audit.session_id,
+                    "session_id": str(audit.session_id) if audit.session_id else None,
                     "kind": audit.kind.value,
                     "dedupe_key": audit.dedupe_key,
-                    "details": dict(audit.details),
-                    "created_at": audit.created_at,
+                    "details": audit.details,
+                    "created_at": audit.created_at.isoformat(),
                 }
                 for audit in audits
-            ],
-        ).all()
+            ]
+        )
+        recorded = self._c.execute(_RECORD_AUDITS, {"rows": rows}).all()
         return len(recorded)
 
     def for_owner(self, owner: Owner, kind: AuditKind | None = None) -> list[FormationAudit]:
@@ -777,6 +779,18 @@ def _audit(row: Row[Any]) -> FormationAudit:
         details=dict(row.details),
         created_at=row.created_at,
     )
+
+
+_RECORD_AUDITS = text(
+    """
+    INSERT INTO formation_audits (id, tenant_id, principal_id, session_id, kind, dedupe_key, details, created_at)
+    SELECT r.id, r.tenant_id, r.principal_id, r.session_id, r.kind, r.dedupe_key, r.details, r.created_at
+      FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(id uuid, tenant_id text, principal_id text,
+           session_id uuid, kind text, dedupe_key text, details jsonb, created_at timestamptz)
+    ON CONFLICT DO NOTHING
+    RETURNING id
+    """
+)
 
 
 # --- staged stage outputs --------------------------------------------------------------------------
