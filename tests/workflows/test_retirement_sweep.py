@@ -259,7 +259,7 @@ def test_two_sweeps_at_once_never_retire_a_belief_twice(skipping: Harness, store
     assert sum(s.retired for s in summaries) == 60
     with store() as uow:
         audits = uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)
-    assert sorted(a.details["belief_id"] for a in audits) == sorted(str(r.id) for r in records)
+    assert sorted(str(a.details["belief_id"]) for a in audits) == sorted(str(r.id) for r in records)
 
 
 class _FailSecondCommit:
@@ -331,7 +331,7 @@ def test_sweep_killed_mid_page_retires_nothing_of_that_page_and_the_next_run_res
     assert resumed.retired == 3
     with store() as uow:
         audits = uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)
-    assert sorted(a.details["belief_id"] for a in audits) == sorted(str(r.id) for r in records)
+    assert sorted(str(a.details["belief_id"]) for a in audits) == sorted(str(r.id) for r in records)
 
 
 def test_schedule_install_is_idempotent_and_its_run_retires(harness: Harness, store: PostgresStore) -> None:
