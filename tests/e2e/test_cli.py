@@ -1,0 +1,134 @@
+"""The `agent` commands of the orchestration issue, end to end on real PostgreSQL (and Temporal for dev)."""
+
+import json
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+from typer.testing import CliRunner
+
+from adapters.cli.main import app
+from adapters.postgres.uow import PostgresStore
+from domain.owner import Owner
+
+pytestmark = pytest.mark.postgres
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "Zelmora-secret-phrase"
+
+
+def line(n: int, session: str, **overrides: object) -> str:
+    row: dict[str, object] = {
+        "tenant_id": "t1",
+        "principal_id": "p1",
+        "session_id": session,
+        "seq": n,
+        "kind": "user_message",
+        "text": f"I am building {SECRET} number {n}.",
+        "occurred_at": "2026-09-02T10:00:00Z",
+    }
+    row.update(overrides)
+    return json.dumps({k: v for k, v in row.items() if v is not None})
+
+
+def test_events_import_refuses_bad_lines_and_is_idempotent(
+    tmp_path: Path, clean_postgres: Engine, postgres_url: str
+) -> None:
+    session = str(uuid.uuid4())
+    file = tmp_path / "events.jsonl"
+    file.write_text(
+        "\n".join(
+            [
+                line(1, session),
+                "{not json " + SECRET,
+                line(2, session, text=None),
+                line(3, session, kind="telepathy"),
+                line(4, session, seq=0),
+                line(5, session),
+                line(1, session, text=f"{SECRET} rewritten"),
+            ]
+        )
+        + "\n"
+    )
+    runner = CliRunner()
+    env = {"DATABASE_URL": postgres_url}
+    first = runner.invoke(app, ["events", "import", str(file)], env=env)
+    assert first.exit_code == 1
+    out = first.output
+    assert "line 2: -: invalid_json" in out
+    assert "line 3: text: missing" in out
+    assert "line 4: kind: enum" in out
+    assert "line 5: seq: greater_than" in out
+    assert "line 7: seq: event_conflict" in out
+    assert "appended 2, already present 0, refused 5" in out
+    assert SECRET not in out and "telepathy" not in out
+
+    file.write_text(line(1, session) + "\n" + line(5, session) + "\n")
+    again = runner.invoke(app, ["events", "import", str(file)], env=env)
+    assert again.exit_code == 0, again.output
+    assert "appended 0, already present 2, refused 0" in again.output
+
+
+def test_events_below_the_watermark_are_refused_not_silently_skipped(
+    tmp_path: Path, clean_postgres: Engine, postgres_url: str
+) -> None:
+    session = str(uuid.uuid4())
+    store = PostgresStore(clean_postgres)
+    with store() as uow:
+        uow.watermarks.compare_and_set(Owner(tenant_id="t1", principal_id="p1"), uuid.UUID(session), 0, 5)
+        uow.commit()
+    file = tmp_path / "late.jsonl"
+    file.write_text(line(3, session) + "\n" + line(6, session) + "\n")
+    result = CliRunner().invoke(app, ["events", "import", str(file)], env={"DATABASE_URL": postgres_url})
+    assert result.exit_code == 1
+    assert "line 1: seq: below_watermark" in result.output
+    assert "appended 1" in result.output
+
+
+def test_worker_against_a_wrong_revision_refuses_clearly(create_database: Callable[[], str]) -> None:
+    empty = create_database()
+    result = CliRunner().invoke(
+        app, ["worker"], env={"DATABASE_URL": empty, "TEMPORAL_ADDRESS": "127.0.0.1:1"}
+    )
+    assert result.exit_code == 3
+    assert "worker refused to start" in result.output
+    assert "agent db upgrade" in result.output
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.temporal
+def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
+    port, ui_port = free_port(), free_port()
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("agent")),
+            "dev",
+            "--demo",
+            "--exit",
+            "--port",
+            str(port),
+            "--ui-port",
+            str(ui_port),
+            "--data-dir",
+            str(tmp_path / "dev"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "imported the sample: appended 9" in done.stdout
+    assert "[m:" in done.stdout and "confidence)" in done.stdout
+    assert f"http://127.0.0.1:{ui_port}" in done.stdout
+    assert "stopped" in done.stdout
