@@ -72,16 +72,24 @@ ABBREVIATIONS: frozenset[str] = frozenset(
     ]
 )
 
-# One alternation so the whole text is scanned once; group names say which boundary matched.
+# One alternation so the whole text is scanned once; the empty named group in each branch says which
+# boundary matched (a match's lastgroup). Every boundary starts with one character of the leading class, so
+# the regex engine skips ahead to those characters instead of trying each branch at every position; each
+# branch then checks that first character with a lookbehind. In order, the branches are: sentence
+# terminators followed by whitespace or the end ("term"), CJK terminators ("cjk"), line breaks ("nl"),
+# ", and I" / "; I" / " but I" ("fp"), and " and I" ("and").
 _BOUNDARY = re.compile(
-    r"(?P<term>[.!?…]+[\"'”’»)\]]*)(?=\s|$)"
-    r"|(?P<cjk>[。！？]+[」』”’）]*)"
-    r"|(?P<nl>\n+)"
-    r"|(?P<fp>(?:,\s*(?:and|but|so)|;|\s+but)\s+)(?=I\b)"
-    r"|(?P<and>\s+and\s+)(?=I\b)"
+    r"[.!?…。！？\n,;\s]"
+    r"(?:(?<=[.!?…])(?P<term>)[.!?…]*[\"'”’»)\]]*(?=\s|$)"
+    r"|(?<=[。！？])(?P<cjk>)[。！？]*[」』”’）]*"
+    r"|(?<=\n)(?P<nl>)\n*"
+    r"|(?:(?<=,)\s*(?:and|but|so)|(?<=;)|(?<=\s)\s*but)(?P<fp>)\s+(?=I\b)"
+    r"|(?<=\s)(?P<and>)\s*and\s+(?=I\b))"
 )
 _WORD_BEFORE = re.compile(r"[\w.]{1,12}$")
 _FIRST_PERSON = re.compile(r"\bI\b")
+# One character for which str.isalnum() holds: regex word characters are exactly those and "_".
+_ALNUM = re.compile(r"[^\W_]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +118,18 @@ def _is_abbreviation(text: str, dot_at: int, line_start: int) -> bool:
     # A single letter is an initial ("J. Smith"); a bare number opening a line is a list marker ("1. ").
     if len(word) == 1 and word.isalpha():
         return True
-    return word.isdigit() and not text[line_start : dot_at - len(word)].strip()
+    return word.isdigit() and _blank(text, line_start, dot_at - len(word))
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is all whitespace, read backwards from end so the cost is the blank run
+    itself, not everything since the line began (a long line full of periods stays linear)."""
+    at = end - 1
+    while at >= start:
+        if not text[at].isspace():
+            return False
+        at -= 1
+    return True
 
 
 def _raw_spans(text: str) -> list[tuple[int, int]]:
@@ -131,7 +150,7 @@ def _raw_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start, match.start()))
             start = match.end()
         elif kind == "term":
-            terminator = match.group("term")
+            terminator = match.group(0)
             single_period = terminator[0] == "." and len(terminator.rstrip("\"'”’»)]")) == 1
             if single_period and _is_abbreviation(text, match.start(), line_start):
                 continue
@@ -173,9 +192,11 @@ def split_clauses(seq: int, text: str) -> list[Clause]:
         start, end = _trim(text, raw_start, raw_end)
         if start >= end:
             continue
-        for piece_start, piece_end in _bounded(text, start, end):
+        # A span within the bound is its own single piece, and already trimmed.
+        pieces = [(start, end)] if end - start <= MAX_CLAUSE_CHARS else _bounded(text, start, end)
+        for piece_start, piece_end in pieces:
             s, e = _trim(text, piece_start, piece_end)
-            if s >= e or not any(ch.isalnum() for ch in text[s:e]):
+            if s >= e or _ALNUM.search(text, s, e) is None:
                 continue
             clauses.append(Clause(seq=seq, index=len(clauses), start=s, end=e, text=text[s:e]))
     return clauses

@@ -160,6 +160,13 @@ _TRAINING_WORDS = frozenset(
     }
 )
 _PROGRAM_TOKEN = re.compile(r"^\d+x\d+$", re.IGNORECASE)
+
+
+def _is_program(lower: str) -> bool:
+    """A named program such as "5x5"; the "x" test spares the regex for every other word."""
+    return "x" in lower and _PROGRAM_TOKEN.match(lower) is not None
+
+
 _PROGRAM_WORDS = frozenset({"routine", "program", "programme", "split", "workout", "plan", "schedule"})
 _PROJECT_VERBS = frozenset({"build", "develop", "create", "write", "make", "design", "code", "program"})
 _SOFTWARE_WORDS = frozenset(
@@ -461,6 +468,90 @@ _NOT_STALLED = re.compile(
     r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?(?:stalled|plateaued|stuck)\b|\bno\s+(?:plateau|stall)",
     re.IGNORECASE,
 )
+_ANY_MORE = re.compile(r"\bany\s+more\b", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(r"\b(?:not|n't|no need to|never)\b")
+
+
+# Most clauses match none of the case-insensitive patterns above, and a regex with no literal prefix tries
+# every position. A substring test on the folded text rules a pattern out first: every match of a pattern
+# contains one of its hint words, and _folded maps the only characters that IGNORECASE matches to an ASCII
+# letter but str.lower() does not lower to it alone ("İ" and "ı" for i, "ſ" for s), so a hint is never
+# missed.
+def _folded(text: str) -> str:
+    if not text.isascii():
+        text = text.replace("İ", "i").replace("ı", "i").replace("ſ", "s")
+    return text.lower()
+
+
+def _hinted(low: str, hints: tuple[str, ...]) -> bool:
+    return any(hint in low for hint in hints)
+
+
+_FREQUENCY_HINTS = (
+    "day",
+    "week",
+    "month",
+    "morning",
+    "evening",
+    "night",
+    "daily",
+    "regularly",
+    "usually",
+    "often",
+    "frequently",
+)
+_LIFETIME_HINTS = ("year", "decade", "life", "since")
+_YEARS_OF_HINTS = ("year",)
+_NOT_STALLED_HINTS = ("stall", "plateau", "stuck")
+_AGE_AWARE_HINTS = (
+    "into",
+    "consider",
+    "factor",
+    "account",
+    "appropriate",
+    "suitable",
+    "adapted",
+    "tailored",
+    "based",
+)
+_MY_GOAL_HINTS = ("goal", "aim", "plan", "objective")
+_MY_RELATIVE_HINTS = (
+    "is",
+    "was",
+    "has",
+    "works",
+    "plays",
+    "goes",
+    "lives",
+    "studies",
+    "swims",
+    "runs",
+    "loves",
+    "does",
+    "attends",
+    "takes",
+)
+_MY_PROJECT_HINTS = (
+    "project",
+    "app",
+    "agent",
+    "bot",
+    "repo",
+    "codebase",
+    "startup",
+    "service",
+    "website",
+    "site",
+    "api",
+    "backend",
+    "frontend",
+    "server",
+    "company",
+)
+
+
+def _not_stalled(clause_text: str) -> bool:
+    return _hinted(_folded(clause_text), _NOT_STALLED_HINTS) and _NOT_STALLED.search(clause_text) is not None
 
 
 @dataclass(slots=True)
@@ -492,6 +583,8 @@ class _Parse:
     been: bool
     adverbs: list[str] = field(default_factory=list)
     _lemma: str | None = None
+    _rest: list[Token] | None = None
+    _aspect: tuple[Aspect, str] | None = None
 
     @property
     def verb(self) -> Token:
@@ -506,7 +599,10 @@ class _Parse:
 
     @property
     def rest(self) -> list[Token]:
-        return self.tokens[self.verb_at + 1 :]
+        # Read by every rule; no rule changes the list, so one slice serves them all.
+        if self._rest is None:
+            self._rest = self.tokens[self.verb_at + 1 :]
+        return self._rest
 
 
 # --- parsing -----------------------------------------------------------------------------------
@@ -583,6 +679,8 @@ _TRAILING = frozenset(
     {"for", "to", "of", "in", "on", "at", "with", "a", "an", "the", "my", "as", "by", "from", "than", "about"}
 )
 _COORDINATORS = frozenset({"and", "or"})
+_TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
+_CUT_GAP = re.compile(r'[,;:—–()"“”]')
 
 
 def _cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
@@ -609,10 +707,10 @@ def _cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             break
         if kept:
             gap = text[kept[-1].end : tok.start]
-            if any(ch in gap for ch in ',;:—–()"“”') or " - " in gap:
+            if gap and gap != " " and (_CUT_GAP.search(gap) is not None or " - " in gap):
                 break
         kept.append(tok)
-    while kept and kept[-1].lower in _CORRECTION_TAIL | {"any", "more"}:
+    while kept and kept[-1].lower in _TAIL_WORDS:
         if kept[-1].lower == "more" and (len(kept) < 2 or kept[-2].lower != "any"):
             break
         kept.pop()
@@ -638,6 +736,13 @@ def _content(tokens: Sequence[Token]) -> list[str]:
 
 
 def _aspect_of(parse: _Parse) -> tuple[Aspect, str]:
+    # Both the history and the habit rules ask; a predicate's aspect never changes, so compute it once.
+    if parse._aspect is None:
+        parse._aspect = _compute_aspect(parse)
+    return parse._aspect
+
+
+def _compute_aspect(parse: _Parse) -> tuple[Aspect, str]:
     verb = parse.verb
     if parse.perfect and parse.been:
         return Aspect.PERFECT, f"been {verb.text}"
@@ -647,7 +752,7 @@ def _aspect_of(parse: _Parse) -> tuple[Aspect, str]:
         return Aspect.PROGRESSIVE, verb.text
     if parse.used_to:
         return Aspect.PAST, f"used to {verb.lower}"
-    if verb.lower != verb.lemma and verb.lower != third_person(verb.lemma) and not verb.lower.endswith("ing"):
+    if verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma):
         return Aspect.PAST, verb.text
     return Aspect.SIMPLE, verb.text
 
@@ -656,6 +761,8 @@ def _aspect_of(parse: _Parse) -> tuple[Aspect, str]:
 
 
 def _frequency(text: str, start: int, end: int) -> re.Match[str] | None:
+    if not _hinted(_folded(text[start:end]), _FREQUENCY_HINTS):
+        return None
     return _FREQUENCY.search(text, start, end)
 
 
@@ -719,7 +826,7 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
     if aspect is Aspect.PROGRESSIVE and freq is None:
         return claims
     # The routine: a named program ("5x5") with its schedule.
-    program_at = next((i for i, t in enumerate(rest) if _PROGRAM_TOKEN.match(t.lower)), None)
+    program_at = next((i for i, t in enumerate(rest) if _is_program(t.lower)), None)
     bounded = _cut(rest, text)
     if freq is not None and (not bounded or freq.start() > bounded[-1].end):
         freq = None
@@ -784,16 +891,20 @@ def _history_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
     claims: list[_Claim] = []
     aspect, surface = _aspect_of(parse)
     region = text[parse.verb.start : region_end]
-    lifetime = _LIFETIME.search(text, parse.verb.start, region_end)
-    content = {t.lemma for t in parse.tokens} | {t.lower for t in parse.tokens}
-    training = bool(content & _TRAINING_WORDS) or any(_PROGRAM_TOKEN.match(t.lower) for t in parse.tokens)
-    restart = parse.lemma in {"restart", "resume", "return", "start"} and (
-        training or bool(_YEARS_OF.search(region))
-    )
+    low = _folded(region)
+    lifetime = _LIFETIME.search(text, parse.verb.start, region_end) if _hinted(low, _LIFETIME_HINTS) else None
+    restarting = parse.lemma in {"restart", "resume", "return", "start"}
     experienced = (
         parse.lemma in _EXPERIENCE_VERBS or parse.lemma in _ACTIVITIES or parse.lemma in _TRAINING_WORDS
     )
-    years_of = list(_YEARS_OF.finditer(region)) if experienced else []
+    # One scan serves both questions: whether a restart names years of something, and which years.
+    all_years = (
+        list(_YEARS_OF.finditer(region))
+        if (restarting or experienced) and _hinted(low, _YEARS_OF_HINTS)
+        else []
+    )
+    restart = restarting and (_mentions_training_word(parse.tokens) or bool(all_years))
+    years_of = all_years if experienced else []
     main_is_years = parse.lemma == "have" and bool(years_of)
     if (
         (lifetime is not None or restart or parse.used_to)
@@ -837,6 +948,12 @@ def _history_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
             )
         )
     return claims
+
+
+def _mentions_training_word(tokens: list[Token]) -> bool:
+    return any(
+        t.lemma in _TRAINING_WORDS or t.lower in _TRAINING_WORDS or _is_program(t.lower) for t in tokens
+    )
 
 
 def _project_claims(text: str, parse: _Parse) -> list[_Claim]:
@@ -946,9 +1063,9 @@ def _status_claims(text: str, clause: Clause, parse: _Parse) -> list[_Claim]:
     stalled = lemma in {"stall", "plateau"} or (
         lemma == "be" and any(t.lower in ("stalled", "stuck", "plateaued") for t in parse.rest[:2])
     )
-    not_stalled = _NOT_STALLED.search(clause.text) is not None
     if not (progressing or stalled):
         return []
+    not_stalled = _not_stalled(clause.text)
     if progressing and parse.negated:
         return []
     parts: list[str] = []
@@ -1198,10 +1315,14 @@ def _correction_claims(text: str, clause: Clause, parse: _Parse, region_end: int
                 Predicate(verb, head.text, Aspect.SIMPLE, _phrase(text, kept)),
             )
         ]
-    has_anymore = any(t.lower == "anymore" for t in rest) or re.search(
-        r"\bany\s+more\b", text[parse.verb.start : region_end], re.IGNORECASE
-    )
-    if not (parse.no_longer or (parse.negated and has_anymore)):
+    if not (
+        parse.no_longer
+        or parse.negated
+        and (
+            any(t.lower == "anymore" for t in rest)
+            or _ANY_MORE.search(text[parse.verb.start : region_end]) is not None
+        )
+    ):
         return []
     affirmative = _Parse(
         parse.tokens,
@@ -1257,11 +1378,15 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
     """Claims stated without an "I" subject: wishes about answers, goals, family members, projects."""
     claims: list[_Claim] = []
     body = clause.text
+    low = _folded(body)
+    if "my" not in low:
+        # Every pattern here needs the word "my".
+        return claims
     lowered_lemmas = {t.lemma for t in tokens}
-    for match in _AGE_AWARE.finditer(body):
+    for match in _AGE_AWARE.finditer(body) if _hinted(low, _AGE_AWARE_HINTS) else ():
         what = (match.group("x") or match.group("y") or "").strip()
         before = body[max(0, match.start() - 24) : match.start()].lower()
-        if not what or re.search(r"\b(?:not|n't|no need to|never)\b", before):
+        if not what or _NEGATED_BEFORE.search(before):
             continue
         if not (lowered_lemmas & _REQUEST_WORDS):
             continue
@@ -1277,7 +1402,10 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
             )
         )
         break
-    goal = _MY_GOAL.search(body)
+    # The patterns below are case-sensitive: their hints are tested on the text as written.
+    if not ("my" in body or "My" in body):
+        return claims
+    goal = _MY_GOAL.search(body) if _hinted(body, _MY_GOAL_HINTS) else None
     if goal is not None:
         complement = goal.group("rest").strip()
         claims.append(
@@ -1290,7 +1418,7 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
                 Predicate("want", "wants", Aspect.SIMPLE, complement),
             )
         )
-    for match in _MY_RELATIVE.finditer(body):
+    for match in _MY_RELATIVE.finditer(body) if _hinted(body, _MY_RELATIVE_HINTS) else ():
         who = match.group("who")
 
         if lemma(who) not in _RELATIVES:
@@ -1307,7 +1435,7 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
                 holder=f"User's {who}",
             )
         )
-    for match in _MY_PROJECT.finditer(body):
+    for match in _MY_PROJECT.finditer(body) if _hinted(body, _MY_PROJECT_HINTS) else ():
         what = match.group("what")
         rest = match.group("rest").strip()
         claims.append(
@@ -1333,7 +1461,7 @@ def clause_claims(text: str, clause: Clause) -> list[_Claim]:
         return []
     tokens = tokenize(text, clause.start, clause.end)
     claims = _regex_claims(text, clause, tokens)
-    subjects = [i for i, t in enumerate(tokens) if _is_first_person(t)]
+    subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
     for n, at in enumerate(subjects):
         before = [t.lower for t in tokens[max(0, at - 3) : at]]
         if before and before[-1] in _INVERSION:
@@ -1356,7 +1484,7 @@ def clause_claims(text: str, clause: Clause) -> list[_Claim]:
             continue
         if (
             parse.negated
-            and not _NOT_STALLED.search(clause.text)
+            and not _not_stalled(clause.text)
             and not any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
         ):
             continue

@@ -9,7 +9,7 @@ downloads or heavy native dependencies for accuracy the pattern-based former can
 """
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import simplemma
 
@@ -187,11 +187,19 @@ _GERUND_NOUNS: dict[str, str] = {
 }
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’.\-/][^\W_]+)*", re.UNICODE)
+# The same scan with the gap before each word captured: findall hands back plain strings, so offsets come
+# from summing lengths instead of asking a match object for each word's span. The gap is every character
+# that cannot start a word, taken possessively, so each match starts where the last ended and the scan
+# stays linear; the empty word at the end of the text (\Z) ends it.
+_GAP_AND_TOKEN = re.compile(r"([\W_]*+)(" + _TOKEN.pattern + r"|\Z)", re.UNICODE)
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A word of the source text: its exact slice, lower-cased form and lemma."""
+class Token(NamedTuple):
+    """A word of the source text: its exact slice, lower-cased form and lemma.
+
+    A named tuple rather than a frozen dataclass: it is as immutable and hashable, compares by its fields,
+    and costs a quarter as much to build, which matters at one object per word.
+    """
 
     text: str
     lower: str
@@ -215,31 +223,63 @@ def lemma(word: str) -> str:
     return result
 
 
+# What one surface word reads as: (lower, lemma) for each token it stands for. A lemma cache keyed by the
+# word as written, so the per-word case, apostrophe and acronym checks run once per distinct word.
+_Reading = tuple[tuple[str, str], ...]
+_readings: dict[str, _Reading] = {}
+
+
+def _reading(surface: str) -> _Reading:
+    lower = surface.lower()
+    if "'" in lower or "’" in lower:
+        lower = lower.replace("’", "'")
+        expanded = _CONTRACTIONS.get(lower)
+        if expanded is None and (lower.endswith("n't") or lower.endswith("'s") or lower.endswith("'re")):
+            head, _, tail = lower.rpartition("'")
+            # "'s" is a possessive or "is"; patterns that care look at the marker, not a guess.
+            expanded = (head[:-1], "not") if tail == "t" else (head, "'" + tail)
+        if expanded is not None:
+            result = tuple((part, lemma(part)) for part in expanded)
+            _remember(surface, result)
+            return result
+    # Acronyms keep their letters: "AI" must not lemmatize to a form of "be".
+    acronym = surface.isupper() and len(surface) > 1
+    result = ((lower, lower if acronym else lemma(lower)),)
+    _remember(surface, result)
+    return result
+
+
+def _remember(surface: str, reading: _Reading) -> None:
+    if len(_readings) >= _CACHE_LIMIT:
+        _readings.clear()
+    _readings[surface] = reading
+
+
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Words of text[start:end] with offsets into text; contractions become several tokens on one span."""
     tokens: list[Token] = []
     append = tokens.append
-    cache_get = _cache.get
-    stop = len(text) if end is None else end
-    for match in _TOKEN.finditer(text, start, stop):
-        surface = match.group(0)
-        lower = surface.lower()
-        at, to = match.span()
-        if "'" in lower or "’" in lower:
-            lower = lower.replace("’", "'")
-            expanded = _CONTRACTIONS.get(lower)
-            if expanded is None and (lower.endswith("n't") or lower.endswith("'s") or lower.endswith("'re")):
-                head, _, tail = lower.rpartition("'")
-                # "'s" is a possessive or "is"; patterns that care look at the marker, not a guess.
-                expanded = (head[:-1], "not") if tail == "t" else (head, "'" + tail)
-            if expanded is not None:
-                for part in expanded:
-                    append(Token(surface, part, lemma(part), at, to))
-                continue
-        # Acronyms keep their letters: "AI" must not lemmatize to a form of "be".
-        acronym = surface.isupper() and len(surface) > 1
-        word_lemma = lower if acronym else (cache_get(lower) or lemma(lower))
-        append(Token(surface, lower, word_lemma, at, to))
+    readings_get = _readings.get
+    new = tuple.__new__
+    size = len(text)
+    # Bounds clamp as a regex's pos and endpos do; slicing then scans exactly text[start:stop], since no
+    # look-around in the pattern reaches past a word's own characters.
+    start = min(max(start, 0), size)
+    stop = size if end is None else min(max(end, 0), size)
+    at = start
+    for gap, surface in _GAP_AND_TOKEN.findall(text[start:stop] if start or stop != size else text):
+        if not surface:
+            break
+        at += len(gap)
+        to = at + len(surface)
+        reading = readings_get(surface) or _reading(surface)
+        if len(reading) == 1:
+            lower, word_lemma = reading[0]
+            append(new(Token, (surface, lower, word_lemma, at, to)))
+        else:
+            for lower, word_lemma in reading:
+                append(new(Token, (surface, lower, word_lemma, at, to)))
+        at = to
     return tokens
 
 

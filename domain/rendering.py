@@ -52,11 +52,25 @@ _VOICE = {
     "ours": "theirs",
     "us": "them",
 }
+_NOT_SLUG = re.compile(r"[^\w.+#-]")
 _VOICE_WORD = re.compile(r"\b(?:my|mine|myself|me|I|I['’](?:m|ve|d|ll)|our|ours|us|we)\b", re.IGNORECASE)
+
+
+_third_person_cache: dict[str, str] = {}
 
 
 def third_person(verb: str) -> str:
     """Present simple, third person singular, of a verb lemma."""
+    cached = _third_person_cache.get(verb)
+    if cached is None:
+        cached = _third_person(verb)
+        if len(_third_person_cache) >= 10_000:
+            _third_person_cache.clear()
+        _third_person_cache[verb] = cached
+    return cached
+
+
+def _third_person(verb: str) -> str:
     if verb in _IRREGULAR_3SG:
         return _IRREGULAR_3SG[verb]
     if _CONSONANT_Y.search(verb):
@@ -135,7 +149,10 @@ def conflict_key(namespace: str, words: list[str] | str, max_words: int = 5) -> 
     raw = [t.lemma for t in tokenize(words)] if isinstance(words, str) else words
     parts: list[str] = []
     for word in raw:
-        cleaned = re.sub(r"[^\w.+#-]", "", word.lower()).strip(".-")
+        cleaned = word.lower()
+        if not cleaned.isalnum():
+            # An alphanumeric word is all word characters already: nothing to strip.
+            cleaned = _NOT_SLUG.sub("", cleaned).strip(".-")
         if not cleaned or cleaned in STOPWORDS or cleaned in parts:
             continue
         parts.append(cleaned)
