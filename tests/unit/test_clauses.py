@@ -1,5 +1,3 @@
-import time
-
 import pytest
 
 from domain.clauses import MAX_CLAUSE_CHARS, split_clauses
@@ -72,28 +70,12 @@ def test_blank_punctuation_and_control_characters() -> None:
     assert texts("I swim\x00 daily\x07.") == ["I swim\x00 daily\x07."]
 
 
-def test_unpunctuated_megabyte_splits_bounded_and_fast() -> None:
+def test_unpunctuated_megabyte_splits_bounded() -> None:
+    # Speed is the benchmark's job (benchmarks/fallback_throughput.py); this pins the bounds.
     text = "word " * 210_000
-    started = time.perf_counter()
     clauses = split_clauses(1, text)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.0
     assert all(len(c.text) <= MAX_CLAUSE_CHARS for c in clauses)
     assert sum(len(c.text) for c in clauses) >= len(text.strip()) - len(clauses)
     no_space = "a" * 1_048_576
-    started = time.perf_counter()
     clauses = split_clauses(1, no_space)
-    assert time.perf_counter() - started < 2.0
     assert "".join(c.text for c in clauses) == no_space
-
-
-def test_many_boundaries_stay_linear() -> None:
-    small = "I lift, and I swim. e.g. " * 1_000
-    large = small * 20
-    started = time.perf_counter()
-    split_clauses(1, small)
-    small_time = time.perf_counter() - started
-    started = time.perf_counter()
-    split_clauses(1, large)
-    large_time = time.perf_counter() - started
-    assert large_time < max(small_time, 0.01) * 60
