@@ -6,7 +6,8 @@
 Seeds each principal with one multi-row INSERT per page (rows built like the repository builds them, match
 keys included), then times commit_segment inside one unit of work, median of several fresh runs, each run on
 a copy of the same staged segment rolled back afterwards so every run sees the same store. Prints the three
-times and the ratio largest/smallest (goal: at most 2, i.e. no full scans)."""
+times, the statements (round trips) one commit sends, and the ratio largest/smallest (goal: at most 2, i.e.
+no full scans)."""
 
 import argparse
 import json
@@ -18,7 +19,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, insert
+from sqlalchemy import Engine, create_engine, event, insert
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
@@ -103,8 +104,19 @@ def _segment_inputs(owner: Owner) -> tuple[list[SourceEvent], list[dict[str, obj
     return events, proposals
 
 
-def _time_commit(store: PostgresStore, owner: Owner, repeats: int) -> float:
-    times = []
+class _RoundTrips:
+    """Counts statements sent to the server (one cursor execute or executemany is one round trip)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.count = 0
+        event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, *_: object) -> None:
+        self.count += 1
+
+
+def _time_commit(store: PostgresStore, owner: Owner, repeats: int, trips: _RoundTrips) -> tuple[float, int]:
+    times, counts = [], []
     for _ in range(repeats):
         events, proposals = _segment_inputs(owner)
         ref = segment(events[0].session_id, [e.seq for e in events], owner)
@@ -126,13 +138,15 @@ def _time_commit(store: PostgresStore, owner: Owner, repeats: int) -> float:
                     )
                 )
             uow.commit()
+            before = trips.count
             started = time.perf_counter()
             report = commit_segment(uow, ref, uuid.uuid4(), now=T0 + timedelta(days=1))
             elapsed = time.perf_counter() - started
+            counts.append(trips.count - before)
             assert report.admitted == 32, report
             uow.rollback()
         times.append(elapsed)
-    return statistics.median(times)
+    return statistics.median(times), max(counts)
 
 
 def run(server_url: str, repeats: int) -> dict[str, object]:
@@ -144,14 +158,23 @@ def run(server_url: str, repeats: int) -> dict[str, object]:
     try:
         schema.upgrade(engine, "head")
         store = PostgresStore(engine)
+        trips = _RoundTrips(engine)
         results: dict[str, float] = {}
+        round_trips: dict[str, int] = {}
         for size in SIZES:
             owner = Owner(tenant_id="bench", principal_id=f"p{size}")
             _seed(engine, owner, size)
-            _time_commit(store, owner, 1)  # warm caches and plans
-            results[str(size)] = round(_time_commit(store, owner, repeats) * 1000, 2)
+            _time_commit(store, owner, 1, trips)  # warm caches and plans
+            elapsed, statements = _time_commit(store, owner, repeats, trips)
+            results[str(size)] = round(elapsed * 1000, 2)
+            round_trips[str(size)] = statements
         ratio = max(results.values()) / min(results.values())
-        return {"commit_ms_median": results, "ratio_largest_smallest": round(ratio, 2), "repeats": repeats}
+        return {
+            "commit_ms_median": results,
+            "round_trips_per_commit": round_trips,
+            "ratio_largest_smallest": round(ratio, 2),
+            "repeats": repeats,
+        }
     finally:
         engine.dispose()
         with admin.connect() as connection:

@@ -6,23 +6,28 @@ and the evidence clock is a maximum over world time.
 
 Bounded: every store read is an indexed lookup for the batch's few subjects and main verbs (plus the
 user's tombstones under them), never a page through the principal's memory, so commit time does not grow
-with the number of live beliefs."""
+with the number of live beliefs. And few: the segment's lookups are read up front in a handful of set-based
+queries into a segment-local view (_Beliefs) that answers each rule's lookup as the store would at that point,
+the commit's own writes included; the writes reach the store in one batched upsert at the end."""
 
 import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
-from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.beliefs import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.equivalence import match_keys, retraction_ends, same_claim
 from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
 from domain.grounding import admitted_sources, span_rejection
-from domain.merging import distinct_key, file_second_claims, merge_batch
-from domain.ports import EpisodePut, UnitOfWork
+from domain.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
+from domain.owner import Owner
+from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbKey
 from domain.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
 from domain.segments import SegmentRef
 from domain.staging import StagedKind
@@ -39,6 +44,9 @@ MAX_RETRACTION_TARGETS = 4
 # tombstones; a principal's memory can be large, a commit must not be.
 MATCH_POOL = 64
 TOMBSTONE_POOL = 32
+RETRACTION_POOL = MAX_RETRACTION_TARGETS * 8
+# An id is never reused: a new belief takes the first free id of its subject's chain.
+ID_ATTEMPTS = 16
 _BELIEF_NAMESPACE = uuid.UUID("5b0f6a52-4a77-4c0e-9a43-3f1f3d1f0b9e")
 
 
@@ -73,6 +81,197 @@ class CommitReport(BaseModel):
 
 def belief_id(ref: SegmentRef, subject: str) -> UUID:
     return uuid.uuid5(_BELIEF_NAMESPACE, f"{ref.tenant_id}/{ref.principal_id}/{subject}")
+
+
+@dataclass
+class _Pool:
+    """A main-verb lookup read from the store: its first beliefs by id, and the last id it read up to (None
+    when it read every one), so the beliefs at or below that id are known exactly."""
+
+    members: list[UUID]
+    boundary: UUID | None
+
+
+class _Beliefs:
+    """The segment's view of the principal's beliefs.
+
+    Prefetched with a few set-based reads (the batch's subjects, main verbs and tombstones, and the ids its
+    new beliefs could take), it answers by_subject, by_main_verb, closed_by_user and get the way the store
+    would answer them at that point of the commit: the commit's own writes are applied to the view at once
+    and reach the store in one batched upsert (flush). A lookup the prefetch cannot answer exactly (a key it
+    did not read, or a verb lookup whose read beliefs this commit closed or reworded) flushes and reads the
+    store again."""
+
+    def __init__(self, repository: BeliefRepository, owner: Owner) -> None:
+        self._repo, self._owner = repository, owner
+        # Every belief the view has read or written, current as of this commit's writes.
+        self._records: dict[UUID, MemoryRecord] = {}
+        self._subject_index: dict[str, dict[UUID, None]] = {}
+        # Written by this commit: their lookup keys are the statement's own (the store recomputes them).
+        self._changed: dict[UUID, None] = {}
+        self._pending: dict[UUID, MemoryRecord] = {}
+        self._subjects: set[str] = set()
+        self._pools: dict[VerbKey, _Pool] = {}
+        self._tombstones_by_subject: dict[str, list[UUID]] = {}
+        self._tombstones_by_verb: dict[str, list[UUID]] = {}
+        self._checked_ids: set[UUID] = set()
+        self._existing_ids: set[UUID] = set()
+        self._keys: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+
+    def match_keys(self, statement: str) -> tuple[str | None, tuple[str, ...]]:
+        keys = self._keys.get(statement)
+        if keys is None:
+            keys = self._keys[statement] = match_keys(statement)
+        return keys
+
+    # --- reads -------------------------------------------------------------------------------------
+
+    def prefetch(
+        self,
+        *,
+        subjects: Sequence[str],
+        verb_keys: Sequence[VerbKey],
+        tombstone_subjects: Sequence[str],
+        tombstone_verbs: Sequence[str],
+        ids: Sequence[UUID],
+    ) -> None:
+        self._load_subjects(subjects)
+        self._load_pools(verb_keys)
+        self._load_tombstones(tombstone_subjects, tombstone_verbs)
+        self._load_ids(ids)
+
+    def _learn(self, record: MemoryRecord) -> MemoryRecord:
+        """A belief read from the store; what this commit wrote under its id stays the current state."""
+        known = self._records.get(record.id)
+        if known is not None:
+            return known
+        self._records[record.id] = record
+        self._subject_index.setdefault(record.subject, {})[record.id] = None
+        return record
+
+    def _load_subjects(self, subjects: Sequence[str]) -> None:
+        wanted = [s for s in dict.fromkeys(subjects) if s not in self._subjects]
+        if not wanted:
+            return
+        self.flush()
+        for record in self._repo.by_subjects(self._owner, wanted):
+            self._learn(record)
+        self._subjects.update(wanted)
+
+    def _load_pools(self, keys: Sequence[VerbKey], *, again: bool = False) -> None:
+        wanted = [k for k in dict.fromkeys(keys) if again or k not in self._pools]
+        if not wanted:
+            return
+        self.flush()
+        found = self._repo.by_main_verbs(self._owner, wanted, limit_per_key=MATCH_POOL)
+        for key in wanted:
+            members = [self._learn(r).id for r in found.get(key, [])]
+            boundary = members[-1] if len(members) >= MATCH_POOL else None
+            self._pools[key] = _Pool(members=members, boundary=boundary)
+
+    def _load_tombstones(self, subjects: Sequence[str], verbs: Sequence[str]) -> None:
+        subjects = [s for s in dict.fromkeys(subjects) if s not in self._tombstones_by_subject]
+        verbs = [v for v in dict.fromkeys(verbs) if v not in self._tombstones_by_verb]
+        if not subjects and not verbs:
+            return
+        self.flush()
+        found = self._repo.closed_by_user_each(
+            self._owner, subjects=subjects, verbs=verbs, limit_per_key=TOMBSTONE_POOL
+        )
+        for subject in subjects:
+            self._tombstones_by_subject[subject] = [
+                self._learn(r).id for r in found.by_subject.get(subject, [])
+            ]
+        for verb in verbs:
+            self._tombstones_by_verb[verb] = [self._learn(r).id for r in found.by_verb.get(verb, [])]
+
+    def _load_ids(self, ids: Sequence[UUID]) -> None:
+        # No flush: an id this commit wrote is known to the view, every other one is as it was.
+        wanted = [i for i in dict.fromkeys(ids) if i not in self._checked_ids and i not in self._records]
+        if wanted:
+            self._existing_ids |= self._repo.existing_ids(self._owner, wanted)
+            self._checked_ids.update(wanted)
+
+    def by_subject(self, subject: str) -> list[MemoryRecord]:
+        """Live beliefs filed under subject, by id."""
+        self._load_subjects([subject])
+        found = (self._records[i] for i in self._subject_index.get(subject, {}))
+        return sorted((r for r in found if r.is_live and r.subject == subject), key=lambda r: r.id)
+
+    def _is_member(self, record: MemoryRecord, key: VerbKey) -> bool:
+        verb, terms = self.match_keys(record.statement)
+        return record.is_live and verb == key[0] and set(key[1]) <= set(terms)
+
+    def by_main_verb(self, verb: str, containing: Sequence[str], limit: int) -> list[MemoryRecord]:
+        """Live beliefs with main verb verb and every lemma of containing, by id, at most limit."""
+        key: VerbKey = (verb, tuple(containing))
+        self._load_pools([key])
+        for attempt in range(2):
+            pool = self._pools[key]
+            members = {i: self._records[i] for i in pool.members if i not in self._changed}
+            for changed in self._changed:
+                record = self._records[changed]
+                if self._is_member(record, key):
+                    members[changed] = record
+            ordered = sorted(members.values(), key=lambda r: r.id)
+            boundary = pool.boundary
+            if boundary is None:
+                return ordered[: max(limit, 0)]
+            known = [r for r in ordered if r.id <= boundary]
+            if len(known) >= limit or attempt:
+                return known[: max(limit, 0)]
+            # This commit closed or reworded some of the beliefs read: read the store again.
+            self._load_pools([key], again=True)
+        raise AssertionError("unreachable")
+
+    def closed_by_user(self, subject: str, verb: str | None, limit: int) -> list[MemoryRecord]:
+        """closed_by_user(subjects=[subject], verbs=[verb] or [], limit)."""
+        verbs = [verb] if verb else []
+        self._load_tombstones([subject], verbs)
+        read = [
+            *self._tombstones_by_subject[subject],
+            *(i for v in verbs for i in self._tombstones_by_verb[v]),
+        ]
+        ids = dict.fromkeys(i for i in read if i not in self._changed)
+        found = [self._records[i] for i in ids]
+        for changed in self._changed:
+            record = self._records[changed]
+            if record.closed_reason in USER_CLOSED_REASONS and (
+                record.subject == subject or (verb and self.match_keys(record.statement)[0] == verb)
+            ):
+                found.append(record)
+        found.sort(key=lambda r: (r.valid_to, r.id), reverse=True)
+        return found[: max(limit, 0)]
+
+    def taken(self, ids: Sequence[UUID]) -> set[UUID]:
+        """The ids among ids that name one of the owner's beliefs, live or closed, this commit's included."""
+        self._load_ids(ids)
+        return {i for i in ids if i in self._records or i in self._existing_ids}
+
+    # --- writes ------------------------------------------------------------------------------------
+
+    def put(self, record: MemoryRecord) -> None:
+        previous = self._records.get(record.id)
+        if previous is not None and previous.subject != record.subject:
+            self._subject_index.get(previous.subject, {}).pop(record.id, None)
+        self._records[record.id] = record
+        self._subject_index.setdefault(record.subject, {})[record.id] = None
+        self._changed[record.id] = None
+        self._pending[record.id] = record
+
+    def close(self, belief_id: UUID, at: datetime, reason: ClosedReason) -> MemoryRecord | None:
+        """close_validity: None when unknown or already closed (never closes twice)."""
+        current = self._records.get(belief_id)
+        if current is None or not current.is_live:
+            return None
+        closed = current.closed(at, reason)
+        self.put(closed)
+        return closed
+
+    def flush(self) -> None:
+        if self._pending:
+            self._repo.upsert_many(list(self._pending.values()))
+            self._pending.clear()
 
 
 class _Tally:
@@ -116,6 +315,42 @@ class _SegmentCommit:
                 )
         # Beliefs this commit already read or wrote, by id, so later candidates see earlier ones.
         self.touched: dict[UUID, MemoryRecord] = {}
+        self.beliefs = _Beliefs(uow.beliefs, ref.owner)
+        self.claims = ClaimMatcher()
+        self.audits: list[FormationAudit] = []
+
+    def prefetch(self, candidates: Sequence[MemoryCandidate]) -> None:
+        """Read up front, in a few set-based queries, everything the candidates' rules will look up."""
+        subjects: list[str] = []
+        verb_keys: list[VerbKey] = []
+        verbs: list[str] = []
+        ids: list[UUID] = []
+        for candidate in candidates:
+            verb, content = self.beliefs.match_keys(candidate.statement)
+            if candidate.polarity is Polarity.RETRACT:
+                if verb is not None:
+                    verb_keys.append((verb, content))
+                continue
+            subjects.append(candidate.subject)
+            if verb is not None:
+                verb_keys.append((verb, ()))
+                verbs.append(verb)
+            ids += self.id_chain(candidate.subject, candidate.statement)
+        self.beliefs.prefetch(
+            subjects=subjects,
+            verb_keys=verb_keys,
+            tombstone_subjects=subjects,
+            tombstone_verbs=verbs,
+            ids=ids,
+        )
+
+    def id_chain(self, subject: str, statement: str) -> list[UUID]:
+        """The ids a new belief under subject may take, in order: the first free one of the first
+        ID_ATTEMPTS, else the one after them."""
+        chain = [belief_id(self.ref, subject)]
+        for _ in range(ID_ATTEMPTS):
+            chain.append(uuid.uuid5(chain[-1], statement))
+        return chain
 
     # --- grounding ---------------------------------------------------------------------------------
 
@@ -151,7 +386,7 @@ class _SegmentCommit:
         return [b for b in fresh if b.is_live]
 
     def same_subject(self, subject: str) -> list[MemoryRecord]:
-        found = self._fresh(self.uow.beliefs.by_subject(self.ref.owner, subject))
+        found = self._fresh(self.beliefs.by_subject(subject))
         known = {b.id for b in found}
         found += [
             b for b in self.touched.values() if b.is_live and b.subject == subject and b.id not in known
@@ -161,13 +396,11 @@ class _SegmentCommit:
     def same_verb(self, verb: str | None, containing: tuple[str, ...] = ()) -> list[MemoryRecord]:
         if verb is None:
             return []
-        limit = MAX_RETRACTION_TARGETS * 8 if containing else MATCH_POOL
-        found = self._fresh(
-            self.uow.beliefs.by_main_verb(self.ref.owner, verb, containing=containing, limit=limit)
-        )
+        limit = RETRACTION_POOL if containing else MATCH_POOL
+        found = self._fresh(self.beliefs.by_main_verb(verb, containing, limit))
         known = {b.id for b in found}
         for belief in self.touched.values():
-            keys = match_keys(belief.statement)
+            keys = self.beliefs.match_keys(belief.statement)
             if (
                 belief.is_live
                 and belief.id not in known
@@ -178,13 +411,13 @@ class _SegmentCommit:
         return found
 
     def store(self, belief: MemoryRecord) -> None:
-        self.uow.beliefs.upsert(belief)
+        self.beliefs.put(belief)
         self.touched[belief.id] = belief
 
     # --- retraction --------------------------------------------------------------------------------
 
     def retract(self, candidate: MemoryCandidate) -> None:
-        verb, content = match_keys(candidate.statement)
+        verb, content = self.beliefs.match_keys(candidate.statement)
         targets = sorted(
             (b for b in self.same_verb(verb, content) if retraction_ends(candidate.statement, b.statement)),
             key=lambda b: b.id,
@@ -196,8 +429,8 @@ class _SegmentCommit:
         for belief in targets:
             # The user's own correction is a tombstone dated when the user said it: older evidence replayed
             # later cannot recreate the belief, and a restatement made after the correction still can.
-            closed = self.uow.beliefs.close_validity(
-                self.ref.owner, belief.id, max(corrected_at, belief.valid_from), ClosedReason.RETRACTED
+            closed = self.beliefs.close(
+                belief.id, max(corrected_at, belief.valid_from), ClosedReason.RETRACTED
             )
             if closed is not None:
                 self.touched[closed.id] = closed
@@ -208,15 +441,13 @@ class _SegmentCommit:
     def forbidden_by_user(self, candidate: MemoryCandidate, evidence_at: datetime) -> bool:
         """A user's rejection, deletion, edit or correction forbids the claim unless the user has said it
         again since: only evidence later than the tombstone may form it anew."""
-        verb, _ = match_keys(candidate.statement)
-        tombstones = self.uow.beliefs.closed_by_user(
-            self.ref.owner, subjects=[candidate.subject], verbs=[verb] if verb else [], limit=TOMBSTONE_POOL
-        )
+        verb, _ = self.beliefs.match_keys(candidate.statement)
+        tombstones = self.beliefs.closed_by_user(candidate.subject, verb, TOMBSTONE_POOL)
         tombstones += [b for b in self.touched.values() if b.closed_reason is ClosedReason.RETRACTED]
         return any(
             t.valid_to is not None
             and evidence_at <= t.valid_to
-            and same_claim(t.statement, candidate.statement)
+            and self.claims.same(t.statement, candidate.statement)
             for t in tombstones
         )
 
@@ -226,11 +457,12 @@ class _SegmentCommit:
             self.tally.add(ReasonCategory.REJECTED_CORRECTION)
             return
         same_subject = self.same_subject(candidate.subject)
-        match = next((b for b in same_subject if same_claim(b.statement, candidate.statement)), None)
+        match = next((b for b in same_subject if self.claims.same(b.statement, candidate.statement)), None)
         if match is None:
-            verb, _ = match_keys(candidate.statement)
+            verb, _ = self.beliefs.match_keys(candidate.statement)
             match = next(
-                (b for b in self.same_verb(verb) if same_claim(b.statement, candidate.statement)), None
+                (b for b in self.same_verb(verb) if self.claims.same(b.statement, candidate.statement)),
+                None,
             )
         if match is not None:
             self.support(match, candidate, refs, evidence_at)
@@ -253,12 +485,10 @@ class _SegmentCommit:
     def new_belief(
         self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], evidence_at: datetime
     ) -> MemoryRecord:
-        identity = belief_id(self.ref, candidate.subject)
         # An id is never reused: a closed record under it may be the user's tombstone.
-        for _ in range(16):
-            if self.touched.get(identity) is None and self.uow.beliefs.get(self.ref.owner, identity) is None:
-                break
-            identity = uuid.uuid5(identity, candidate.statement)
+        chain = self.id_chain(candidate.subject, candidate.statement)
+        taken = self.beliefs.taken(chain[:ID_ATTEMPTS]) | set(self.touched)
+        identity = next((i for i in chain[:ID_ATTEMPTS] if i not in taken), chain[ID_ATTEMPTS])
         return MemoryRecord(
             id=identity,
             tenant_id=self.ref.tenant_id,
@@ -358,7 +588,7 @@ class _SegmentCommit:
         )
 
     def audit_redundancy(self, memory_id: UUID) -> None:
-        self.uow.audits.record(
+        self.audits.append(
             FormationAudit(
                 id=uuid.uuid4(),
                 tenant_id=self.ref.tenant_id,
@@ -435,11 +665,14 @@ def commit_segment(
         work.tally.add(reason)
     # Source order, so a correction ends what was said before it, even earlier in the same batch.
     position = {id(c): i for i, c in enumerate(candidates)}
-    for candidate in sorted(selection.admitted, key=lambda c: (c.source_event_ids[-1], position[id(c)])):
+    admitted = sorted(selection.admitted, key=lambda c: (c.source_event_ids[-1], position[id(c)]))
+    work.prefetch(admitted)
+    for candidate in admitted:
         if candidate.polarity is Polarity.RETRACT:
             work.retract(candidate)
         else:
             work.assert_claim(candidate)
+    work.beliefs.flush()
 
     provider_invalid = rejections.get(ReasonCategory.PROVIDER_INVALID, 0)
     result = CommitReport(
@@ -458,7 +691,7 @@ def commit_segment(
         attributed_redundancies=work.tally.redundant,
         rejected_provider_candidates=sum(rejections.values()),
     )
-    uow.audits.record(
+    work.audits.append(
         FormationAudit(
             id=uuid.uuid4(),
             tenant_id=ref.tenant_id,
@@ -470,4 +703,5 @@ def commit_segment(
             created_at=now,
         )
     )
+    uow.audits.record_many(work.audits)
     return result

@@ -68,6 +68,18 @@ class IntegratedEpisodeRepository(Protocol):
     def delete_for_session(self, owner: Owner, session_id: UUID) -> int: ...
 
 
+# A main-verb lookup: the verb, and the content lemmas every belief found must include.
+VerbKey = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Tombstones:
+    """closed_by_user answered for each subject and for each verb on its own."""
+
+    by_subject: dict[str, list[MemoryRecord]]
+    by_verb: dict[str, list[MemoryRecord]]
+
+
 class BeliefRepository(Protocol):
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None: ...
 
@@ -92,6 +104,13 @@ class BeliefRepository(Protocol):
         lemmas include every one of containing, by id, at most limit."""
         ...
 
+    def by_main_verbs(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[MemoryRecord]]:
+        """by_main_verb for each (verb, containing) key, in one query: every key asked for maps to its own
+        live beliefs by id, at most limit_per_key."""
+        ...
+
     def closed_by_user(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
     ) -> list[MemoryRecord]:
@@ -99,7 +118,22 @@ class BeliefRepository(Protocol):
         whose main verb is one of verbs, most recently closed first, at most limit."""
         ...
 
+    def closed_by_user_each(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
+    ) -> Tombstones:
+        """closed_by_user for each subject alone and each verb alone, in one query: every subject and verb
+        asked for maps to its own tombstones, most recently closed first, at most limit_per_key."""
+        ...
+
+    def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
+        """The ids among ids that name one of the owner's beliefs, live or closed (one indexed query)."""
+        ...
+
     def upsert(self, record: MemoryRecord) -> None: ...
+
+    def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
+        """upsert() for every record in one round trip; when an id repeats, the last record wins."""
+        ...
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason

@@ -16,7 +16,7 @@ from domain.errors import EventConflict
 from domain.events import SourceEvent
 from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.owner import Owner
-from domain.ports import AppendResult, EpisodePut, ErasureCounts
+from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbKey
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -157,6 +157,16 @@ class InMemoryBeliefs(_Repo):
                 found.append(belief)
         return found[: max(limit, 0)]
 
+    def by_main_verbs(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[MemoryRecord]]:
+        return {
+            (verb, tuple(containing)): self.by_main_verb(
+                owner, verb, containing=containing, limit=limit_per_key
+            )
+            for verb, containing in keys
+        }
+
     def closed_by_user(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
     ) -> list[MemoryRecord]:
@@ -169,8 +179,27 @@ class InMemoryBeliefs(_Repo):
         found.sort(key=lambda b: (b.valid_to, b.id), reverse=True)
         return found[: max(limit, 0)]
 
+    def closed_by_user_each(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
+    ) -> Tombstones:
+        return Tombstones(
+            by_subject={
+                s: self.closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key) for s in subjects
+            },
+            by_verb={
+                v: self.closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key) for v in verbs
+            },
+        )
+
+    def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
+        return {i for i in ids if self.get(owner, i) is not None}
+
     def upsert(self, record: MemoryRecord) -> None:
         self._s.beliefs[record.id] = record
+
+    def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
+        for record in records:
+            self.upsert(record)
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason

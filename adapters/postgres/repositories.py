@@ -1,5 +1,6 @@
 """PostgreSQL repositories: every statement scoped by tenant and principal, rows translated by hand."""
 
+import functools
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -11,6 +12,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.legacy import BACKFILL_LIFECYCLE_VERSION, LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.tables import (
+    USER_CLOSED_WHERE,
     beliefs,
     consolidation_runs,
     formation_audits,
@@ -27,7 +29,7 @@ from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
 from domain.owner import Owner
-from domain.ports import AppendResult, EpisodePut
+from domain.ports import AppendResult, EpisodePut, Tombstones, VerbKey
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
     AuditKind,
@@ -410,21 +412,82 @@ class PostgresBeliefs(_Repo):
         )
         return [_belief(row) for row in rows]
 
-    def upsert(self, record: MemoryRecord) -> None:
-        values = _belief_row(record, with_match_keys=self._keys)
-        statement = insert(beliefs).values(values)
-        changed = {k: statement.excluded[k] for k in values if k not in ("id", "tenant_id", "principal_id")}
-        # The owner condition keeps an id that belongs to someone else from being overwritten.
-        self._c.execute(
-            statement.on_conflict_do_update(
-                index_elements=[beliefs.c.id],
-                set_=changed,
-                where=and_(
-                    beliefs.c.tenant_id == statement.excluded.tenant_id,
-                    beliefs.c.principal_id == statement.excluded.principal_id,
-                ),
+    def by_main_verbs(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[MemoryRecord]]:
+        wanted = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in keys))
+        if not self._keys:
+            return {
+                (verb, containing): self.by_main_verb(owner, verb, containing=containing, limit=limit_per_key)
+                for verb, containing in wanted
+            }
+        found: dict[VerbKey, list[MemoryRecord]] = {key: [] for key in wanted}
+        if not wanted or limit_per_key <= 0:
+            return found
+        params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
+        for i, (verb, containing) in enumerate(wanted):
+            params[f"verb_{i}"] = verb[:64]
+            if containing:
+                params[f"terms_{i}"] = list(containing)
+        statement = _by_main_verbs(tuple(bool(containing) for _, containing in wanted), limit_per_key)
+        for row in self._c.execute(statement, params):
+            found[wanted[row.key_index]].append(_belief(row))
+        return found
+
+    def closed_by_user_each(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
+    ) -> Tombstones:
+        subjects, verbs = list(dict.fromkeys(subjects)), list(dict.fromkeys(verbs))
+        if not self._keys:
+            return Tombstones(
+                by_subject={
+                    s: self.closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key)
+                    for s in subjects
+                },
+                by_verb={
+                    v: self.closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key) for v in verbs
+                },
             )
+        by_subject: dict[str, list[MemoryRecord]] = {s: [] for s in subjects}
+        by_verb: dict[str, list[MemoryRecord]] = {v: [] for v in verbs}
+        if (not subjects and not verbs) or limit_per_key <= 0:
+            return Tombstones(by_subject=by_subject, by_verb=by_verb)
+        rows = self._c.execute(
+            _closed_by_user_each(limit_per_key),
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "subjects": subjects,
+                "verbs": list(dict.fromkeys(v[:64] for v in verbs)),
+            },
         )
+        by_stored_verb: dict[str, list[MemoryRecord]] = {}
+        for row in rows:
+            if row.key_kind == "subject":
+                by_subject[row.key_value].append(_belief(row))
+            else:
+                by_stored_verb.setdefault(row.key_value, []).append(_belief(row))
+        for verb in verbs:
+            by_verb[verb] = list(by_stored_verb.get(verb[:64], []))
+        return Tombstones(by_subject=by_subject, by_verb=by_verb)
+
+    def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
+        if not ids:
+            return set()
+        rows = self._c.execute(
+            _EXISTING_IDS,
+            {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id, "ids": list(set(ids))},
+        )
+        return {row.id for row in rows}
+
+    def upsert(self, record: MemoryRecord) -> None:
+        self._c.execute(_UPSERT[self._keys], _belief_row(record, with_match_keys=self._keys))
+
+    def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
+        latest = {record.id: record for record in records}
+        if latest:
+            rows = [_belief_row(record, with_match_keys=self._keys) for record in latest.values()]
+            self._c.execute(_UPSERT[self._keys], rows)
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
@@ -499,6 +562,81 @@ class PostgresBeliefs(_Repo):
             .returning(beliefs.c.id)
         ).first()
         return row is not None
+
+
+def _upsert_statement(with_match_keys: bool) -> Any:
+    """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
+    names = [c.name for c in beliefs.c if with_match_keys or c.name not in ("main_verb", "terms")]
+    statement = insert(beliefs)
+    changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
+    # The owner condition keeps an id that belongs to someone else from being overwritten.
+    return statement.on_conflict_do_update(
+        index_elements=[beliefs.c.id],
+        set_=changed,
+        where=and_(
+            beliefs.c.tenant_id == statement.excluded.tenant_id,
+            beliefs.c.principal_id == statement.excluded.principal_id,
+        ),
+    )
+
+
+_UPSERT = {keys: _upsert_statement(keys) for keys in (True, False)}
+
+# Only for a store with match keys.
+_BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c)
+
+
+@functools.cache
+def _by_main_verbs(containing: tuple[bool, ...], limit: int) -> Any:
+    """One branch per key, UNION ALL: each branch is planned for its own verb (a common verb walks the id
+    index, a rare one reads its few rows from the verb index), which one LATERAL plan for all keys cannot
+    do. The limit is a literal: a generic plan for a prepared statement would assume a LIMIT parameter
+    reads a tenth of the rows and sort them all. Cached by which keys carry content lemmas."""
+    branches = []
+    for i, has_terms in enumerate(containing):
+        terms = f" AND terms @> CAST(:terms_{i} AS text[])" if has_terms else ""
+        branches.append(
+            f"(SELECT {i} AS key_index, * FROM beliefs"
+            " WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
+            f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
+        )
+    return text(f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS found ORDER BY key_index, id")
+
+
+@functools.cache
+def _closed_by_user_each(limit: int) -> Any:
+    """Each subject's and each verb's newest tombstones, through the partial indexes (whose predicate is
+    spelled here as they spell it); the limit is a literal for the reason _by_main_verbs gives."""
+    return text(
+        f"""
+        SELECT 'subject' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
+          FROM unnest(CAST(:subjects AS text[])) AS k(key_value)
+         CROSS JOIN LATERAL (
+               SELECT * FROM beliefs
+                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
+                  AND subject = k.key_value
+                ORDER BY valid_to DESC, id DESC
+                LIMIT {int(limit)}) AS b
+        UNION ALL
+        SELECT 'verb' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
+          FROM unnest(CAST(:verbs AS text[])) AS k(key_value)
+         CROSS JOIN LATERAL (
+               SELECT * FROM beliefs
+                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
+                  AND main_verb = k.key_value
+                ORDER BY valid_to DESC, id DESC
+                LIMIT {int(limit)}) AS b
+        ORDER BY key_kind, key_value, valid_to DESC, id DESC
+        """
+    )
+
+
+_EXISTING_IDS = text(
+    """
+    SELECT id FROM beliefs
+     WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND id = ANY(CAST(:ids AS uuid[]))
+    """
+)
 
 
 _FACT_COLUMNS = (

@@ -6,6 +6,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.beliefs import ClosedReason
+from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.owner import Owner
 from domain.ports import EpisodePut, UnitOfWorkFactory
@@ -599,3 +600,85 @@ def test_audit_get_by_dedupe_key_is_owner_scoped(uow_factory: UnitOfWorkFactory)
         assert uow.audits.get(OWNER, "governed/delete/x") == audit
         assert uow.audits.get(OTHER_PRINCIPAL, "governed/delete/x") is None
         assert uow.audits.get(OWNER, "governed/delete/y") is None
+
+
+# --- batched commit lookups and writes: each answers as its one-key form does ----------------------------
+
+
+def test_commit_batched_lookups_answer_per_key_like_the_single_lookups(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    daily = belief(subject="activity:outdoor", statement="User is running outdoors every day.")
+    mornings = belief(subject="habit:mornings", statement="User goes running outdoors most mornings.")
+    journal = belief(subject="resource:journal", statement="User tracks runs outdoors in a journal.")
+    closed = belief(subject="activity:outdoor", statement="User runs outdoors at night.")
+    foreign = belief(owner=OTHER_PRINCIPAL, subject="activity:outdoor", statement="User runs outdoors.")
+    deleted = belief(subject="project:agent", statement="User is building an agent.")
+    edited = belief(subject="resource:bmw", statement="User drives a BMW.")
+    with uow_factory() as uow:
+        for b in (daily, mornings, journal, closed, foreign, deleted, edited):
+            uow.beliefs.upsert(b)
+        uow.beliefs.close_validity(OWNER, closed.id, T0, ClosedReason.SUPERSEDED)
+        uow.beliefs.close_validity(OWNER, deleted.id, T0 + timedelta(hours=1), ClosedReason.DELETED)
+        uow.beliefs.close_validity(OWNER, edited.id, T0 + timedelta(hours=3), ClosedReason.EDITED)
+        uow.commit()
+    building = match_keys(deleted.statement)[0]
+    assert building is not None
+    with uow_factory() as uow:
+        keys = [("run", ()), ("run", ("morning",)), ("track", ()), ("run", ("journal",)), ("swim", ())]
+        found = uow.beliefs.by_main_verbs(OWNER, keys, limit_per_key=10)
+        assert set(found) == set(keys)
+        for verb, containing in keys:
+            single = uow.beliefs.by_main_verb(OWNER, verb, containing=containing, limit=10)
+            assert found[(verb, containing)] == single
+        assert [b.id for b in found[("run", ())]] == sorted([daily.id, mornings.id])
+        assert len(uow.beliefs.by_main_verbs(OWNER, [("run", ())], limit_per_key=1)[("run", ())]) == 1
+        assert uow.beliefs.by_main_verbs(OWNER, [], limit_per_key=10) == {}
+
+        tombstones = uow.beliefs.closed_by_user_each(
+            OWNER,
+            subjects=["project:agent", "activity:outdoor"],
+            verbs=["drive", building, "run"],
+            limit_per_key=10,
+        )
+        assert [b.id for b in tombstones.by_subject["project:agent"]] == [deleted.id]
+        assert tombstones.by_subject["activity:outdoor"] == []
+        assert [b.id for b in tombstones.by_verb["drive"]] == [edited.id]
+        assert [b.id for b in tombstones.by_verb[building]] == [deleted.id]
+        assert tombstones.by_verb["run"] == []
+        assert tombstones.by_subject["project:agent"] == uow.beliefs.closed_by_user(
+            OWNER, subjects=["project:agent"], verbs=[], limit=10
+        )
+        assert uow.beliefs.closed_by_user_each(
+            OTHER_PRINCIPAL, subjects=["project:agent"], verbs=[], limit_per_key=10
+        ).by_subject == {"project:agent": []}
+        empty = uow.beliefs.closed_by_user_each(OWNER, subjects=[], verbs=[], limit_per_key=10)
+        assert empty.by_subject == {} and empty.by_verb == {}
+
+        unknown = uuid4()
+        assert uow.beliefs.existing_ids(OWNER, [daily.id, closed.id, deleted.id, foreign.id, unknown]) == {
+            daily.id,
+            closed.id,
+            deleted.id,
+        }
+        assert uow.beliefs.existing_ids(OWNER, []) == set()
+
+
+def test_upsert_many_writes_every_record_and_the_last_of_an_id_wins(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    first = belief(subject="activity:outdoor", statement="User is running outdoors every day.")
+    second = belief(subject="habit:mornings", statement="User goes running outdoors most mornings.")
+    theirs = belief(owner=OTHER_PRINCIPAL, subject="activity:outdoor", statement="User runs outdoors.")
+    with uow_factory() as uow:
+        uow.beliefs.upsert(theirs)
+        uow.beliefs.upsert_many([])
+        reworded = first.model_copy(update={"statement": "User swims outdoors every day.", "version": 1})
+        uow.beliefs.upsert_many([first, second, reworded])
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.beliefs.get(OWNER, first.id) == reworded
+        assert uow.beliefs.get(OWNER, second.id) == second
+        assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
+        assert [b.id for b in uow.beliefs.by_main_verb(OWNER, "swim", limit=10)] == [first.id]
+        assert uow.beliefs.by_main_verb(OWNER, "run", limit=10) == [second]
