@@ -126,13 +126,16 @@ def _explain_page_query(engine: Engine, store: PostgresStore, now: datetime) -> 
     captured: list[tuple[str, Any]] = []
 
     def capture(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
-        if "FROM beliefs" in statement and "ORDER BY beliefs.last_evidence_at" in statement:
+        if "retirement sweep page" in statement or (
+            "FROM beliefs" in statement and "ORDER BY beliefs.last_evidence_at" in statement
+        ):
             captured.append((statement, parameters))
 
     event.listen(engine, "before_cursor_execute", capture)
     try:
+        # The sweep's own page statement (rolled back), or expiry_candidates' before the expires_at revision.
         with store() as uow:
-            uow.beliefs.expiry_candidates(cutoffs(now), None, SWEEP_PAGE_SIZE)
+            sweep_page(uow, now, None, SWEEP_PAGE_SIZE)
     finally:
         event.remove(engine, "before_cursor_execute", capture)
     statement, parameters = captured[0]

@@ -122,12 +122,18 @@ def effective_confidence(record: MemoryRecord, now: datetime) -> float:
 
 
 class ExpiryCursor(BaseModel):
-    """Where a sweep continues: the last examined (last_evidence_at, id) in expiry-index order."""
+    """Where a sweep continues: the last examined (last_evidence_at, id) in expiry-index order.
+
+    A store that pages by the stored horizon (expires_at, id) also sets ``expires_at``; a cursor without it
+    (written before that store existed, or by expiry_candidates) makes such a store start from the first
+    expired row again, which only re-examines rows a previous page skipped.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     last_evidence_at: AwareDatetime
     id: UUID
+    expires_at: AwareDatetime | None = None
 
 
 class ExpiryFacts(BaseModel):
@@ -247,6 +253,19 @@ def retirement_audit(retirement: Retirement, now: datetime, audit_id: UUID) -> F
 
 
 def sweep_page(
+    uow: "UnitOfWork", now: datetime, after: ExpiryCursor | None, limit: int = SWEEP_PAGE_SIZE
+) -> SweepPage:
+    """Retire one page of expired beliefs in the caller's unit of work (the caller commits).
+
+    The store runs the page (``UnitOfWork.retire_expired_page``): a store may do it set-based in one
+    statement, and must give the answers ``sweep_page_by_facts`` gives (the contract suite holds both stores
+    to them). Safe to run concurrently with itself and with consolidation: a row is retired only if it is
+    still live and expired on its current facts, and only retired rows get an audit.
+    """
+    return uow.retire_expired_page(now, after, limit)
+
+
+def sweep_page_by_facts(
     uow: "UnitOfWork",
     now: datetime,
     after: ExpiryCursor | None,
@@ -254,11 +273,14 @@ def sweep_page(
     *,
     new_id: Callable[[], UUID] = uuid4,
 ) -> SweepPage:
-    """Retire one page of expired beliefs in the caller's unit of work (the caller commits).
+    """The reference page: read the expiry facts, decide each here, retire conditionally, audit the retired.
 
     Safe to run concurrently with itself and with consolidation: the store retires a row only if it is still
     live and its deciding facts are unchanged, and only retired rows get an audit.
     """
+    if after is not None and after.expires_at is not None:
+        # A cursor in another store's (expires_at, id) order means nothing here: start over (idempotent).
+        after = None
     policy = cutoffs(now)
     candidates = uow.beliefs.expiry_candidates(policy, after, limit)
     decided = [r for r in (decide(facts, now) for facts in candidates) if r is not None]

@@ -11,7 +11,14 @@ from uuid import UUID
 from domain.beliefs import ClosedReason, MemoryRecord
 from domain.episodes import IntegratedEpisode
 from domain.events import SourceEvent
-from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
+from domain.lifecycle import (
+    ExpiryCursor,
+    ExpiryCutoffs,
+    ExpiryFacts,
+    Retirement,
+    SweepPage,
+    UsageUpdate,
+)
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -236,6 +243,12 @@ class UnitOfWork(Protocol):
     def commit(self) -> None: ...
 
     def rollback(self) -> None: ...
+
+    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
+        """One retirement-sweep page in this transaction: the answers domain.lifecycle.sweep_page_by_facts
+        gives (which rows retire, reason, valid_to, one content-free memory.retired audit each), in whatever
+        page order the store's cursor follows; at most limit rows examined; done when fewer were found."""
+        ...
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:
         """Remove everything derived from and about the principal, in this transaction."""

@@ -14,7 +14,15 @@ from domain.episodes import IntegratedEpisode
 from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.events import SourceEvent
-from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
+from domain.lifecycle import (
+    ExpiryCursor,
+    ExpiryCutoffs,
+    ExpiryFacts,
+    Retirement,
+    SweepPage,
+    UsageUpdate,
+    sweep_page_by_facts,
+)
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbKey
 from domain.staging import StagedKind, StagedOutput
@@ -411,6 +419,9 @@ class InMemoryUnitOfWork:
             self.staged,
         ):
             repo._s = self._working
+
+    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
+        return sweep_page_by_facts(self, now, after, limit)
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:
         return _erase(self._working, lambda t, p: (t, p) != _key(owner))

@@ -27,7 +27,18 @@ from domain.episodes import IntegratedEpisode
 from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent, SourceEventKind
-from domain.lifecycle import ExpiryCursor, ExpiryCutoffs, ExpiryFacts, Retirement, UsageUpdate
+from domain.lifecycle import (
+    DURABLE_HORIZON_DAYS,
+    HYPOTHESIS_HORIZON,
+    ONGOING_HORIZON,
+    ExpiryCursor,
+    ExpiryCutoffs,
+    ExpiryFacts,
+    Retirement,
+    SweepPage,
+    UsageUpdate,
+    expires_at,
+)
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, Tombstones, VerbKey
 from domain.staging import StagedKind, StagedOutput
@@ -41,6 +52,7 @@ from domain.telemetry import (
     Stage,
     StageMetrics,
 )
+from domain.versions import LIFECYCLE
 
 
 class _Repo:
@@ -280,11 +292,15 @@ def _belief(row: Row[Any]) -> MemoryRecord:
     )
 
 
-def _belief_row(record: MemoryRecord, *, with_match_keys: bool = True) -> dict[str, Any]:
+def _belief_row(
+    record: MemoryRecord, *, with_match_keys: bool = True, with_expires_at: bool = True
+) -> dict[str, Any]:
     keys: dict[str, Any] = {}
     if with_match_keys:
         verb, terms = match_keys(record.statement)
         keys = {"main_verb": verb[:64] if verb else None, "terms": list(terms)}
+    if with_expires_at:
+        keys["expires_at"] = expires_at(record)
     return {
         **keys,
         "id": record.id,
@@ -317,12 +333,26 @@ def _belief_row(record: MemoryRecord, *, with_match_keys: bool = True) -> dict[s
     }
 
 
+def _stored_columns(with_match_keys: bool, with_expires_at: bool) -> list[str]:
+    absent = set() if with_match_keys else {"main_verb", "terms"}
+    if not with_expires_at:
+        absent.add("expires_at")
+    return [c.name for c in beliefs.c if c.name not in absent]
+
+
 class PostgresBeliefs(_Repo):
-    def __init__(self, connection: Connection, *, with_match_keys: bool = True) -> None:
+    def __init__(
+        self, connection: Connection, *, with_match_keys: bool = True, with_expires_at: bool = True
+    ) -> None:
         super().__init__(connection)
-        # False only between the structural revision and the additive match-keys revision.
+        # False only between the structural revision and the additive match-keys (expires_at) revision.
         self._keys = with_match_keys
-        self._columns = [c for c in beliefs.c if with_match_keys or c.name not in ("main_verb", "terms")]
+        self._expires = with_expires_at and with_match_keys
+        names = set(_stored_columns(self._keys, self._expires))
+        self._columns = [c for c in beliefs.c if c.name in names]
+
+    def _row(self, record: MemoryRecord) -> dict[str, Any]:
+        return _belief_row(record, with_match_keys=self._keys, with_expires_at=self._expires)
 
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
         row = self._c.execute(
@@ -481,13 +511,13 @@ class PostgresBeliefs(_Repo):
         return {row.id for row in rows}
 
     def upsert(self, record: MemoryRecord) -> None:
-        self._c.execute(_UPSERT[self._keys], _belief_row(record, with_match_keys=self._keys))
+        self._c.execute(_UPSERT[self._keys, self._expires], self._row(record))
 
     def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
         latest = {record.id: record for record in records}
         if latest:
-            rows = [_belief_row(record, with_match_keys=self._keys) for record in latest.values()]
-            self._c.execute(_UPSERT[self._keys], rows)
+            rows = [self._row(record) for record in latest.values()]
+            self._c.execute(_UPSERT[self._keys, self._expires], rows)
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
@@ -564,9 +594,9 @@ class PostgresBeliefs(_Repo):
         return row is not None
 
 
-def _upsert_statement(with_match_keys: bool) -> Any:
+def _upsert_statement(with_match_keys: bool, with_expires_at: bool) -> Any:
     """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
-    names = [c.name for c in beliefs.c if with_match_keys or c.name not in ("main_verb", "terms")]
+    names = _stored_columns(with_match_keys, with_expires_at)
     statement = insert(beliefs)
     changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
     # The owner condition keeps an id that belongs to someone else from being overwritten.
@@ -580,10 +610,13 @@ def _upsert_statement(with_match_keys: bool) -> Any:
     )
 
 
-_UPSERT = {keys: _upsert_statement(keys) for keys in (True, False)}
+_UPSERT = {
+    (keys, expires): _upsert_statement(keys, expires) for keys in (True, False) for expires in (True, False)
+}
 
 # Only for a store with match keys.
-_BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c)
+# expires_at is left out: no reader needs it, and it is absent before its revision.
+_BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expires_at")
 
 
 @functools.cache
@@ -711,6 +744,131 @@ _RETIRE = text(
     RETURNING b.id
     """
 )
+
+
+def _seconds(delta: Any) -> int:
+    return int(delta.total_seconds())
+
+
+def _horizon_sql() -> tuple[str, str]:
+    """domain.lifecycle.horizon_of rendered as SQL over the row's current facts: (seconds, reason). Built from
+    the domain's constants; the contract suite holds this store's sweep to the domain's answers."""
+    durable = " ".join(
+        f"WHEN '{kind.value}' THEN {days * 86400}" for kind, days in DURABLE_HORIZON_DAYS.items()
+    )
+    guard = (
+        f"b.authority = '{Authority.EXPLICIT_REMEMBER.value}' THEN NULL "
+        f"WHEN b.derivation = '{Derivation.HYPOTHESIS.value}' OR b.longevity = '{Longevity.TENTATIVE.value}'"
+    )
+    seconds = (
+        f"CASE WHEN {guard} THEN {_seconds(HYPOTHESIS_HORIZON)}"
+        f" WHEN b.longevity = '{Longevity.ONGOING.value}' THEN {_seconds(ONGOING_HORIZON)}"
+        f" WHEN b.longevity = '{Longevity.DURABLE.value}' THEN CASE b.claim_kind {durable} END END"
+    )
+    reason = (
+        f"CASE WHEN {guard} THEN '{ClosedReason.RETIRED_HYPOTHESIS.value}'"
+        f" WHEN b.longevity = '{Longevity.ONGOING.value}' THEN '{ClosedReason.RETIRED_ONGOING.value}'"
+        f" WHEN b.longevity = '{Longevity.DURABLE.value}' THEN '{ClosedReason.RETIRED_DURABLE.value}' END"
+    )
+    return seconds, reason
+
+
+def _sweep_statement() -> Any:
+    """One retirement page in one statement: read the next expired live rows from beliefs_expires_live, close
+    each that is still live and expired on its *current* facts (the UPDATE re-checks a row changed under it),
+    and write one memory.retired audit per closed row; returns the page's size, cursor and counts by reason.
+
+    The boundary and reason come from the row's facts (expires_at only chooses the page), so a stale
+    expires_at can delay a retirement but never bring one forward, and validity ends at the horizon (never
+    before valid_from), as domain.lifecycle.decide says. The audit is domain.lifecycle.retirement_audit."""
+    seconds, reason = _horizon_sql()
+    boundary = f"(b.last_evidence_at + make_interval(secs => {seconds}))"
+    # datetime.isoformat() of a UTC instant: microseconds only when there are any.
+    iso = (
+        "to_char(r.valid_to AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS')"
+        " || CASE WHEN mod(date_part('microseconds', r.valid_to)::bigint, 1000000) <> 0"
+        " THEN to_char(r.valid_to AT TIME ZONE 'UTC', '.US') ELSE '' END || '+00:00'"
+    )
+    return text(
+        f"""
+        /* retirement sweep page */
+        WITH page AS (
+          SELECT id, expires_at FROM beliefs
+           WHERE valid_to IS NULL AND expires_at IS NOT NULL AND expires_at <= :now
+             AND (CAST(:after_id AS uuid) IS NULL
+                  OR (expires_at, id) > (CAST(:after_expires AS timestamptz), CAST(:after_id AS uuid)))
+           ORDER BY expires_at, id
+           LIMIT :limit
+        ), retired AS (
+          UPDATE beliefs AS b
+             SET valid_to = greatest({boundary}, b.valid_from),
+                 closed_reason = {reason},
+                 updated_at = greatest({boundary}, b.valid_from),
+                 version = b.version + 1
+            FROM page
+           WHERE b.id = page.id AND b.valid_to IS NULL AND {boundary} <= :now
+          RETURNING b.id, b.tenant_id, b.principal_id, b.derivation, b.longevity, b.claim_kind, b.valid_to,
+                    b.closed_reason
+        ), audited AS (
+          INSERT INTO formation_audits (id, tenant_id, principal_id, session_id, kind, dedupe_key, details,
+                                        created_at)
+          SELECT gen_random_uuid(), r.tenant_id, r.principal_id, NULL, CAST(:audit_kind AS text), 'retired/' || r.id,
+                 jsonb_build_object('belief_id', r.id::text, 'reason', r.closed_reason,
+                                    'derivation', r.derivation, 'longevity', r.longevity,
+                                    'claim_kind', r.claim_kind, 'valid_to', {iso}, 'policy', CAST(:policy AS text)),
+                 CAST(:now AS timestamptz)
+            FROM retired AS r
+          ON CONFLICT DO NOTHING
+        )
+        SELECT p.examined, p.last_expires, p.last_id, r.reason, r.n
+          FROM (SELECT count(*) AS examined,
+                       (array_agg(expires_at ORDER BY expires_at DESC, id DESC))[1] AS last_expires,
+                       (array_agg(id ORDER BY expires_at DESC, id DESC))[1] AS last_id
+                  FROM page) AS p
+          LEFT JOIN (SELECT closed_reason AS reason, count(*) AS n FROM retired GROUP BY closed_reason) AS r
+            ON true
+        """
+    )
+
+
+_SWEEP = _sweep_statement()
+
+
+def retire_expired_page(
+    connection: Connection, now: datetime, after: ExpiryCursor | None, limit: int
+) -> SweepPage:
+    """UnitOfWork.retire_expired_page at the expires_at revision: the page in (expires_at, id) order."""
+    if after is not None and after.expires_at is None:
+        # A cursor in expiry_candidates' (last_evidence_at, id) order: start over (only re-examines skips).
+        after = None
+    rows = connection.execute(
+        _SWEEP,
+        {
+            "now": now,
+            "limit": max(limit, 0),
+            "after_id": after.id if after else None,
+            "after_expires": after.expires_at if after else None,
+            "audit_kind": AuditKind.MEMORY_RETIRED.value,
+            "policy": LIFECYCLE,
+        },
+    ).all()
+    first = rows[0]
+    by_reason = {ClosedReason(row.reason): int(row.n) for row in rows if row.reason is not None}
+    retired = sum(by_reason.values())
+    cursor = after
+    if first.last_id is not None:
+        # last_evidence_at is not this order's key; it carries the horizon instant to satisfy the model.
+        cursor = ExpiryCursor(
+            last_evidence_at=first.last_expires, id=first.last_id, expires_at=first.last_expires
+        )
+    return SweepPage(
+        examined=first.examined,
+        retired=retired,
+        skipped_changed=first.examined - retired,
+        by_reason=by_reason,
+        next_cursor=cursor,
+        done=first.examined < limit,
+    )
 
 
 # --- watermarks ------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ STRUCTURAL_REVISION: Final = "0002_lifecycle2_structure"
 BACKFILL_REVISION: Final = "0003_lifecycle2_backfill"
 STAGE_METRICS_REVISION: Final = "0004_run_stage_metrics"
 MATCH_KEYS_REVISION: Final = "0005_belief_match_keys"
+EXPIRES_AT_REVISION: Final = "0006_belief_expires_at"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -122,5 +123,16 @@ def has_stage_metrics(engine: Engine) -> bool:
         found = connection.exec_driver_sql(
             "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
             "AND table_name = 'consolidation_runs' AND column_name = 'stage_metrics'"
+        ).first()
+    return found is not None
+
+
+def has_expires_at(engine: Engine) -> bool:
+    """Whether the additive expires_at revision has been applied; until then the sweep reads the expiry
+    facts and decides in Python (correct, only slower)."""
+    with engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = 'beliefs' AND column_name = 'expires_at'"
         ).first()
     return found is not None

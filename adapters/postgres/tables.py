@@ -100,6 +100,9 @@ beliefs = Table(
     # the few beliefs a candidate could match or a retraction could end instead of scanning the principal
     Column("main_verb", String(64)),
     Column("terms", ARRAY(Text)),
+    # added by the expires_at revision: last_evidence_at + the lifecycle horizon (domain.lifecycle.expires_at),
+    # written with every upsert; NULL when the belief never decays automatically
+    Column("expires_at", DateTime(timezone=True)),
     Index(
         "beliefs_owner_verb_live",
         "tenant_id",
@@ -131,6 +134,13 @@ beliefs = Table(
     # The retirement sweep pages expired live beliefs through this index, never the whole table.
     Index("beliefs_evidence_expiry_live", "last_evidence_at", postgresql_where=text("valid_to IS NULL")),
     Index("beliefs_owner_id", "tenant_id", "principal_id", "id"),
+    # The sweep's page: exactly the live rows past their horizon, in (expires_at, id) order.
+    Index(
+        "beliefs_expires_live",
+        "expires_at",
+        "id",
+        postgresql_where=text("valid_to IS NULL AND expires_at IS NOT NULL"),
+    ),
 )
 
 watermarks = Table(

@@ -1,5 +1,6 @@
 """The PostgreSQL unit of work: one connection and one short transaction per unit of work."""
 
+from datetime import datetime
 from types import TracebackType
 from typing import Self
 
@@ -13,8 +14,9 @@ from adapters.postgres.repositories import (
     PostgresSourceEvents,
     PostgresStaged,
     PostgresWatermarks,
+    retire_expired_page,
 )
-from adapters.postgres.schema import has_match_keys, has_stage_metrics
+from adapters.postgres.schema import has_expires_at, has_match_keys, has_stage_metrics
 from adapters.postgres.tables import (
     beliefs,
     consolidation_runs,
@@ -24,6 +26,7 @@ from adapters.postgres.tables import (
     staged_outputs,
     watermarks,
 )
+from domain.lifecycle import ExpiryCursor, SweepPage, sweep_page_by_facts
 from domain.owner import Owner
 from domain.ports import (
     BeliefRepository,
@@ -44,6 +47,7 @@ class PostgresStore:
         self.engine = engine
         self._stage_metrics: bool | None = None
         self._match_keys: bool | None = None
+        self._expires_at: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not self._stage_metrics:
@@ -51,8 +55,13 @@ class PostgresStore:
             self._stage_metrics = has_stage_metrics(self.engine)
         if not self._match_keys:
             self._match_keys = has_match_keys(self.engine)
+        if not self._expires_at:
+            self._expires_at = has_expires_at(self.engine)
         return PostgresUnitOfWork(
-            self.engine, with_stage_metrics=self._stage_metrics, with_match_keys=self._match_keys
+            self.engine,
+            with_stage_metrics=self._stage_metrics,
+            with_match_keys=self._match_keys,
+            with_expires_at=self._expires_at,
         )
 
 
@@ -67,11 +76,18 @@ class PostgresUnitOfWork:
     staged: StagedOutputRepository
 
     def __init__(
-        self, engine: Engine, *, with_stage_metrics: bool = True, with_match_keys: bool = True
+        self,
+        engine: Engine,
+        *,
+        with_stage_metrics: bool = True,
+        with_match_keys: bool = True,
+        with_expires_at: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
         self._with_match_keys = with_match_keys
+        # False only before the additive expires_at revision (which follows the match-keys revision).
+        self._with_expires_at = with_expires_at and with_match_keys
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -79,7 +95,9 @@ class PostgresUnitOfWork:
         self._connection = connection
         self.events = PostgresSourceEvents(connection)
         self.episodes = PostgresEpisodes(connection)
-        self.beliefs = PostgresBeliefs(connection, with_match_keys=self._with_match_keys)
+        self.beliefs = PostgresBeliefs(
+            connection, with_match_keys=self._with_match_keys, with_expires_at=self._with_expires_at
+        )
         self.watermarks = PostgresWatermarks(connection)
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)
         self.audits = PostgresAudits(connection)
@@ -109,6 +127,11 @@ class PostgresUnitOfWork:
 
     def rollback(self) -> None:
         self._c.rollback()
+
+    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
+        if not self._with_expires_at:
+            return sweep_page_by_facts(self, now, after, limit)
+        return retire_expired_page(self._c, now, after, limit)
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:
         return self._erase(tenant_id=owner.tenant_id, principal_id=owner.principal_id)

@@ -312,11 +312,12 @@ def test_tenant_erasure_reaches_every_principal_of_the_tenant_only(uow_factory: 
 
 # --- lifecycle@2: the expiry page, conditional retirement, the usage clock ---------------------------
 
-from domain.beliefs import Authority  # noqa: E402
+from domain.beliefs import Authority, MemoryRecord  # noqa: E402
 from domain.candidates import ClaimKind, Derivation, Longevity  # noqa: E402
 from domain.lifecycle import (  # noqa: E402
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
+    ExpiryFacts,
     complete_run,
     cutoffs,
     expires_at,
@@ -682,3 +683,100 @@ def test_upsert_many_writes_every_record_and_the_last_of_an_id_wins(
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
         assert [b.id for b in uow.beliefs.by_main_verb(OWNER, "swim", limit=10)] == [first.id]
         assert uow.beliefs.by_main_verb(OWNER, "run", limit=10) == [second]
+
+
+def test_lifecycle_store_sweep_gives_the_reference_answers_at_the_exact_boundary(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """retire_expired_page (set-based in PostgreSQL) retires what decide() retires, with its reason, valid_to
+    and audit details, only at the boundary, once, and never a belief changed to outlive it."""
+    from domain.lifecycle import decide, retirement_audit
+
+    records = _every_shape()
+    future = _hypothesis(last_evidence_at=T0 + timedelta(days=3650))
+    with uow_factory() as uow:
+        for record in [*records, future]:
+            uow.beliefs.upsert(record)
+        uow.commit()
+    boundaries = sorted({b for r in records if (b := expires_at(r)) is not None})
+    for boundary in boundaries:
+        with uow_factory() as uow:
+            early = sweep_page(uow, boundary - _TICK, None, 100)
+            uow.commit()
+        assert early.retired == 0, boundary
+        with uow_factory() as uow:
+            page = sweep_page(uow, boundary, None, 100)
+            uow.commit()
+        due = [r for r in records if expires_at(r) == boundary]
+        assert page.retired == len(due) and page.done
+        with uow_factory() as uow:
+            for record in due:
+                stored = uow.beliefs.get(OWNER, record.id)
+                expected = decide(_facts_of(record), boundary)
+                assert stored is not None and expected is not None
+                assert (stored.valid_to, stored.closed_reason) == (expected.valid_to, expected.reason)
+                audit = uow.audits.get(OWNER, f"retired/{record.id}")
+                assert audit is not None and audit.kind is AuditKind.MEMORY_RETIRED
+                reference = retirement_audit(expected, boundary, audit.id)
+                assert audit.details == reference.details and audit.created_at == boundary
+        with uow_factory() as uow:
+            assert sweep_page(uow, boundary, None, 100).retired == 0
+    with uow_factory() as uow:
+        remembered = uow.beliefs.get(OWNER, records[2].id)
+        skewed = uow.beliefs.get(OWNER, future.id)
+        assert remembered is not None and remembered.is_live
+        assert skewed is not None and skewed.is_live
+
+
+def test_lifecycle_store_sweep_pages_and_spares_a_belief_re_evidenced_before_its_page(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    expired = [_hypothesis(last_evidence_at=T0 + timedelta(minutes=i % 3)) for i in range(7)]
+    with uow_factory() as uow:
+        for record in expired:
+            uow.beliefs.upsert(record)
+        uow.commit()
+    now = T0 + HYPOTHESIS_HORIZON + timedelta(minutes=5)
+    with uow_factory() as uow:
+        first = sweep_page(uow, now, None, 3)
+        uow.commit()
+    assert (first.examined, first.retired, first.done) == (3, 3, False)
+    live = [r for r in expired if (s := _get(uow_factory, r.id)) is not None and s.is_live]
+    renewed = live[-1].model_copy(update={"last_evidence_at": now - timedelta(days=1)})
+    with uow_factory() as uow:
+        uow.beliefs.upsert(renewed)
+        uow.commit()
+    retired = first.retired
+    after = first.next_cursor
+    while True:
+        with uow_factory() as uow:
+            page = sweep_page(uow, now, after, 3)
+            uow.commit()
+        retired += page.retired
+        after = page.next_cursor
+        if page.done:
+            break
+    assert retired == 6
+    stored = _get(uow_factory, renewed.id)
+    assert stored is not None and stored.is_live
+    with uow_factory() as uow:
+        assert len(uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)) == 6
+
+
+def _get(uow_factory: UnitOfWorkFactory, belief_id: UUID) -> MemoryRecord | None:
+    with uow_factory() as uow:
+        return uow.beliefs.get(OWNER, belief_id)
+
+
+def _facts_of(record: MemoryRecord) -> ExpiryFacts:
+    return ExpiryFacts(
+        id=record.id,
+        tenant_id=record.tenant_id,
+        principal_id=record.principal_id,
+        last_evidence_at=record.last_evidence_at,
+        valid_from=record.valid_from,
+        authority=record.authority,
+        derivation=record.derivation,
+        longevity=record.longevity,
+        claim_kind=record.claim_kind,
+    )

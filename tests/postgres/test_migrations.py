@@ -32,6 +32,7 @@ REVISIONS = [
     schema.BACKFILL_REVISION,
     schema.STAGE_METRICS_REVISION,
     schema.MATCH_KEYS_REVISION,
+    schema.EXPIRES_AT_REVISION,
 ]
 
 
