@@ -22,6 +22,7 @@ Usage: a faithful citation (cited and returned in the same run) moves ``last_use
 corroboration, confidence or expiry, so a memory cannot keep itself alive by being recalled.
 """
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -63,6 +64,7 @@ DURABLE_HORIZON_DAYS: Final[dict[ClaimKind, int]] = {
 # 0.55 (still medium) until three quarters, then 0.45 (low) until it retires at the full horizon.
 DURABLE_CONFIDENCE_STEPS: Final[tuple[tuple[float, float], ...]] = ((0.5, 0.10), (0.75, 0.20))
 CONFIDENCE_FLOOR: Final = 0.05
+_NO_TIME: Final = timedelta(0)
 
 # Utility is an exponential moving average of "was this memory useful when it was returned".
 USAGE_WEIGHT: Final = 0.2
@@ -79,10 +81,12 @@ class Horizon:
     reason: ClosedReason
 
 
+@functools.cache
 def horizon_of(
     authority: Authority, derivation: Derivation, longevity: Longevity, claim_kind: ClaimKind
 ) -> Horizon | None:
-    """The belief's automatic expiry, or None when it never decays automatically."""
+    """The belief's automatic expiry, or None when it never decays automatically (cached: a few shapes
+    only, and recall asks for every live belief's)."""
     if authority is Authority.EXPLICIT_REMEMBER:
         return None
     # A hypothesis never outlives the hypothesis horizon, whatever longevity an old row carries.
@@ -109,13 +113,22 @@ def is_expired(record: MemoryRecord, now: datetime) -> bool:
 
 def effective_confidence(record: MemoryRecord, now: datetime) -> float:
     """The confidence a reader sees now: durable direct beliefs step down as their evidence ages."""
-    found = horizon(record)
+    return confidence_at(horizon(record), record.confidence, record.last_evidence_at, now)
+
+
+def confidence_at(
+    found: Horizon | None, confidence: float, last_evidence_at: datetime, now: datetime
+) -> float:
+    """effective_confidence from the belief's horizon, stored confidence and evidence clock alone."""
     if found is None or found.reason is not ClosedReason.RETIRED_DURABLE:
-        return record.confidence
+        return confidence
     # Future-dated evidence counts as fresh, never as negative age.
-    elapsed = max(now - record.last_evidence_at, timedelta(0)) / found.after
-    drop = max((step for share, step in DURABLE_CONFIDENCE_STEPS if elapsed >= share), default=0.0)
-    return max(CONFIDENCE_FLOOR, record.confidence - drop) if drop else record.confidence
+    elapsed = max(now - last_evidence_at, _NO_TIME) / found.after
+    drop = 0.0
+    for share, step in DURABLE_CONFIDENCE_STEPS:  # a loop, not max(): recall runs this for every belief
+        if elapsed >= share and step > drop:
+            drop = step
+    return max(CONFIDENCE_FLOOR, confidence - drop) if drop else confidence
 
 
 # --- the sweep -------------------------------------------------------------------------------------

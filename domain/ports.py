@@ -20,6 +20,7 @@ from domain.lifecycle import (
     UsageUpdate,
 )
 from domain.owner import Owner
+from domain.retrieval import RankingInputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -94,6 +95,16 @@ class BeliefRepository(Protocol):
         self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
     ) -> list[MemoryRecord]:
         """Owner's beliefs ordered by id, strictly after after_id."""
+        ...
+
+    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
+        """The ranking inputs (domain.retrieval.ranking_inputs) of the owner's live beliefs ordered by id,
+        strictly after after_id, at most limit: bare values, never full records (one indexed query)."""
+        ...
+
+    def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
+        """The owner's beliefs (live or closed) among ids, by id; unknown and foreign ids are left out
+        (one indexed query)."""
         ...
 
     def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:

@@ -15,17 +15,18 @@ The confidence band is the only form a confidence takes on any read surface:
 low < 0.5 <= medium < 0.8 <= high (of the effective confidence, see domain.lifecycle).
 """
 
+import heapq
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
 
-from domain.beliefs import MemoryRecord
+from domain.beliefs import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.lifecycle import effective_confidence, is_expired
+from domain.lifecycle import Horizon, confidence_at, effective_confidence, horizon_of, is_expired
 from domain.owner import Owner
 from domain.ranking import KIND_USEFULNESS, LONGEVITY_USEFULNESS
 from domain.versions import RETRIEVAL
@@ -35,8 +36,11 @@ if TYPE_CHECKING:
 
 EVIDENCE_HALF_LIFE: Final = timedelta(days=30)
 AGE_WEIGHT: Final = 3.0
+_NO_AGE: Final = timedelta(0)
 DEFAULT_RECALL_LIMIT: Final = 20
 RECALL_PAGE: Final = 1_000
+# recall ranks bare ranking inputs, a page at a time: a few MB per page, one query for most principals.
+RANKING_PAGE: Final = 20_000
 LOW_MEDIUM: Final = 0.5
 MEDIUM_HIGH: Final = 0.8
 BLOCK_OPEN: Final = f'<recalled-memories policy="{RETRIEVAL}">'
@@ -102,17 +106,61 @@ def project(record: MemoryRecord, now: datetime) -> RecalledBelief:
     )
 
 
-def score(record: MemoryRecord, now: datetime) -> float:
+class RankingInputs(NamedTuple):
+    """Everything ranking reads of one belief, as plain values: a store answers with bare tuples, and recall
+    loads full records only for the few it returns."""
+
+    id: UUID
+    claim_kind: ClaimKind
+    longevity: Longevity
+    derivation: Derivation
+    authority: Authority
+    last_evidence_at: datetime
+    confidence: float
+    utility: float
+
+
+def ranking_inputs(record: MemoryRecord) -> RankingInputs:
+    return RankingInputs(
+        id=record.id,
+        claim_kind=record.claim_kind,
+        longevity=record.longevity,
+        derivation=record.derivation,
+        authority=record.authority,
+        last_evidence_at=record.last_evidence_at,
+        confidence=record.confidence,
+        utility=record.utility,
+    )
+
+
+def _horizon(inputs: RankingInputs) -> Horizon | None:
+    return horizon_of(inputs.authority, inputs.derivation, inputs.longevity, inputs.claim_kind)
+
+
+def _expired(inputs: RankingInputs, found: Horizon | None, now: datetime) -> bool:
+    return found is not None and now >= inputs.last_evidence_at + found.after
+
+
+def _score(inputs: RankingInputs, found: Horizon | None, now: datetime) -> float:
+    """The retrieval@3 score: the one formula (found is the belief's horizon, looked up once)."""
     # Future-dated evidence (client clock skew) ranks as fresh, not fresher than fresh.
-    age = max(now - record.last_evidence_at, timedelta(0))
+    age = max(now - inputs.last_evidence_at, _NO_AGE)
     age_term = AGE_WEIGHT * 0.5 ** (age / EVIDENCE_HALF_LIFE)
     return (
-        KIND_USEFULNESS[record.claim_kind]
-        + LONGEVITY_USEFULNESS[record.longevity]
+        KIND_USEFULNESS[inputs.claim_kind]
+        + LONGEVITY_USEFULNESS[inputs.longevity]
         + age_term
-        + effective_confidence(record, now)
-        + record.utility
+        + confidence_at(found, inputs.confidence, inputs.last_evidence_at, now)
+        + inputs.utility
     )
+
+
+def score_inputs(inputs: RankingInputs, now: datetime) -> float:
+    return _score(inputs, _horizon(inputs), now)
+
+
+def score(record: MemoryRecord, now: datetime) -> float:
+    return score_inputs(ranking_inputs(record), now)
 
 
 def rank(records: Sequence[MemoryRecord], now: datetime, limit: int) -> list[MemoryRecord]:
@@ -120,6 +168,30 @@ def rank(records: Sequence[MemoryRecord], now: datetime, limit: int) -> list[Mem
     # Ties fall to the id so the same store always recalls in the same order.
     live.sort(key=lambda r: (-score(r, now), r.id))
     return live[: max(limit, 0)]
+
+
+# (-score, id, inputs): the order rank() gives, ties to the id.
+_Ranked = tuple[float, UUID, RankingInputs]
+
+
+def _rank_page(
+    page: Sequence[RankingInputs], now: datetime, best: list[_Ranked], limit: int
+) -> tuple[list[_Ranked], int]:
+    """Merge one page of live beliefs' inputs into the best limit so far; also counts the expired ones."""
+    keyed: list[_Ranked] = []
+    hidden = 0
+    for inputs in page:
+        found = _horizon(inputs)
+        if _expired(inputs, found, now):
+            hidden += 1
+        else:
+            keyed.append((-_score(inputs, found, now), inputs.id, inputs))
+    return heapq.nsmallest(max(limit, 0), [*best, *keyed]), hidden
+
+
+def rank_inputs(inputs: Sequence[RankingInputs], now: datetime, limit: int) -> list[RankingInputs]:
+    """rank() over ranking inputs of live beliefs: the same order, the same ties."""
+    return [ranked[2] for ranked in _rank_page(inputs, now, [], limit)[0]]
 
 
 class TraceEntry(BaseModel):
@@ -159,16 +231,23 @@ class Recall(BaseModel):
 
 
 def recall(uow: "UnitOfWork", owner: Owner, now: datetime, limit: int = DEFAULT_RECALL_LIMIT) -> Recall:
-    """The owner's top live beliefs. Pages the store by id; holds at most limit + one page at a time."""
-    best: list[MemoryRecord] = []
+    """The owner's top live beliefs. Ranks the store's ranking inputs a page at a time (holding at most
+    limit + one page of bare tuples), then reads the full records of the top limit only."""
+    best: list[_Ranked] = []
     considered = hidden = 0
     after: UUID | None = None
-    while page := uow.beliefs.page(owner, after, RECALL_PAGE):
+    while page := uow.beliefs.ranking_page(owner, after, RANKING_PAGE):
         after = page[-1].id
         considered += len(page)
-        hidden += sum(1 for r in page if is_expired(r, now))
-        best = rank([*best, *page], now, limit)
-    recalled = tuple(project(r, now) for r in best)
+        best, expired = _rank_page(page, now, best, limit)
+        hidden += expired
+        if len(page) < RANKING_PAGE:
+            break
+    top = [ranked[2] for ranked in best]
+    loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
+    # A belief closed between the two reads is left out rather than shown closed.
+    records = [loaded[i.id] for i in top if i.id in loaded and loaded[i.id].is_live]
+    recalled = tuple(project(r, now) for r in records)
     trace = RecallTrace(
         as_of=now,
         considered=considered,

@@ -25,6 +25,7 @@ from domain.lifecycle import (
 )
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbKey
+from domain.retrieval import RankingInputs, ranking_inputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -141,6 +142,13 @@ class InMemoryBeliefs(_Repo):
             key=lambda b: b.id,
         )
         return rows[:limit]
+
+    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
+        return [ranking_inputs(b) for b in self.page(owner, after_id, max(limit, 0))]
+
+    def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
+        found = (self.get(owner, i) for i in set(ids))
+        return sorted((b for b in found if b is not None), key=lambda b: b.id)
 
     def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
         return sorted(

@@ -41,6 +41,7 @@ from domain.lifecycle import (
 )
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, Tombstones, VerbKey
+from domain.retrieval import RankingInputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
     AuditKind,
@@ -371,6 +372,29 @@ class PostgresBeliefs(_Repo):
         rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
         return [_belief(row) for row in rows]
 
+    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
+        params: dict[str, Any] = {
+            "tenant_id": owner.tenant_id,
+            "principal_id": owner.principal_id,
+            "limit": max(limit, 0),
+        }
+        if after_id is not None:
+            params["after"] = after_id
+        result = self._c.execute(_RANKING_PAGE[after_id is not None], params)
+        # The driver's plain tuples: building 10,000 Row objects would cost more than the query.
+        rows = result.cursor.fetchall() if result.cursor is not None else []
+        return [_ranking_inputs(*row) for row in rows]
+
+    def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
+        if not ids:
+            return []
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(_owned(beliefs, owner), beliefs.c.id.in_(list(set(ids))))
+            .order_by(beliefs.c.id)
+        )
+        return [_belief(row) for row in rows]
+
     def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
         rows = self._c.execute(
             select(*self._columns)
@@ -661,6 +685,46 @@ def _closed_by_user_each(limit: int) -> Any:
                 LIMIT {int(limit)}) AS b
         ORDER BY key_kind, key_value, valid_to DESC, id DESC
         """
+    )
+
+
+def _ranking_page_statement(with_after: bool) -> Any:
+    """Only the ranking inputs, through beliefs_owner_id in id order. The four shape columns travel as one
+    string (a principal's rows have a handful of shapes, decoded once each); a row the lifecycle@2 backfill
+    has not reached reads as _belief reads it (its belief_type's legacy mapping, evidence at valid_from)."""
+    after = " AND id > :after" if with_after else ""
+    return text(
+        "SELECT id, coalesce(last_evidence_at, valid_from) AS last_evidence_at, confidence, utility,"
+        " concat_ws('|', coalesce(claim_kind, ''), coalesce(longevity, ''), coalesce(derivation, ''),"
+        " authority, CASE WHEN claim_kind IS NULL OR longevity IS NULL THEN belief_type ELSE '' END) AS shape"
+        " FROM beliefs WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
+        f"{after} ORDER BY id LIMIT :limit"
+    )
+
+
+_RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
+
+_Shape = tuple[ClaimKind, Longevity, Derivation, Authority]
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape(shape: str) -> _Shape:
+    claim_kind, longevity, derivation, authority, belief_type = shape.split("|", 4)
+    legacy_kind, legacy_longevity = legacy_mapping(belief_type)
+    return (
+        ClaimKind(claim_kind) if claim_kind else legacy_kind,
+        Longevity(longevity) if longevity else legacy_longevity,
+        Derivation(derivation) if derivation else LEGACY_DERIVATION,
+        Authority(authority),
+    )
+
+
+def _ranking_inputs(
+    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str
+) -> RankingInputs:
+    kind, longevity, derivation, authority = _shape(shape)
+    return RankingInputs(
+        belief_id, kind, longevity, derivation, authority, last_evidence_at, confidence, utility
     )
 
 

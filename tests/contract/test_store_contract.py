@@ -780,3 +780,47 @@ def _facts_of(record: MemoryRecord) -> ExpiryFacts:
         longevity=record.longevity,
         claim_kind=record.claim_kind,
     )
+
+
+from domain.retrieval import RankingInputs, ranking_inputs  # noqa: E402
+
+
+def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_ids(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    shapes = [
+        belief(),
+        belief(
+            claim_kind=ClaimKind.SKILL,
+            belief_type="skill",
+            derivation=Derivation.HYPOTHESIS,
+            longevity=Longevity.TENTATIVE,
+            confidence=0.35,
+            utility=0.4,
+            last_evidence_at=T0 + timedelta(days=2),
+        ),
+        belief(authority=Authority.EXPLICIT_REMEMBER, confidence=0.95, longevity=Longevity.DURABLE),
+        belief(claim_kind=ClaimKind.ROLE, belief_type="role", longevity=Longevity.DURABLE, utility=0.9),
+        belief(last_evidence_at=T0 - timedelta(days=200)),
+    ]
+    closed = belief(statement="User used to live in Oslo.")
+    foreign = [belief(owner=OTHER_PRINCIPAL), belief(owner=OTHER_TENANT)]
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many([*shapes, closed, *foreign])
+        uow.beliefs.close_validity(OWNER, closed.id, T0 + timedelta(days=1), ClosedReason.RETRACTED)
+        uow.commit()
+    live = sorted(shapes, key=lambda b: b.id)
+    with uow_factory() as uow:
+        first = uow.beliefs.ranking_page(OWNER, None, 3)
+        rest = uow.beliefs.ranking_page(OWNER, first[-1].id, 3)
+        assert first + rest == [ranking_inputs(b) for b in live]
+        assert all(isinstance(i, RankingInputs) for i in first + rest)
+        assert uow.beliefs.ranking_page(OWNER, live[-1].id, 3) == []
+        assert uow.beliefs.ranking_page(OWNER, None, 0) == []
+        asked = [live[3].id, closed.id, live[0].id, foreign[0].id, uuid4(), live[0].id]
+        loaded = uow.beliefs.get_many(OWNER, asked)
+        stored_closed = uow.beliefs.get(OWNER, closed.id)
+        assert stored_closed is not None and not stored_closed.is_live
+        assert loaded == sorted([live[0], live[3], stored_closed], key=lambda b: b.id)
+        assert uow.beliefs.get_many(OWNER, []) == []
+        assert uow.beliefs.get_many(OTHER_PRINCIPAL, [b.id for b in live]) == []
