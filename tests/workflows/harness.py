@@ -71,7 +71,8 @@ class Harness:
         finally:
             self.run(worker.shutdown(), timeout=60)
             running.result(timeout=60)
-            executor.shutdown(wait=True)
+            # A sync activity cannot be interrupted; never let one hang the test session.
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self.env is not None:
