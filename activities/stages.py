@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from temporalio import activity
 
@@ -56,13 +56,11 @@ class StageActivities:
         uow_factory: UnitOfWorkFactory,
         provider: Provider | None,
         clock: Callable[[], datetime],
-        new_id: Callable[[], UUID] = uuid4,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._uow = uow_factory
         self._provider = provider
         self._clock = clock
-        self._new_id = new_id
         self._sleep = sleep
 
     @activity.defn(name="integrate_episodes")
@@ -71,7 +69,7 @@ class StageActivities:
         with self._uow() as uow:
             events = _segment_events(uow, ref)
         answer = self._ask(integration_request(ref, events))
-        result = integration_outcome(ref, events, answer, now=self._clock(), new_id=self._new_id)
+        result = integration_outcome(ref, events, answer, now=self._clock())
         self._stage(ref, StagedKind.INTEGRATION, result.document)
         return _logged(result.report)
 
@@ -84,7 +82,9 @@ class StageActivities:
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
             memories = select_cue_memories(_live_beliefs(uow, ref), _segment_text(events))
-        answer = self._ask(anticipation_request(ref, cue_events, memories, before_seq=before_seq))
+        answer = self._ask(
+            anticipation_request(ref, cue_events, memories, before_seq=before_seq, segment_events=events)
+        )
         result = anticipation_outcome(ref, memories, answer)
         self._stage(ref, StagedKind.ANTICIPATION, result.document)
         return _logged(result.report)

@@ -88,13 +88,13 @@ def anticipation_request(
     memories: list[MemoryRecord],
     *,
     before_seq: int,
-    segment_events: Sequence[SourceEvent] | None = None,
+    segment_events: Sequence[SourceEvent],
 ) -> ProviderRequest | None:
     """cue_events are the session's events before the segment; nothing at or after before_seq is sent.
 
-    With segment_events, a segment without a trusted user event asks nothing, as calls 1 and 3 do, so a
-    segment makes three calls or none."""
-    if segment_events is not None and not trusted_events(ref, list(segment_events)):
+    A segment without a trusted user event asks nothing, as calls 1 and 3 do, so a segment makes three
+    calls or none."""
+    if not trusted_events(ref, list(segment_events)):
         return None
     owned = [e for e in cue_events if e.owner == ref.owner and e.session_id == ref.session_id]
     # Nothing the segment holds is owner text before its earliest episode, so clamping to the segment's

@@ -1,8 +1,6 @@
 """Call 1, episode integration: the request, and local validation of the provider's partition."""
 
-from collections.abc import Callable
 from datetime import datetime
-from uuid import UUID
 
 from pydantic import ValidationError
 
@@ -174,11 +172,7 @@ def integration_outcome(
     answer: ProviderAnswer,
     *,
     now: datetime,
-    new_id: Callable[[], UUID] | None = None,
 ) -> StageResult:
-    """new_id is accepted for callers that inject ids and deliberately unused: an episode id follows
-    from its derivation key, so a retried activity stages the same episode."""
-    del new_id
     trusted = trusted_events(ref, events)
     if not trusted:
         return StageResult(

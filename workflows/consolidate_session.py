@@ -7,7 +7,7 @@
           FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
         advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed
         record_run          ──▶ ConsolidationRun (counts, classes, stage metrics)
-        retryable fallback? ──▶ re-pass hook
+        retryable fallback? ──▶ RepassWorkflow per segment range, started and abandoned
         history large?      ──▶ continue-as-new, carrying the pending idle
 
 Planning happens inside load_batch, not here: the plan is then recorded in history, so a later change of
@@ -21,6 +21,9 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 from temporalio import workflow
+from temporalio.common import WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
+from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
     from activities.batch import BatchActivities
@@ -38,11 +41,10 @@ with workflow.unsafe.imports_passed_through():
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
     from workflows.policies import HISTORY_EVENT_BUDGET, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
+    from workflows.repass import RepassInput, RepassWorkflow, repass_workflow_id
     from workflows.search_attributes import (
         CONSOLIDATION_OUTCOME,
         FORMATION_POLICY,
-        REPASS_PENDING,
-        REPASS_STATE,
     )
 
 IDLE_SIGNAL = "idle"
@@ -52,10 +54,6 @@ MAX_GAP_WAITS = 3
 
 def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | str) -> str:
     return f"consolidate/{tenant_id}/{principal_id}/{session_id}"
-
-
-def repass_workflow_id(ref: SegmentRef) -> str:
-    return f"repass/{ref.tenant_id}/{ref.principal_id}/{ref.session_id}/{ref.first_seq}-{ref.last_seq}"
 
 
 class ConsolidateSessionInput(BaseModel):
@@ -179,8 +177,8 @@ class ConsolidateSessionWorkflow:
         workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
 
         repass = [outcome.ref for outcome in outcomes if outcome.retryable_fallback]
-        if repass:
-            self._request_repass(repass)
+        for ref in repass:
+            await self._start_repass(ref, run_id)
         workflow.logger.info(
             "consolidation round finished",
             extra={
@@ -201,16 +199,21 @@ class ConsolidateSessionWorkflow:
             repass_segments=tuple(ref.index for ref in repass),
         )
 
-    def _request_repass(self, refs: list[SegmentRef]) -> None:
-        """Re-pass hook (its own issue): a stage fell back on a transient provider failure.
+    @staticmethod
+    async def _start_repass(ref: SegmentRef, run_id: UUID) -> None:
+        """The watermark has advanced over the fallback; the provider's contribution follows later.
 
-        The re-pass will start here, one abandoned child per segment range:
-            workflow.start_child_workflow(RepassWorkflow.run, ..., id=repass_workflow_id(ref),
-                                          parent_close_policy=ParentClosePolicy.ABANDON)
-        Until then the need is visible to operators as RepassState=pending, the round's RunOutcome is
-        completed_with_fallback, and the fallback stages are in the recorded ConsolidationRun.
-        """
-        workflow.upsert_search_attributes([REPASS_STATE.value_set(REPASS_PENDING)])
+        Abandoned, so the re-pass outlives this run; its id is the range, so a second start is a no-op."""
+        try:
+            await workflow.start_child_workflow(
+                RepassWorkflow.run,
+                RepassInput(ref=ref, origin_run_id=run_id),
+                id=repass_workflow_id(ref),
+                parent_close_policy=ParentClosePolicy.ABANDON,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            )
+        except WorkflowAlreadyStartedError:
+            workflow.logger.info("re-pass already started", extra={"segment_index": ref.index})
 
     @staticmethod
     def _history_is_large(budget: int) -> bool:
@@ -225,6 +228,5 @@ __all__ = [
     "ConsolidateSessionWorkflow",
     "ConsolidationSummary",
     "RoundResult",
-    "repass_workflow_id",
     "session_workflow_id",
 ]

@@ -10,6 +10,3 @@ CONSOLIDATION_OUTCOME: Final = SearchAttributeKey.for_keyword("ConsolidationOutc
 REPASS_STATE: Final = SearchAttributeKey.for_keyword("RepassState")
 
 ALL: Final = (FORMATION_POLICY, CONSOLIDATION_OUTCOME, REPASS_STATE)
-
-# RepassState values; the re-pass workflow (its own issue) moves them on from "pending".
-REPASS_PENDING: Final = "pending"

@@ -69,7 +69,7 @@ def test_no_source_text_in_histories_search_attributes_or_logs(
 
     values = harness.run(attributes())
     assert values, "workflows upsert their search attributes"
-    assert "pending" in values, "a transient fallback marks the re-pass hook"
+    assert "waiting" in values, "a transient fallback starts a re-pass, waiting on its first timer"
     for value in values:
         assert not any(n.decode() in value for n in needles)
 
