@@ -41,8 +41,15 @@ DEMO_FILE = "demo-conversation.jsonl"
 DEMO_TIMEOUT_S = 300.0
 
 
-def demo_lines() -> list[str]:
-    return files("adapters.cli.samples").joinpath(DEMO_FILE).read_text(encoding="utf-8").splitlines()
+def demo_lines(now: datetime) -> list[str]:
+    """The sample with its clock moved so its last turn happened at now: its memories age from today,
+    not from the day the sample was written (a 30-day hypothesis would otherwise be long retired)."""
+    raw = files("adapters.cli.samples").joinpath(DEMO_FILE).read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in raw if line.strip()]
+    shift = now - max(datetime.fromisoformat(row["occurred_at"]) for row in rows)
+    for row in rows:
+        row["occurred_at"] = (datetime.fromisoformat(row["occurred_at"]) + shift).isoformat()
+    return [json.dumps(row) for row in rows]
 
 
 @dev_app.callback()
@@ -104,7 +111,7 @@ async def _serve(
 
 
 async def _demo(client: Client, store: UnitOfWorkFactory, console: Console, server: DevServer) -> None:
-    report = import_events(store, demo_lines())
+    report = import_events(store, demo_lines(datetime.now(UTC)))
     console.print(
         f"imported the sample: appended {report.appended}, already present {report.already_present}"
     )
@@ -129,5 +136,5 @@ def _sessions(store: UnitOfWorkFactory, report: ImportReport) -> set[tuple[str, 
     # Re-running the demo: the events are already present, consolidate the sample's sessions again.
     return {
         (row["tenant_id"], row["principal_id"], row["session_id"])
-        for row in (json.loads(line) for line in demo_lines() if line.strip())
+        for row in (json.loads(line) for line in demo_lines(datetime.now(UTC)))
     }
