@@ -10,7 +10,7 @@ ongoing and durable of every claim kind); explicit-remember beliefs are old but 
 beliefs are up to 80 days old, so the index range holds live rows the sweep must step over.
 
 Reported: the sweep through the same code path as the activity (domain.lifecycle.sweep_page over the
-PostgreSQL store, 5,000-row pages, one transaction each, memory.retired audits included) in rows retired/s;
+PostgreSQL store, SWEEP_PAGE_SIZE (10,000-row) pages, one transaction each, memory.retired audits included) in rows retired/s;
 the page query's EXPLAIN (ANALYZE, BUFFERS); recall latency (domain.retrieval.recall) for the big principal.
 Goal: >= 30,000 retirements/s, the expiry index in the plan, memory flat in store size.
 """

@@ -572,6 +572,10 @@ class PostgresBeliefs(_Repo):
             .order_by(beliefs.c.last_evidence_at, beliefs.c.id)
             .limit(max(limit, 0))
         )
+        if self._expires:
+            # From revision 0007 on no index covers last_evidence_at: read beliefs_expires_live's expired
+            # range (expires_at is last_evidence_at + the horizon, so this only narrows) and filter there.
+            query = query.where(beliefs.c.expires_at.is_not(None), beliefs.c.expires_at <= cutoffs.now)
         if after is not None:
             query = query.where(
                 beliefs.c.last_evidence_at >= after.last_evidence_at,

@@ -103,11 +103,13 @@ beliefs = Table(
     # added by the expires_at revision: last_evidence_at + the lifecycle horizon (domain.lifecycle.expires_at),
     # written with every upsert; NULL when the belief never decays automatically
     Column("expires_at", DateTime(timezone=True)),
+    # A commit's per-verb lookup reads its first n live rows by id straight from this index (revision 0007).
     Index(
-        "beliefs_owner_verb_live",
+        "beliefs_owner_verb_id_live",
         "tenant_id",
         "principal_id",
         "main_verb",
+        "id",
         postgresql_where=text("valid_to IS NULL"),
     ),
     Index(
@@ -131,8 +133,6 @@ beliefs = Table(
         "subject",
         postgresql_where=text("valid_to IS NULL"),
     ),
-    # The retirement sweep pages expired live beliefs through this index, never the whole table.
-    Index("beliefs_evidence_expiry_live", "last_evidence_at", postgresql_where=text("valid_to IS NULL")),
     Index("beliefs_owner_id", "tenant_id", "principal_id", "id"),
     # The sweep's page: exactly the live rows past their horizon, in (expires_at, id) order.
     Index(
@@ -193,8 +193,8 @@ formation_audits = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # added by the structural revision
     Column("session_id", Uuid),
+    # Its owner prefix serves every owner-scoped read (revision 0007 dropped the (owner, kind) index).
     UniqueConstraint("tenant_id", "principal_id", "dedupe_key", name="formation_audits_owner_dedupe_key"),
-    Index("formation_audits_owner_kind", "tenant_id", "principal_id", "kind"),
 )
 
 staged_outputs = Table(

@@ -129,6 +129,10 @@ class PostgresUnitOfWork:
         self._c.rollback()
 
     def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
+        # The page's commit need not wait for its WAL flush: the sweep is idempotent, so a page lost to a
+        # crash (rolled back whole) is found still live and redone by the next page or run, as the backfill
+        # revisions do. Scoped to this transaction only.
+        self._c.exec_driver_sql("SET LOCAL synchronous_commit = off")
         if not self._with_expires_at:
             return sweep_page_by_facts(self, now, after, limit)
         return retire_expired_page(self._c, now, after, limit)

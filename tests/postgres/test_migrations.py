@@ -33,6 +33,7 @@ REVISIONS = [
     schema.STAGE_METRICS_REVISION,
     schema.MATCH_KEYS_REVISION,
     schema.EXPIRES_AT_REVISION,
+    schema.SWEEP_INDEXES_REVISION,
 ]
 
 
@@ -99,8 +100,17 @@ def test_gate_memory_schema_backfill_clean_upgrade_to_head_matches_the_table_def
         differences = compare_metadata(MigrationContext.configure(connection), metadata)
     assert differences == []
     indexes = {i["name"]: i for i in inspect(engine).get_indexes("beliefs")}
-    assert indexes["beliefs_evidence_expiry_live"]["column_names"] == ["last_evidence_at"]
-    assert "valid_to IS NULL" in str(indexes["beliefs_evidence_expiry_live"]["dialect_options"])
+    # The sweep pages by expires_at; the last_evidence_at index it replaced is gone at head (0007).
+    assert "beliefs_evidence_expiry_live" not in indexes
+    assert indexes["beliefs_expires_live"]["column_names"] == ["expires_at", "id"]
+    assert "valid_to IS NULL" in str(indexes["beliefs_expires_live"]["dialect_options"])
+    assert indexes["beliefs_owner_verb_id_live"]["column_names"] == [
+        "tenant_id",
+        "principal_id",
+        "main_verb",
+        "id",
+    ]
+    assert "valid_to IS NULL" in str(indexes["beliefs_owner_verb_id_live"]["dialect_options"])
     assert "integrated_episodes_owner_session" in {
         i["name"] for i in inspect(engine).get_indexes("integrated_episodes")
     }
