@@ -11,7 +11,7 @@ queries into a segment-local view (_Beliefs) that answers each rule's lookup as 
 the commit's own writes included; the writes reach the store in one batched upsert at the end."""
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +27,7 @@ from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
 from domain.grounding import admitted_sources, span_rejection
 from domain.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
 from domain.owner import Owner
-from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbKey
+from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbEntry, VerbKey
 from domain.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
 from domain.segments import SegmentRef
 from domain.staging import StagedKind
@@ -100,12 +100,18 @@ class _Beliefs:
     would answer them at that point of the commit: the commit's own writes are applied to the view at once
     and reach the store in one batched upsert (flush). A lookup the prefetch cannot answer exactly (a key it
     did not read, or a verb lookup whose read beliefs this commit closed or reworded) flushes and reads the
-    store again."""
+    store again.
 
-    def __init__(self, repository: BeliefRepository, owner: Owner) -> None:
-        self._repo, self._owner = repository, owner
+    A main-verb pool is read as VerbEntry values only (id, statement, stored lemmas, which also seed the
+    claim matcher); the full record of a pool member is read (get_many) only once a lookup's caller keeps
+    it, so a commit compares against hundreds of same-verb beliefs but loads the few that match."""
+
+    def __init__(self, repository: BeliefRepository, owner: Owner, claims: ClaimMatcher) -> None:
+        self._repo, self._owner, self._claims = repository, owner, claims
         # Every belief the view has read or written, current as of this commit's writes.
         self._records: dict[UUID, MemoryRecord] = {}
+        # Pool members read as entries only, until a lookup keeps them (then they are in _records).
+        self._entries: dict[UUID, VerbEntry] = {}
         self._subject_index: dict[str, dict[UUID, None]] = {}
         # Written by this commit: their lookup keys are the statement's own (the store recomputes them).
         self._changed: dict[UUID, None] = {}
@@ -163,9 +169,14 @@ class _Beliefs:
         if not wanted:
             return
         self.flush()
-        found = self._repo.by_main_verbs(self._owner, wanted, limit_per_key=MATCH_POOL)
+        found = self._repo.verb_entries(self._owner, wanted, limit_per_key=MATCH_POOL)
         for key in wanted:
-            members = [self._learn(r).id for r in found.get(key, [])]
+            members = []
+            for entry in found.get(key, []):
+                if entry.id not in self._records:
+                    self._entries[entry.id] = entry
+                    self._claims.learn(entry.statement, entry.terms)
+                members.append(entry.id)
             boundary = members[-1] if len(members) >= MATCH_POOL else None
             self._pools[key] = _Pool(members=members, boundary=boundary)
 
@@ -202,27 +213,48 @@ class _Beliefs:
         verb, terms = self.match_keys(record.statement)
         return record.is_live and verb == key[0] and set(key[1]) <= set(terms)
 
-    def by_main_verb(self, verb: str, containing: Sequence[str], limit: int) -> list[MemoryRecord]:
-        """Live beliefs with main verb verb and every lemma of containing, by id, at most limit."""
+    def _statement(self, belief_id: UUID) -> str:
+        record = self._records.get(belief_id)
+        return record.statement if record is not None else self._entries[belief_id].statement
+
+    def by_main_verb(
+        self,
+        verb: str,
+        containing: Sequence[str],
+        limit: int,
+        keep: Callable[[str], bool] | None = None,
+    ) -> list[MemoryRecord]:
+        """Live beliefs with main verb verb and every lemma of containing, by id, at most limit; with keep,
+        only those of them whose statement keep accepts (the only ones whose full record is read)."""
         key: VerbKey = (verb, tuple(containing))
         self._load_pools([key])
         for attempt in range(2):
             pool = self._pools[key]
-            members = {i: self._records[i] for i in pool.members if i not in self._changed}
-            for changed in self._changed:
-                record = self._records[changed]
-                if self._is_member(record, key):
-                    members[changed] = record
-            ordered = sorted(members.values(), key=lambda r: r.id)
+            members = [i for i in pool.members if i not in self._changed]
+            members += [c for c in self._changed if self._is_member(self._records[c], key)]
+            ordered = sorted(members)
             boundary = pool.boundary
-            if boundary is None:
-                return ordered[: max(limit, 0)]
-            known = [r for r in ordered if r.id <= boundary]
-            if len(known) >= limit or attempt:
-                return known[: max(limit, 0)]
-            # This commit closed or reworded some of the beliefs read: read the store again.
-            self._load_pools([key], again=True)
+            if boundary is not None:
+                known = [i for i in ordered if i <= boundary]
+                if len(known) < limit and not attempt:
+                    # This commit closed or reworded some of the beliefs read: read the store again.
+                    self._load_pools([key], again=True)
+                    continue
+                ordered = known
+            chosen = ordered[: max(limit, 0)]
+            if keep is not None:
+                chosen = [i for i in chosen if keep(self._statement(i))]
+            return self._full(chosen)
         raise AssertionError("unreachable")
+
+    def _full(self, ids: list[UUID]) -> list[MemoryRecord]:
+        """The records of ids, in order, reading those known only as entries in one query."""
+        missing = [i for i in ids if i not in self._records]
+        if missing:
+            for record in self._repo.get_many(self._owner, missing):
+                self._entries.pop(record.id, None)
+                self._learn(record)
+        return [self._records[i] for i in ids if i in self._records]
 
     def closed_by_user(self, subject: str, verb: str | None, limit: int) -> list[MemoryRecord]:
         """closed_by_user(subjects=[subject], verbs=[verb] or [], limit)."""
@@ -315,8 +347,8 @@ class _SegmentCommit:
                 )
         # Beliefs this commit already read or wrote, by id, so later candidates see earlier ones.
         self.touched: dict[UUID, MemoryRecord] = {}
-        self.beliefs = _Beliefs(uow.beliefs, ref.owner)
         self.claims = ClaimMatcher()
+        self.beliefs = _Beliefs(uow.beliefs, ref.owner, self.claims)
         self.audits: list[FormationAudit] = []
 
     def prefetch(self, candidates: Sequence[MemoryCandidate]) -> None:
@@ -393,11 +425,18 @@ class _SegmentCommit:
         ]
         return found
 
-    def same_verb(self, verb: str | None, containing: tuple[str, ...] = ()) -> list[MemoryRecord]:
+    def same_verb(
+        self,
+        verb: str | None,
+        containing: tuple[str, ...] = (),
+        keep: Callable[[str], bool] | None = None,
+    ) -> list[MemoryRecord]:
+        """Live beliefs with verb (and containing) among the bounded pool, this commit's writes included;
+        with keep, only the store's beliefs whose statement keep accepts (the caller still filters)."""
         if verb is None:
             return []
         limit = RETRACTION_POOL if containing else MATCH_POOL
-        found = self._fresh(self.beliefs.by_main_verb(verb, containing, limit))
+        found = self._fresh(self.beliefs.by_main_verb(verb, containing, limit, keep))
         known = {b.id for b in found}
         for belief in self.touched.values():
             keys = self.beliefs.match_keys(belief.statement)
@@ -419,7 +458,11 @@ class _SegmentCommit:
     def retract(self, candidate: MemoryCandidate) -> None:
         verb, content = self.beliefs.match_keys(candidate.statement)
         targets = sorted(
-            (b for b in self.same_verb(verb, content) if retraction_ends(candidate.statement, b.statement)),
+            (
+                b
+                for b in self.same_verb(verb, content, lambda s: retraction_ends(candidate.statement, s))
+                if retraction_ends(candidate.statement, b.statement)
+            ),
             key=lambda b: b.id,
         )[:MAX_RETRACTION_TARGETS]
         if not targets:
@@ -460,8 +503,13 @@ class _SegmentCommit:
         match = next((b for b in same_subject if self.claims.same(b.statement, candidate.statement)), None)
         if match is None:
             verb, _ = self.beliefs.match_keys(candidate.statement)
+            same = self.claims.same
             match = next(
-                (b for b in self.same_verb(verb) if self.claims.same(b.statement, candidate.statement)),
+                (
+                    b
+                    for b in self.same_verb(verb, (), lambda s: same(s, candidate.statement))
+                    if same(b.statement, candidate.statement)
+                ),
                 None,
             )
         if match is not None:

@@ -4,6 +4,7 @@ Merging is irreversible, so it uses the runtime's strict equivalence (same_claim
 one: two candidates become one claim only when they are compatible, share their names in one order, and either
 nest or share most of the smaller statement's content."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.candidates import (
@@ -54,6 +55,10 @@ class ClaimMatcher:
         if found is None:
             found = self._lemmas[statement] = tuple(dict.fromkeys(terms(statement)))
         return found
+
+    def learn(self, statement: str, lemmas: Sequence[str]) -> None:
+        """Lemmas a store kept for statement (match_keys' terms: the tuple lemmas() would compute)."""
+        self._lemmas.setdefault(statement, tuple(lemmas))
 
     def same(self, a: str, b: str) -> bool:
         return terms_could_match(self.lemmas(a), self.lemmas(b)) and same_claim(a, b)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, NamedTuple, Protocol, Self
 from uuid import UUID
 
 from domain.beliefs import ClosedReason, MemoryRecord
@@ -80,6 +80,15 @@ class IntegratedEpisodeRepository(Protocol):
 VerbKey = tuple[str, tuple[str, ...]]
 
 
+class VerbEntry(NamedTuple):
+    """What a commit compares a candidate against, before it needs the belief itself: the id, the statement
+    and its content lemmas as the store keeps them (equivalence.match_keys' terms)."""
+
+    id: UUID
+    statement: str
+    terms: tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Tombstones:
     """closed_by_user answered for each subject and for each verb on its own."""
@@ -127,6 +136,13 @@ class BeliefRepository(Protocol):
     ) -> dict[VerbKey, list[MemoryRecord]]:
         """by_main_verb for each (verb, containing) key, in one query: every key asked for maps to its own
         live beliefs by id, at most limit_per_key."""
+        ...
+
+    def verb_entries(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[VerbEntry]]:
+        """by_main_verbs reading only each belief's VerbEntry (no full rows): the same beliefs, the same
+        order, in one query; full records are read afterwards (get_many) for the few that match."""
         ...
 
     def closed_by_user(

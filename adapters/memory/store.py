@@ -24,7 +24,7 @@ from domain.lifecycle import (
     sweep_page_by_facts,
 )
 from domain.owner import Owner
-from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbKey
+from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbEntry, VerbKey
 from domain.retrieval import RankingInputs, ranking_inputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -181,6 +181,14 @@ class InMemoryBeliefs(_Repo):
                 owner, verb, containing=containing, limit=limit_per_key
             )
             for verb, containing in keys
+        }
+
+    def verb_entries(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[VerbEntry]]:
+        return {
+            key: [VerbEntry(b.id, b.statement, match_keys(b.statement)[1]) for b in found]
+            for key, found in self.by_main_verbs(owner, keys, limit_per_key=limit_per_key).items()
         }
 
     def closed_by_user(

@@ -40,7 +40,7 @@ from domain.lifecycle import (
     expires_at,
 )
 from domain.owner import Owner
-from domain.ports import AppendResult, EpisodePut, Tombstones, VerbKey
+from domain.ports import AppendResult, EpisodePut, Tombstones, VerbEntry, VerbKey
 from domain.retrieval import RankingInputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
@@ -488,6 +488,30 @@ class PostgresBeliefs(_Repo):
             found[wanted[row.key_index]].append(_belief(row))
         return found
 
+    def verb_entries(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[VerbEntry]]:
+        wanted = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in keys))
+        if not self._keys:
+            return {
+                key: [VerbEntry(b.id, b.statement, match_keys(b.statement)[1]) for b in found]
+                for key, found in self.by_main_verbs(owner, wanted, limit_per_key=limit_per_key).items()
+            }
+        entries: dict[VerbKey, list[VerbEntry]] = {key: [] for key in wanted}
+        if not wanted or limit_per_key <= 0:
+            return entries
+        params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
+        for i, (verb, containing) in enumerate(wanted):
+            params[f"verb_{i}"] = verb[:64]
+            if containing:
+                params[f"terms_{i}"] = list(containing)
+        statement = _by_main_verbs(
+            tuple(bool(containing) for _, containing in wanted), limit_per_key, _ENTRY_COLUMNS
+        )
+        for key_index, belief_id, text_, stored_terms in self._c.execute(statement, params):
+            entries[wanted[key_index]].append(VerbEntry(belief_id, text_, tuple(stored_terms or ())))
+        return entries
+
     def closed_by_user_each(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
     ) -> Tombstones:
@@ -647,8 +671,11 @@ _UPSERT = {
 _BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expires_at")
 
 
+_ENTRY_COLUMNS = "id, statement, terms"
+
+
 @functools.cache
-def _by_main_verbs(containing: tuple[bool, ...], limit: int) -> Any:
+def _by_main_verbs(containing: tuple[bool, ...], limit: int, columns: str = "*") -> Any:
     """One branch per key, UNION ALL: each branch is planned for its own verb (a common verb walks the id
     index, a rare one reads its few rows from the verb index), which one LATERAL plan for all keys cannot
     do. The limit is a literal: a generic plan for a prepared statement would assume a LIMIT parameter
@@ -657,7 +684,7 @@ def _by_main_verbs(containing: tuple[bool, ...], limit: int) -> Any:
     for i, has_terms in enumerate(containing):
         terms = f" AND terms @> CAST(:terms_{i} AS text[])" if has_terms else ""
         branches.append(
-            f"(SELECT {i} AS key_index, * FROM beliefs"
+            f"(SELECT {i} AS key_index, {columns} FROM beliefs"
             " WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
             f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
         )

@@ -824,3 +824,35 @@ def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_i
         assert loaded == sorted([live[0], live[3], stored_closed], key=lambda b: b.id)
         assert uow.beliefs.get_many(OWNER, []) == []
         assert uow.beliefs.get_many(OTHER_PRINCIPAL, [b.id for b in live]) == []
+
+
+from domain.ports import VerbEntry  # noqa: E402
+
+
+def test_commit_verb_entries_read_the_batched_lookups_beliefs_as_id_statement_and_lemmas(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    daily = belief(subject="activity:outdoor", statement="User is running outdoors every day.")
+    mornings = belief(subject="habit:mornings", statement="User goes running outdoors most mornings.")
+    journal = belief(subject="resource:journal", statement="User tracks runs outdoors in a journal.")
+    closed = belief(subject="activity:outdoor", statement="User runs outdoors at night.")
+    foreign = belief(owner=OTHER_PRINCIPAL, subject="activity:outdoor", statement="User runs outdoors.")
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many([daily, mornings, journal, closed, foreign])
+        uow.beliefs.close_validity(OWNER, closed.id, T0, ClosedReason.SUPERSEDED)
+        uow.commit()
+    keys = [("run", ()), ("run", ("morning",)), ("track", ()), ("run", ("journal",)), ("swim", ())]
+    with uow_factory() as uow:
+        entries = uow.beliefs.verb_entries(OWNER, keys, limit_per_key=10)
+        records = uow.beliefs.by_main_verbs(OWNER, keys, limit_per_key=10)
+        assert set(entries) == set(keys)
+        for key in keys:
+            assert entries[key] == [
+                VerbEntry(b.id, b.statement, match_keys(b.statement)[1]) for b in records[key]
+            ]
+        assert [e.id for e in entries[("run", ())]] == sorted([daily.id, mornings.id])
+        assert len(uow.beliefs.verb_entries(OWNER, [("run", ())], limit_per_key=1)[("run", ())]) == 1
+        assert uow.beliefs.verb_entries(OWNER, [], limit_per_key=10) == {}
+        assert uow.beliefs.verb_entries(OTHER_PRINCIPAL, [("run", ())], limit_per_key=10) == {
+            ("run", ()): [VerbEntry(foreign.id, foreign.statement, match_keys(foreign.statement)[1])]
+        }
