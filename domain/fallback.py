@@ -14,7 +14,7 @@ domain.language; statements come from domain.rendering.
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -292,6 +292,45 @@ _VEHICLES_AND_THINGS = frozenset(
         "macbook",
         "iphone",
         "raspberry",
+        "watch",
+        "treadmill",
+        "kayak",
+        "canoe",
+        "piano",
+        "guitar",
+        "camera",
+        "printer",
+        "tablet",
+        "ipad",
+        "kindle",
+        "drone",
+        "grill",
+        "garage",
+        "cabin",
+        "rower",
+        "dumbbell",
+        "kettlebell",
+        "peloton",
+        "garmin",
+        "fitbit",
+        "nas",
+        "desktop",
+        "pc",
+        "monitor",
+        "subscription",
+        "pool",
+        "backyard",
+        "basement",
+        "workshop",
+        "studio",
+        "scooter",
+        "motorbike",
+        "e-bike",
+        "ebike",
+        "rack",
+        "homelab",
+        "synology",
+        "license",
     }
 )
 _AUX = frozenset(
@@ -329,6 +368,10 @@ _ADVERBS = frozenset(
         "frequently",
         "occasionally",
         "consistently",
+        "probably",
+        "maybe",
+        "possibly",
+        "perhaps",
     }
 )
 _INVERSION = frozenset(
@@ -391,6 +434,11 @@ _META_GOALS = frozenset(
         "add",
         "share",
         "thank",
+        "think",
+        "decide",
+        "reply",
+        "respond",
+        "double-check",
     }
 )
 # Verbs by which a user states their own experience; "I read about six years of X" states none.
@@ -458,10 +506,13 @@ _REQUEST_WORDS = frozenset(
     }
 )
 _MY_RELATIVE = re.compile(
-    r"(?:^|[,;:]\s*|\band\s+)[Mm]y\s+(?P<who>[a-z]+)\s+(?P<rest>(?:is|was|has|works|plays|goes|lives|studies|swims|runs|loves|does|attends|takes)\b[^,;!?]*)"
+    r"(?:^|[,;:]\s*|\band\s+)[Mm]y\s+(?P<who>[a-z]+)\s+(?P<rest>(?:(?:just|also|still|recently|now|always|often|usually)\s+)?"
+    r"(?:is|was|has|works|plays|goes|lives|studies|swims|runs|loves|does|attends|takes|started|began|moved|"
+    r"graduated|retired|joined|turned|teaches|trains|needs|hates|likes|wants|gets|uses|suffers|struggles|"
+    r"visits|coaches|competes|dances|sings|cooks|drives|rides|walks|stays|spends|volunteers|manages)\b[^,;!?]*)"
 )
 _MY_PROJECT = re.compile(
-    r"(?:^|[,;:]\s*|\band\s+)[Mm]y\s+(?P<what>project|app|agent|bot|repo|codebase|startup|service|website|site|api|backend|frontend|server|company)\s+(?P<rest>(?:uses|runs|is|has|needs|relies|depends|stores|calls)\b[^,;!?]*)"
+    r"(?:^|[,;:]\s*|\band\s+|\?\s*)(?:[Mm]y|[Oo]ur)\s+(?P<what>project|app|agent|bot|repo|codebase|startup|service|website|site|api|backend|frontend|server|company|thesis|dissertation|book|novel|paper|blog|podcast|channel|shop|store|team|product|game|library|plugin|homelab|lab|business|database|cluster|pipeline|stack|deadline|budget)\s+(?P<rest>(?:uses|runs|is|are|has|needs|relies|depends|stores|calls|targets|serves|deploys|supports|lives|sits|talks|reads|writes|sends|ships)\b[^,;!?]*)"
 )
 _MY_GOAL = re.compile(r"\b[Mm]y\s+(?:main\s+)?(?:goal|aim|plan|objective)\s+is\s+(?P<rest>to\s+[^,;!?]+)")
 _NOT_STALLED = re.compile(
@@ -515,23 +566,31 @@ _AGE_AWARE_HINTS = (
     "based",
 )
 _MY_GOAL_HINTS = ("goal", "aim", "plan", "objective")
-_MY_RELATIVE_HINTS = (
-    "is",
-    "was",
-    "has",
-    "works",
-    "plays",
-    "goes",
-    "lives",
-    "studies",
-    "swims",
-    "runs",
-    "loves",
-    "does",
-    "attends",
-    "takes",
-)
+_MY_RELATIVE_HINTS = ("s", "started", "began", "moved", "graduated", "retired", "joined", "turned")
 _MY_PROJECT_HINTS = (
+    "thesis",
+    "dissertation",
+    "book",
+    "novel",
+    "paper",
+    "blog",
+    "podcast",
+    "channel",
+    "shop",
+    "store",
+    "team",
+    "product",
+    "game",
+    "library",
+    "plugin",
+    "lab",
+    "business",
+    "database",
+    "cluster",
+    "pipeline",
+    "stack",
+    "deadline",
+    "budget",
     "project",
     "app",
     "agent",
@@ -563,9 +622,12 @@ class _Claim:
     subject: str
     predicate: Predicate
     holder: str = "User"
+    hedged: bool = False
 
     def statement(self) -> str:
-        return render_statement(self.kind, self.derivation, self.polarity, self.predicate, self.holder)
+        return render_statement(
+            self.kind, self.derivation, self.polarity, self.predicate, self.holder, hedged=self.hedged
+        )
 
 
 @dataclass(slots=True)
@@ -582,6 +644,7 @@ class _Parse:
     no_longer: bool
     been: bool
     adverbs: list[str] = field(default_factory=list)
+    lead: str = ""  # a schedule stated before the subject: "Every Friday I call my mom"
     _lemma: str | None = None
     _rest: list[Token] | None = None
     _aspect: tuple[Aspect, str] | None = None
@@ -644,7 +707,12 @@ def _parse_predicate(tokens: list[Token]) -> _Parse | None:
         i += 1
     if i >= len(tokens):
         return None
-    return _Parse(tokens, i, negated, modal, perfect, progressive, used_to, no_longer, been, adverbs)
+    parse = _Parse(tokens, i, negated, modal, perfect, progressive, used_to, no_longer, been, adverbs)
+    if perfect and not been and tokens[i].lower == "got":
+        # "I've got a bike" states possession: "have", not the perfect of "get".
+        parse.perfect = False
+        parse._lemma = "have"
+    return parse
 
 
 def _continues_aux(tokens: list[Token], i: int) -> bool:
@@ -869,7 +937,25 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
                         Predicate(activity.verb, activity.verb, Aspect.SIMPLE, complement),
                     )
                 )
-    if not claims and freq is not None and aspect is Aspect.SIMPLE and main not in _AUX:
+    plain = main not in _AUX or main in ("do", "have") and rest and rest[0].lower not in ("not", "to", "no")
+    if not claims and freq is None and aspect is Aspect.SIMPLE and plain:
+        # A schedule said before the verb: "I usually go to bed around 11", "Every Friday I call my mom".
+        often = [a for a in parse.adverbs if a in _FREQUENCY_ADVERBS]
+        kept = _cut(rest, text)
+        if (often or parse.lead) and kept and any(t.lemma not in STOPWORDS for t in kept):
+            lead = parse.lead[:1].lower() + parse.lead[1:] if parse.lead else ""
+            complement = " ".join(p for p in (_phrase(text, kept), lead) if p)
+            claims.append(
+                _Claim(
+                    ClaimKind.HABIT,
+                    Derivation.DIRECT,
+                    Longevity.ONGOING,
+                    Polarity.ASSERT,
+                    conflict_key("habit", [main] + _content(kept)),
+                    Predicate(main, " ".join([*often, third_person(main)]), Aspect.BARE, complement),
+                )
+            )
+    if not claims and freq is not None and aspect is Aspect.SIMPLE and plain:
         kept = _cut(rest, text)
         # The schedule must belong to this predicate, not to a subordinate clause after a cut.
         if kept and kept[-1].end >= freq.end() and any(t.lemma not in STOPWORDS for t in kept):
@@ -958,9 +1044,17 @@ def _mentions_training_word(tokens: list[Token]) -> bool:
 
 def _project_claims(text: str, parse: _Parse) -> list[_Claim]:
     working_on = parse.lemma == "work" and parse.rest[:1] and parse.rest[0].lower == "on"
-    if not (parse.progressive and (parse.lemma in _PROJECT_VERBS or working_on)):
+    setting = parse.verb.lower in ("set", "setting", "sets")
+    setting_up = setting and parse.rest[:1] and parse.rest[0].lower == "up"
+    if not (
+        (parse.progressive or parse.been)
+        and (parse.lemma in _PROJECT_VERBS or parse.lemma in _MORE_PROJECT_VERBS or working_on or setting_up)
+    ):
         return []
-    rest = parse.rest[1:] if working_on else parse.rest
+    if setting and not setting_up or parse.rest[:1] and parse.rest[0].lower in ("to", "for"):
+        # "planning to ..." and "preparing for ..." are goals.
+        return []
+    rest = parse.rest[1:] if working_on or setting_up else parse.rest
     kept = _cut(rest, text, keep_and=True)
     words = _content(kept)
     if not words:
@@ -969,7 +1063,12 @@ def _project_claims(text: str, parse: _Parse) -> list[_Claim]:
     predicate = (
         Predicate("work", "working", Aspect.PROGRESSIVE, f"on {complement}")
         if working_on
-        else Predicate(parse.lemma, parse.verb.text, Aspect.PROGRESSIVE, complement)
+        else Predicate(
+            "set" if setting_up else parse.lemma,
+            f"{parse.verb.text} up" if setting_up else parse.verb.text,
+            Aspect.PROGRESSIVE,
+            complement,
+        )
     )
     claims = [
         _Claim(
@@ -1016,6 +1115,26 @@ def _goal_claims(text: str, parse: _Parse) -> list[_Claim]:
                 )
             ]
         return []
+    if (
+        (parse.progressive or parse.been)
+        and lemma in {"train", "save", "prepare", "study"}
+        and len(rest) >= 2
+        and rest[0].lower in ("for", "up")
+    ):
+        kept = _cut(rest, text)
+        words = [w for w in _content(kept) if w != "up"]
+        if not words:
+            return []
+        return [
+            _Claim(
+                ClaimKind.GOAL,
+                Derivation.DIRECT,
+                Longevity.ONGOING,
+                Polarity.ASSERT,
+                conflict_key("goal", [lemma] + words),
+                Predicate(lemma, parse.verb.text, Aspect.PROGRESSIVE, _phrase(text, kept)),
+            )
+        ]
     wants = lemma in {"want", "hope", "plan", "aim", "intend", "try", "wish", "need"} or (
         lemma in {"like", "love"} and parse.modal == "would"
     )
@@ -1161,8 +1280,9 @@ def _constraint_claims(text: str, parse: _Parse) -> list[_Claim]:
                 Predicate("can", "cannot", Aspect.BARE, complement),
             )
         ]
-    if parse.lemma == "be" and rest and rest[0].lower in ("allergic", "intolerant", "vegan", "vegetarian"):
-        kept = _cut(rest, text)
+    crest = _copula_rest(parse)
+    if crest and any(t.lower in _LIMIT_ADJECTIVES for t in crest[:3]):
+        kept = _cut(crest, text)
         return [
             _Claim(
                 ClaimKind.CONSTRAINT,
@@ -1186,14 +1306,19 @@ def _occupation_claims(text: str, parse: _Parse) -> list[_Claim]:
         verb, surface = "be", "is"
     else:
         return []
-    head = next((t for t in noun_tokens if t.lemma in _OCCUPATIONS), None)
+    head = next((t for t in noun_tokens if t.lemma in _OCCUPATIONS or t.lemma in _MORE_OCCUPATIONS), None)
     if head is None:
         return []
-    noun_tokens = noun_tokens[: noun_tokens.index(head) + 1]
-    words = [w for w in _content(noun_tokens)]
+    at = noun_tokens.index(head) + 1
+    words = [w for w in _content(noun_tokens[:at])]
+    # A job the user says they hold ("I work as", "I'm a nurse at the city hospital") is a role; a bare
+    # "I'm a nurse" is the stated occupation, a skill.
+    employed = verb == "work" or (at < len(noun_tokens) and noun_tokens[at].lower in ("at", "for", "with"))
+    if not employed:
+        noun_tokens = noun_tokens[:at]
     return [
         _Claim(
-            ClaimKind.SKILL,
+            ClaimKind.ROLE if employed else ClaimKind.SKILL,
             Derivation.DIRECT,
             Longevity.DURABLE,
             Polarity.ASSERT,
@@ -1258,10 +1383,779 @@ def _relationship_claims(text: str, parse: _Parse) -> list[_Claim]:
     ]
 
 
+# --- ordinary statements of every claim kind -----------------------------------------------------
+
+_MORE_PROJECT_VERBS = frozenset(
+    {
+        "renovate",
+        "restore",
+        "launch",
+        "organize",
+        "organise",
+        "prepare",
+        "remodel",
+        "refactor",
+        "migrate",
+        "rewrite",
+        "plan",
+        "set",
+        "start",
+        "found",
+        "redesign",
+        "rebuild",
+        "build",
+        "develop",
+        "create",
+        "write",
+        "design",
+    }
+)
+_POSITIONS = frozenset(
+    {
+        "treasurer",
+        "president",
+        "chair",
+        "chairman",
+        "chairwoman",
+        "captain",
+        "head",
+        "lead",
+        "director",
+        "founder",
+        "cofounder",
+        "co-founder",
+        "owner",
+        "organizer",
+        "organiser",
+        "secretary",
+        "coach",
+        "manager",
+        "ceo",
+        "cto",
+        "cfo",
+        "coo",
+        "maintainer",
+        "editor",
+        "leader",
+        "principal",
+        "admin",
+        "administrator",
+    }
+)
+_MORE_OCCUPATIONS = frozenset(
+    {
+        "librarian",
+        "paramedic",
+        "veterinarian",
+        "vet",
+        "surgeon",
+        "carpenter",
+        "farmer",
+        "barista",
+        "photographer",
+        "musician",
+        "translator",
+        "recruiter",
+        "economist",
+        "statistician",
+        "technician",
+        "officer",
+        "clerk",
+        "caregiver",
+        "midwife",
+        "psychologist",
+        "counselor",
+        "counsellor",
+        "tutor",
+        "lecturer",
+        "postdoc",
+        "freelancer",
+        "contractor",
+        "sysadmin",
+        "founder",
+        "cofounder",
+        "director",
+        "ceo",
+        "cto",
+        "editor",
+        "maintainer",
+    }
+)
+_TEAM_WORDS = frozenset(
+    {"team", "group", "department", "lab", "division", "unit", "squad", "org", "organization", "office"}
+)
+_ROLE_VERBS = frozenset({"lead", "manage", "head", "supervise", "chair", "coordinate", "direct", "run"})
+_TEACHING_VERBS = frozenset({"teach", "coach", "tutor", "lecture"})
+_LANGUAGES = frozenset(
+    {
+        "english",
+        "spanish",
+        "german",
+        "french",
+        "italian",
+        "portuguese",
+        "mandarin",
+        "cantonese",
+        "chinese",
+        "japanese",
+        "korean",
+        "arabic",
+        "russian",
+        "hindi",
+        "dutch",
+        "swedish",
+        "norwegian",
+        "danish",
+        "finnish",
+        "polish",
+        "turkish",
+        "greek",
+        "hebrew",
+        "ukrainian",
+        "czech",
+        "vietnamese",
+        "thai",
+        "indonesian",
+        "urdu",
+        "bengali",
+        "swahili",
+        "catalan",
+        "romanian",
+        "hungarian",
+        "sign",
+    }
+)
+_CREDENTIALS = frozenset(
+    {
+        "belt",
+        "degree",
+        "phd",
+        "certificate",
+        "certification",
+        "license",
+        "licence",
+        "diploma",
+        "masters",
+        "master's",
+        "bachelor's",
+        "mba",
+    }
+)
+_SKILLED = frozenset({"fluent", "proficient", "experienced", "skilled", "certified", "trained", "qualified"})
+_GOOD_AT = frozenset({"good", "great", "decent", "competent"})
+_KNOW_STOP = frozenset(
+    {
+        "that",
+        "what",
+        "how",
+        "you",
+        "it",
+        "about",
+        "where",
+        "when",
+        "why",
+        "this",
+        "him",
+        "her",
+        "them",
+        "the",
+        "a",
+        "an",
+        "i",
+        "who",
+        "which",
+        "if",
+        "whether",
+        "so",
+        "right",
+        "nothing",
+        "everything",
+    }
+)
+_SOFTWARE_GERUNDS = frozenset({"debug", "deploy", "refactor", "code", "program"})
+_FAN_WORDS = frozenset({"fan", "lover", "enthusiast", "nerd", "buff", "geek"})
+_FASCINATED = frozenset(
+    {"fascinated", "obsessed", "passionate", "curious", "keen", "enthusiastic", "hooked", "crazy", "mad"}
+)
+_STATE_WORDS = frozenset(
+    {
+        "sore",
+        "tired",
+        "exhausted",
+        "migraine",
+        "headache",
+        "cramp",
+        "blister",
+        "dizzy",
+        "anxious",
+        "nauseous",
+        "sick",
+        "stressed",
+        "overwhelmed",
+        "injured",
+        "winded",
+        "breathless",
+        "nosebleed",
+        "heartburn",
+        "insomnia",
+        "stiff",
+        "achy",
+        "sleepy",
+        "cold",
+        "colds",
+        "hungry",
+        "bloated",
+        "shin",
+        "panic",
+        "down",
+        "low",
+        "irritable",
+        "restless",
+        "lonely",
+        "depressed",
+        "faint",
+        "nervous",
+        "itchy",
+    }
+)
+_STATE_VERBS = frozenset({"struggle", "suffer", "deal", "live"})
+_FREQUENCY_ADVERBS = (
+    "usually",
+    "always",
+    "often",
+    "regularly",
+    "normally",
+    "typically",
+    "generally",
+    "frequently",
+)
+_TRIGGERS = frozenset({"when", "whenever", "after", "before", "if", "while", "during"})
+_SPOUSAL = frozenset({"married", "engaged", "divorced", "widowed", "separated"})
+_LIMIT_TARGETS = frozenset({"avoid", "limit", "stay", "watch", "skip", "cut", "keep", "stick"})
+_DISLIKE_VERBS = frozenset({"hate", "dislike", "detest", "loathe"})
+_DIET_VERBS = frozenset({"eat", "drink"})
+_PRONOUN_OBJECTS = frozenset(
+    {
+        "it",
+        "that",
+        "this",
+        "them",
+        "you",
+        "your",
+        "when",
+        "to",
+        "not",
+        "how",
+        "what",
+        "those",
+        "these",
+        "him",
+        "her",
+    }
+)
+_HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
+_LIMIT_ADJECTIVES = frozenset(
+    {
+        "allergic",
+        "intolerant",
+        "vegan",
+        "vegetarian",
+        "pescatarian",
+        "diabetic",
+        "celiac",
+        "coeliac",
+        "pregnant",
+        "colorblind",
+        "colourblind",
+        "deaf",
+        "epileptic",
+        "asthmatic",
+        "gluten-free",
+        "dairy-free",
+        "teetotal",
+        "sober",
+    }
+)
+
+
+def _copula_rest(parse: _Parse) -> list[Token] | None:
+    """The complement of "I am ...", also when an adverb made "am" read as an auxiliary."""
+    if parse.lemma == "be" and not parse.progressive:
+        return parse.rest
+    if parse.progressive and not parse.verb.lower.endswith("ing"):
+        return [parse.verb, *parse.rest]
+    return None
+
+
+def _claim(
+    kind: ClaimKind,
+    subject: str,
+    predicate: Predicate,
+    longevity: Longevity = Longevity.DURABLE,
+    holder: str = "User",
+) -> _Claim:
+    return _Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
+
+
+def _through_trigger(text: str, tokens: list[Token], stop: int) -> list[Token]:
+    """Tokens up to the first boundary, carried past a trigger word ("when", "after") to the next one."""
+    kept = _cut(tokens, text)
+    after = len(kept)
+    if after < len(tokens) and tokens[after].lower in _TRIGGERS:
+        tail = _cut(tokens[after + 1 :], text)
+        kept = tokens[: after + 1 + len(tail)] if tail else kept
+    return [t for t in kept if t.end <= stop]
+
+
+def _software_hypothesis() -> _Claim:
+    return _Claim(
+        ClaimKind.SKILL,
+        Derivation.HYPOTHESIS,
+        Longevity.TENTATIVE,
+        Polarity.ASSERT,
+        "skill:software-development",
+        Predicate("have", "has", Aspect.SIMPLE, "software-development experience"),
+    )
+
+
+def _role_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """A position held: "I'm the treasurer of my club", "I lead the platform team", "I teach chemistry"."""
+    lemma = parse.lemma
+    crest = _copula_rest(parse)
+    if crest is not None:
+        if len(crest) < 2 or crest[0].lower != "the" or crest[1].lemma not in _POSITIONS:
+            return []
+        kept = _cut(crest, text)
+        if len(kept) < 2:
+            return []
+        return [
+            _claim(
+                ClaimKind.ROLE,
+                conflict_key("role", _content(kept)),
+                Predicate("be", "is", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    aspect, _ = _aspect_of(parse)
+    if aspect is not Aspect.SIMPLE or parse.modal is not None:
+        return []
+    rest = parse.rest
+    if lemma in _ROLE_VERBS and rest and rest[0].lower in ("a", "an", "the", "our"):
+        kept = _cut(rest, text)
+        if not any(t.lemma in _TEAM_WORDS for t in kept):
+            return []
+        return [
+            _claim(
+                ClaimKind.ROLE,
+                conflict_key("role", [lemma] + _content(kept)),
+                Predicate(lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+            )
+        ]
+    if lemma in _TEACHING_VERBS and rest and rest[0].lower not in _PRONOUN_OBJECTS | {"me", "myself", "my"}:
+        kept = _cut(rest, text)
+        words = _content(kept)
+        if not words:
+            return []
+        return [
+            _claim(
+                ClaimKind.ROLE,
+                conflict_key("role", [lemma] + words),
+                Predicate(lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+            )
+        ]
+    return []
+
+
+def _skill_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """Stated abilities: languages, tools, credentials, learning; and the software-work cue."""
+    lemma = parse.lemma
+    rest = parse.rest
+    crest = _copula_rest(parse)
+    if crest is not None:
+        if len(crest) >= 3 and (
+            crest[0].lower in _SKILLED
+            and crest[1].lower in ("in", "at", "with")
+            or crest[0].lower in _GOOD_AT
+            and crest[1].lower == "at"
+        ):
+            kept = _cut(crest, text, keep_and=True)
+            words = _content(kept[2:])
+            if words:
+                return [
+                    _claim(
+                        ClaimKind.SKILL,
+                        conflict_key("skill", words),
+                        Predicate("be", "is", Aspect.BARE, _phrase(text, kept)),
+                    )
+                ]
+        return []
+    aspect, _ = _aspect_of(parse)
+    if lemma == "learn" and (parse.progressive or parse.been) and rest:
+        kept = _cut(rest, text, keep_and=True)
+        words = [w for w in _content(kept) if w not in ("lot", "much")]
+        if not words:
+            return []
+        return [
+            _claim(
+                ClaimKind.SKILL,
+                conflict_key("learning", words),
+                Predicate("learn", "learning", Aspect.PROGRESSIVE, _phrase(text, kept)),
+                Longevity.ONGOING,
+            )
+        ]
+    if aspect is not Aspect.SIMPLE or parse.modal is not None or not rest:
+        if lemma in _SOFTWARE_GERUNDS and parse.progressive and rest:
+            return [_software_hypothesis()]
+        return []
+    if lemma == "speak":
+        kept = _cut(rest, text, keep_and=True)
+        if any(t.lower in _LANGUAGES for t in kept):
+            return [
+                _claim(
+                    ClaimKind.SKILL,
+                    conflict_key("skill", ["speak"] + _content(kept)),
+                    Predicate("speak", parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+                )
+            ]
+        return []
+    if lemma == "know" and rest[0].lower not in _KNOW_STOP:
+        kept = _cut(rest, text, keep_and=True)
+        named = [t for t in kept if t.text[:1].isupper() or t.lower in _LANGUAGES]
+        if not named or kept[0] not in named:
+            return []
+        return [
+            _claim(
+                ClaimKind.SKILL,
+                conflict_key("skill", [t.lower for t in named]),
+                Predicate("know", parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+            )
+        ]
+    if lemma == "have" and any(t.lower in _CREDENTIALS for t in rest[:4]):
+        kept = _cut(rest, text)
+        return [
+            _claim(
+                ClaimKind.SKILL,
+                conflict_key("skill", _content(kept)),
+                Predicate("have", parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+            )
+        ]
+    if lemma in _SOFTWARE_GERUNDS or (
+        lemma == "spend" and any(verb_lemma(t) in _SOFTWARE_GERUNDS for t in rest[:5])
+    ):
+        return [_software_hypothesis()]
+    return []
+
+
+def _interest_more_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """ "a big fan of", "fascinated by", "getting into"."""
+    crest = _copula_rest(parse)
+    if crest is not None and len(crest) >= 3:
+        fan_at = next((i for i, t in enumerate(crest[:4]) if t.lemma in _FAN_WORDS), None)
+        if crest[0].lower in ("a", "an", "the") and fan_at is not None and fan_at + 1 < len(crest):
+            if crest[fan_at + 1].lower != "of":
+                return []
+            kept = _cut(crest, text, keep_and=True)
+            words = _content(kept[fan_at + 2 :])
+        elif crest[0].lower in _FASCINATED and crest[1].lower in ("by", "with", "about", "on"):
+            kept = _cut(crest, text, keep_and=True)
+            words = _content(kept[2:])
+        else:
+            return []
+        if not words:
+            return []
+        return [
+            _claim(
+                ClaimKind.INTEREST,
+                conflict_key("interest", words),
+                Predicate("be", "is", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    if (
+        parse.lemma == "get"
+        and len(parse.rest) >= 2
+        and parse.rest[0].lower == "into"
+        and parse.modal is None
+    ):
+        kept = _cut(parse.rest[1:], text, keep_and=True)
+        words = _content(kept)
+        if not words or kept[0].lower in _PRONOUN_OBJECTS or kept[0].lower in ("trouble", "bed"):
+            return []
+        return [
+            _claim(
+                ClaimKind.INTEREST,
+                conflict_key("interest", words),
+                Predicate("get", "getting into", Aspect.PROGRESSIVE, _phrase(text, kept)),
+            )
+        ]
+    return []
+
+
+def _state_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
+    """A recurring condition: "I get migraines when ...", "I often feel tired ...", "I struggle with ..."."""
+    lemma = parse.lemma
+    rest = parse.rest
+    if not rest or parse.modal is not None or parse.progressive:
+        return []
+    if lemma in _STATE_VERBS:
+        if (
+            not (
+                lemma in ("struggle", "deal", "live")
+                and rest[0].lower == "with"
+                or lemma == "suffer"
+                and rest[0].lower == "from"
+            )
+            or len(rest) < 2
+        ):
+            return []
+        kept = _through_trigger(text, rest, region_end)
+        words = _content(kept[1:])
+        if not words or (
+            lemma == "live" and not any(t.lemma in _STATE_WORDS or t.lemma in _CONDITIONS for t in kept)
+        ):
+            return []
+        return [
+            _claim(
+                ClaimKind.RECURRING_STATE,
+                conflict_key("state", words),
+                Predicate(lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+                Longevity.ONGOING,
+            )
+        ]
+    if lemma not in ("get", "feel"):
+        return []
+    aspect, _ = _aspect_of(parse)
+    if aspect is not Aspect.SIMPLE:
+        return []
+    head = (
+        rest[1] if rest[0].lower in ("really", "so", "very", "quite", "pretty") and len(rest) > 1 else rest[0]
+    )
+    if head.lemma not in _STATE_WORDS and head.lower not in _STATE_WORDS:
+        return []
+    often = [a for a in parse.adverbs if a in _FREQUENCY_ADVERBS or a == "sometimes"]
+    kept = _through_trigger(text, rest, region_end)
+    recurring = (
+        lemma == "get"
+        or often
+        or any(t.lower in _TRIGGERS for t in kept)
+        or _frequency(text, parse.verb.start, region_end) is not None
+    )
+    if not recurring or not kept:
+        return []
+    words = [head.lemma] + [w for w in _content(kept) if w != head.lemma][:3]
+    surface = " ".join([*often, third_person(lemma)])
+    return [
+        _claim(
+            ClaimKind.RECURRING_STATE,
+            conflict_key("state", words),
+            Predicate(lemma, surface, Aspect.BARE, _phrase(text, kept)),
+            Longevity.ONGOING,
+        )
+    ]
+
+
+_CONDITIONS = frozenset(
+    {
+        "asthma",
+        "diabetes",
+        "adhd",
+        "arthritis",
+        "anxiety",
+        "depression",
+        "migraine",
+        "eczema",
+        "tinnitus",
+        "pain",
+    }
+)
+
+
+def _limit_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """Constraints: "I avoid ...", "I have to ...", "I need to avoid ...", "I only have ...", "I can only ..."."""
+    lemma = parse.lemma
+    rest = parse.rest
+    if parse.modal is not None or not rest:
+        return []
+    aspect, _ = _aspect_of(parse)
+    if aspect is not Aspect.SIMPLE:
+        return []
+    if lemma == "avoid" and rest[0].lower not in _PRONOUN_OBJECTS:
+        kept = _cut(rest, text, keep_and=True)
+        words = _content(kept)
+        if not words:
+            return []
+        return [
+            _claim(
+                ClaimKind.CONSTRAINT,
+                conflict_key("constraint", ["avoid"] + words),
+                Predicate("avoid", parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+            )
+        ]
+    if lemma in ("have", "need") and len(rest) >= 3 and rest[0].lower == "to":
+        target = verb_lemma(rest[1])
+        if target in _META_GOALS or target in ("go", "leave", "admit", "run", "say", "think", "get"):
+            return []
+        if lemma == "need" and target not in _LIMIT_TARGETS:
+            return []
+        kept = _cut(rest[1:], text)
+        words = _content(kept)
+        if not words:
+            return []
+        return [
+            _claim(
+                ClaimKind.CONSTRAINT,
+                conflict_key("constraint", words),
+                Predicate(lemma, f"{third_person(lemma)} to", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    if "only" in parse.adverbs and not parse.negated:
+        can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
+        if not (can or lemma == "have" and any(t.lower.isdigit() for t in rest[:3])):
+            return []
+        kept = _cut(rest, text)
+        words = _content(kept)
+        if not words:
+            return []
+        surface = f"can only {parse.verb.lower}" if can else "only has"
+        return [
+            _claim(
+                ClaimKind.CONSTRAINT,
+                conflict_key("constraint", [lemma] + words),
+                Predicate(lemma, surface, Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    return []
+
+
+def _preference_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """ "I prefer ...", "I'd rather ...", "I'd prefer ...", "I hate ..."."""
+    lemma = parse.lemma
+    rest = parse.rest
+    if not rest or rest[0].lower in ("not", "it", "that", "this", "you", "them"):
+        return []
+    would = parse.modal == "would"
+    if parse.verb.lower == "rather" and would:
+        verb, surface = "rather", "would rather"
+    elif lemma == "prefer" and (parse.modal is None or would) and not parse.progressive:
+        verb, surface = "prefer", "would prefer" if would else third_person("prefer")
+    elif lemma in _DISLIKE_VERBS and parse.modal is None and rest[0].lower not in _PRONOUN_OBJECTS:
+        verb, surface = lemma, third_person(lemma)
+    else:
+        return []
+    kept = _cut(rest, text, keep_and=True)
+    words = _content(kept)
+    if not words or (_aspect_of(parse)[0] is Aspect.PAST):
+        return []
+    return [
+        _claim(
+            ClaimKind.PREFERENCE,
+            conflict_key("preference", words),
+            Predicate(verb, surface, Aspect.BARE, _phrase(text, kept)),
+        )
+    ]
+
+
+def _household_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """ "I'm married to ...", "I live with my partner ..."."""
+    crest = _copula_rest(parse)
+    if crest is not None:
+        if not crest or crest[0].lower not in _SPOUSAL:
+            return []
+        kept = _cut(crest, text)
+        return [
+            _claim(
+                ClaimKind.RELATIONSHIP,
+                "relationship:spouse" if crest[0].lower != "divorced" else "relationship:marital-status",
+                Predicate("be", "is", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    rest = parse.rest
+    if parse.lemma != "live" or len(rest) < 3 or rest[0].lower != "with" or parse.modal is not None:
+        return []
+    kept = _cut(rest, text, keep_and=True)
+    relatives = [t.lemma for t in kept if t.lemma in _RELATIVES]
+    if not relatives:
+        return []
+    return [
+        _claim(
+            ClaimKind.RELATIONSHIP,
+            conflict_key("relationship", relatives),
+            Predicate("live", parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+        )
+    ]
+
+
+def _negated_claims(text: str, parse: _Parse) -> list[_Claim]:
+    """The few negations that state something durable: "I don't eat meat", "I don't like long meetings"."""
+    lemma = parse.lemma
+    rest = parse.rest
+    if parse.modal is not None or not rest or rest[0].lower in _PRONOUN_OBJECTS or rest[0].lower == "any":
+        return []
+    if _aspect_of(parse)[0] is not Aspect.SIMPLE:
+        return []
+    kept = _cut(rest, text, keep_and=True)
+    words = _content(kept)
+    if not words:
+        return []
+    if lemma in _DIET_VERBS:
+        return [
+            _claim(
+                ClaimKind.CONSTRAINT,
+                conflict_key("constraint", ["not", lemma] + words),
+                Predicate(lemma, f"does not {lemma}", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    if lemma in ("like", "enjoy"):
+        return [
+            _claim(
+                ClaimKind.PREFERENCE,
+                conflict_key("preference", ["dislike"] + words),
+                Predicate(lemma, f"does not {lemma}", Aspect.BARE, _phrase(text, kept)),
+            )
+        ]
+    return []
+
+
+_ALWAYS = None
+_COPULA = frozenset({"be"})
+# Each rule with the verb lemmas it can fire on (None: it reads every predicate). A copula ("I am ...",
+# also behind an adverb) is tried by the rules that read it; the rest are skipped by one set lookup, which
+# keeps the added vocabulary from costing throughput.
+_RULES: tuple[tuple[Callable[[str, _Parse], list[_Claim]], frozenset[str] | None, bool], ...] = (
+    (_project_claims, _ALWAYS, False),
+    (_limit_claims, frozenset({"avoid", "have", "need"}), False),
+    (_goal_claims, _ALWAYS, False),
+    (_occupation_claims, frozenset({"work", "be"}), False),
+    (_role_claims, _ROLE_VERBS | _TEACHING_VERBS, True),
+    (_interest_claims, _ALWAYS, False),
+    (_interest_more_claims, frozenset({"get"}), True),
+    (_relationship_claims, frozenset({"have"}), False),
+    (_household_claims, frozenset({"live"}), True),
+    (_preference_claims, _DISLIKE_VERBS | {"prefer", "rather"}, False),
+    (_skill_claims, _SOFTWARE_GERUNDS | {"learn", "speak", "know", "have", "spend"}, True),
+)
+_STATE_LEMMAS = _STATE_VERBS | {"get", "feel"}
+
+
 def _predicate_claims(text: str, clause: Clause, parse: _Parse, region_end: int) -> list[_Claim]:
     """Every rule over one affirmative first-person predicate, most specific first."""
-    for rule in (_project_claims, _goal_claims, _occupation_claims, _interest_claims, _relationship_claims):
-        claims = rule(text, parse)
+    lemma = parse.lemma
+    copula = lemma == "be" or parse.progressive and not parse.verb.lower.endswith("ing")
+    limited = "only" in parse.adverbs
+    for rule, lemmas, reads_copula in _RULES:
+        if (
+            lemmas is None
+            or lemma in lemmas
+            or reads_copula
+            and copula
+            or limited
+            and rule is _limit_claims
+            or lemma == "rather"
+            and rule is _preference_claims
+        ):
+            claims = rule(text, parse)
+            if claims:
+                return claims
+    if lemma in _STATE_LEMMAS:
+        claims = _state_claims(text, parse, region_end)
         if claims:
             return claims
     claims = _status_claims(text, clause, parse)
@@ -1374,13 +2268,159 @@ def _correction_claims(text: str, clause: Clause, parse: _Parse, region_end: int
     return retractions
 
 
+_BODY_PARTS = (
+    r"knee|knees|back|shoulder|shoulders|hip|hips|ankle|ankles|foot|feet|neck|wrist|wrists|elbow|elbows|head|"
+    r"stomach|eyes|skin|hamstring|hamstrings|calf|calves|shin|shins|achilles|joints|legs|arms|hands|lungs|"
+    r"asthma|allergies|eczema|migraines|anxiety|sinuses|blood\s+pressure|hay\s+fever|heart|sleep|energy|mood"
+)
+_MY_BODY = re.compile(
+    r"(?:^|[,;:]\s*|\band\s+)[Mm]y\s+(?P<who>(?:(?:left|right|lower|upper)\s+)?(?:" + _BODY_PARTS + r"))\s+"
+    r"(?P<rest>(?:(?:always|often|usually|sometimes|still|tends\s+to)\s+)?"
+    r"(?P<verb>gets|hurts|aches|flares|swells|feels|is|are|starts|acts|locks|tightens|cramps|goes|bothers|"
+    r"gives|tends|gets|spikes|drops|dips|crashes|suffers|becomes)\b[^,;!?]*)"
+)
+_BODY_HINTS = frozenset(
+    {
+        "knee",
+        "back",
+        "shoulder",
+        "hip",
+        "ankle",
+        "foot",
+        "feet",
+        "neck",
+        "wrist",
+        "elbow",
+        "head",
+        "stomach",
+        "eye",
+        "skin",
+        "hamstring",
+        "calf",
+        "shin",
+        "achilles",
+        "joint",
+        "leg",
+        "arm",
+        "hand",
+        "lung",
+        "asthma",
+        "allergy",
+        "eczema",
+        "migraine",
+        "anxiety",
+        "sinus",
+        "blood",
+        "hay",
+        "heart",
+        "sleep",
+        "energy",
+        "mood",
+    }
+)
+# A condition is recurring when its verb says so or a trigger or schedule follows it; "my knee is sore" alone
+# may be today's news.
+_RECURRING_VERBS = frozenset(
+    {"gets", "flares", "tends", "acts", "locks", "tightens", "cramps", "spikes", "crashes"}
+)
+_RECURRING_WORDS = re.compile(
+    r"\b(?:after|when|whenever|during|if|before|while|in\s+(?:cold|hot|wet|the)|every|always|often|usually|"
+    r"sometimes|at\s+night|on\s+\w+|each)\b",
+    re.IGNORECASE,
+)
+
+
+def _body_claims(body: str) -> list[_Claim]:
+    claims: list[_Claim] = []
+    for match in _MY_BODY.finditer(body):
+        rest = match.group("rest").strip().rstrip(".")
+        if match.group("verb") not in _RECURRING_VERBS and _RECURRING_WORDS.search(rest) is None:
+            continue
+        who = " ".join(match.group("who").split())
+        words = [t.lemma for t in tokenize(who)] + [
+            t.lemma
+            for t in tokenize(rest)[1:]
+            if t.lemma not in STOPWORDS and t.lemma not in _FREQUENCY_ADVERBS and t.lemma not in _TRIGGERS
+        ][:2]
+        claims.append(
+            _claim(
+                ClaimKind.RECURRING_STATE,
+                conflict_key("state", words),
+                Predicate("be", rest, Aspect.BARE, ""),
+                Longevity.ONGOING,
+                holder=f"User's {who}",
+            )
+        )
+    return claims
+
+
+_MY_FAVORITE = re.compile(
+    r"\b[Mm]y\s+(?:all-time\s+|absolute\s+)?(?P<what>favou?rite\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?)\s+"
+    r"(?P<rest>(?:is|are)\s+[^,;!?]+)"
+)
+
+
+def _favorite_claims(body: str) -> list[_Claim]:
+    claims: list[_Claim] = []
+    for match in _MY_FAVORITE.finditer(body):
+        what = " ".join(match.group("what").split())
+        rest = match.group("rest").strip().rstrip(".")
+        if len(rest.split()) < 2:
+            continue
+        claims.append(
+            _claim(
+                ClaimKind.PREFERENCE,
+                conflict_key("preference", what),
+                Predicate("be", rest, Aspect.BARE, ""),
+                holder=f"User's {what}",
+            )
+        )
+    return claims
+
+
+# Professional cues: the user did not state a job, so each forms a tentative skill hypothesis only.
+_MY_CUE = re.compile(
+    r"\b[Mm]y\s+(?P<who>students|pupils|patients|direct\s+reports|employees|codebase|pull\s+requests|PRs)\b"
+)
+_CUE_HINTS = frozenset({"student", "pupil", "patient", "report", "employee", "codebase", "request", "prs"})
+_CUES: dict[str, tuple[str, str]] = {
+    "students": ("skill:teaching", "teaching experience"),
+    "pupils": ("skill:teaching", "teaching experience"),
+    "patients": ("skill:clinical-care", "clinical experience"),
+    "direct reports": ("skill:people-management", "people-management experience"),
+    "employees": ("skill:people-management", "people-management experience"),
+    "codebase": ("skill:software-development", "software-development experience"),
+    "pull requests": ("skill:software-development", "software-development experience"),
+    "prs": ("skill:software-development", "software-development experience"),
+}
+
+
+def _cue_claims(body: str) -> list[_Claim]:
+    claims: list[_Claim] = []
+    for match in _MY_CUE.finditer(body):
+        subject, skill = _CUES[" ".join(match.group("who").lower().split())]
+        if any(c.subject == subject for c in claims):
+            continue
+        claims.append(
+            _Claim(
+                ClaimKind.SKILL,
+                Derivation.HYPOTHESIS,
+                Longevity.TENTATIVE,
+                Polarity.ASSERT,
+                subject,
+                Predicate("have", "has", Aspect.SIMPLE, skill),
+            )
+        )
+    return claims
+
+
 def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim]:
     """Claims stated without an "I" subject: wishes about answers, goals, family members, projects."""
     claims: list[_Claim] = []
     body = clause.text
     low = _folded(body)
-    if "my" not in low:
-        # Every pattern here needs the word "my".
+    if "my" not in low and "our" not in low:
+        # Every pattern here needs the word "my" or "our".
         return claims
     lowered_lemmas = {t.lemma for t in tokens}
     for match in _AGE_AWARE.finditer(body) if _hinted(low, _AGE_AWARE_HINTS) else ():
@@ -1403,8 +2443,14 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
         )
         break
     # The patterns below are case-sensitive: their hints are tested on the text as written.
-    if not ("my" in body or "My" in body):
+    if not ("my" in body or "My" in body or "our" in body or "Our" in body):
         return claims
+    if lowered_lemmas & _BODY_HINTS:
+        claims.extend(_body_claims(body))
+    if "favorite" in lowered_lemmas or "favourite" in lowered_lemmas:
+        claims.extend(_favorite_claims(body))
+    if lowered_lemmas & _CUE_HINTS:
+        claims.extend(_cue_claims(body))
     goal = _MY_GOAL.search(body) if _hinted(body, _MY_GOAL_HINTS) else None
     if goal is not None:
         complement = goal.group("rest").strip()
@@ -1452,7 +2498,17 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
     return claims
 
 
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY)\b")
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
+_QUOTES = ('"', "“", "”")
+_LEAD_WORDS = frozenset(
+    {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
+)
+
+
+def _inside_quote(text: str, start: int, at: int) -> bool:
+    """Whether an odd number of quotation marks opens before position at within the clause."""
+    span = text[start:at]
+    return sum(span.count(q) for q in _QUOTES) % 2 == 1
 
 
 def clause_claims(text: str, clause: Clause) -> list[_Claim]:
@@ -1462,11 +2518,16 @@ def clause_claims(text: str, clause: Clause) -> list[_Claim]:
     tokens = tokenize(text, clause.start, clause.end)
     claims = _regex_claims(text, clause, tokens)
     subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
+    body = clause.text
+    quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
         before = [t.lower for t in tokens[max(0, at - 3) : at]]
         if before and before[-1] in _INVERSION:
             continue
         if any(word in _HYPOTHETICAL for word in before) or (before[-2:] == ["what", "if"]):
+            continue
+        if quoted and _inside_quote(text, clause.start, tokens[at].start):
+            # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
             continue
         stop = subjects[n + 1] if n + 1 < len(subjects) else len(tokens)
         predicate_tokens = tokens[at + 1 : stop]
@@ -1475,24 +2536,35 @@ def clause_claims(text: str, clause: Clause) -> list[_Claim]:
         parse = _parse_predicate(predicate_tokens)
         if parse is None:
             continue
+        if n == 0 and at and any(t.lower in _LEAD_WORDS for t in tokens[:at]):
+            lead = _frequency(text, clause.start, tokens[at].start)
+            if lead is not None:
+                parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
         correction = _correction_claims(text, clause, parse, region_end)
         if correction:
             claims.extend(correction)
             continue
-        if parse.modal is not None and not (parse.lemma in {"like", "love"} and parse.modal == "would"):
-            continue
-        if (
-            parse.negated
-            and not _not_stalled(clause.text)
-            and not any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
+        if parse.modal is not None and not (
+            parse.modal == "would"
+            and (parse.lemma in {"like", "love", "prefer"} or parse.verb.lower == "rather")
         ):
             continue
-        if parse.negated and any(t.lower == "can" for t in parse.tokens[: parse.verb_at]):
-            claims.extend(_constraint_claims(text, parse))
-            continue
-        claims.extend(_predicate_claims(text, clause, parse, region_end))
-        claims.extend(_constraint_claims(text, parse) if parse.lemma == "be" else [])
+        can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
+        found: list[_Claim]
+        if parse.negated and not _not_stalled(body) and not can:
+            found = _negated_claims(text, parse)
+        elif parse.negated and can:
+            found = _constraint_claims(text, parse)
+        else:
+            found = _predicate_claims(text, clause, parse, region_end)
+            if _copula_rest(parse) is not None:
+                found.extend(_constraint_claims(text, parse))
+        if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
+            for claim in found:
+                if claim.derivation is Derivation.DIRECT:
+                    claim.hedged = True
+        claims.extend(found)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 

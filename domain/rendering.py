@@ -103,6 +103,14 @@ def _verb_phrase(predicate: Predicate) -> str:
     return predicate.surface
 
 
+def _hedge(verb_phrase: str) -> str:
+    """Uncertainty language inside a verb phrase: "is likely allergic", "likely runs"."""
+    head, _, rest = verb_phrase.partition(" ")
+    if head in ("is", "are", "was"):
+        return f"{head} likely {rest}".rstrip()
+    return f"likely {verb_phrase}"
+
+
 def _clip(statement: str) -> str:
     if len(statement) <= MAX_STATEMENT_CHARS:
         return statement
@@ -116,8 +124,12 @@ def render_statement(
     polarity: Polarity,
     predicate: Predicate,
     holder: str = "User",
+    hedged: bool = False,
 ) -> str:
-    """The canonical statement of a claim. claim_kind is accepted so kind-specific wording has one home."""
+    """The canonical statement of a claim. claim_kind is accepted so kind-specific wording has one home.
+
+    hedged keeps the uncertainty the user expressed ("I think I'm allergic to cats") in a direct claim.
+    """
     del claim_kind  # every kind currently renders through its predicate; kept for a stable signature
     complement = user_voice(predicate.complement)
     tail = f" {complement}" if complement else ""
@@ -128,6 +140,8 @@ def render_statement(
             body = f"{holder} is likely{tail}"
         else:
             body = f"{holder} likely {_verb_phrase(predicate)}{tail}"
+    elif hedged:
+        body = f"{holder} {_hedge(_verb_phrase(predicate))}{tail}"
     else:
         body = f"{holder} {_verb_phrase(predicate)}{tail}"
     body = body.rstrip(" ,;:-")
