@@ -1,4 +1,8 @@
-"""Session-level activities: plan a batch, advance the watermark, record the run."""
+"""Session-level activities: plan a batch, advance the watermark and record the run.
+
+load_batch and record_run (a round with nothing to advance) are short store-only steps the session
+workflow runs as local activities; advance_watermark stays a scheduled activity (its single execution is
+visible in the history)."""
 
 import logging
 from collections.abc import Callable
@@ -97,23 +101,32 @@ class BatchActivities:
     @activity.defn(name="advance_watermark")
     def advance_watermark(self, params: AdvanceWatermarkInput) -> WatermarkAdvance:
         """Forward only, and only from where this round started (or beyond it, if a retry already moved
-        it): every event in (expected, new] was committed by the round, so the move skips nothing."""
+        it): every event in (expected, new] was committed by the round, so the move skips nothing.
+
+        The round's run record (if given) is written in the same transaction, so the watermark and the
+        record of the round that moved it land together; both writes are idempotent on retry."""
         owner, session_id = params.session.owner, params.session.session_id
+        moved = False
         with self._uow() as uow:
             current = uow.watermarks.get(owner, session_id)
             if current >= params.new:
                 # An earlier attempt of this activity committed; its answer was lost.
-                return WatermarkAdvance(advanced=current == params.new, current=current)
-            if current < params.expected:
+                advanced = current == params.new
+            elif current < params.expected:
                 log.warning(
                     "watermark behind the round's start; not moved",
                     extra={"current": current, "expected": params.expected},
                 )
-                return WatermarkAdvance(advanced=False, current=current)
-            moved = uow.watermarks.compare_and_set(owner, session_id, current, params.new)
+                advanced = False
+            else:
+                moved = advanced = uow.watermarks.compare_and_set(owner, session_id, current, params.new)
+            if params.run is not None:
+                uow.runs.record(params.run)
             uow.commit()
-        log.info("watermark advanced", extra={"from_seq": current, "to_seq": params.new, "moved": moved})
-        return WatermarkAdvance(advanced=moved, current=params.new if moved else current)
+        if moved:
+            log.info("watermark advanced", extra={"from_seq": current, "to_seq": params.new})
+            current = params.new
+        return WatermarkAdvance(advanced=advanced, current=current)
 
     @activity.defn(name="record_run")
     def record_run(self, params: RecordRunInput) -> bool:

@@ -76,6 +76,8 @@ class AdvanceWatermarkInput(_Value):
     session: SessionKey
     expected: NonNegativeInt
     new: NonNegativeInt
+    # The round's record, written in the same transaction as the watermark move (one activity, one commit).
+    run: ConsolidationRun | None = None
 
 
 class WatermarkAdvance(_Value):

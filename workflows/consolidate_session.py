@@ -2,11 +2,12 @@
 
     agent ──signal-with-start idle──▶ consolidate/{tenant}/{principal}/{session}
       while an idle is pending:                       (idles during a round coalesce into one more round)
-        load_batch          ──▶ BatchPlan: segments over (watermark, last_seq], ids and sizes only
+        load_batch (local)  ──▶ BatchPlan: segments over (watermark, last_seq], ids and sizes only
         for each segment, in order:                   (a later segment ranks against earlier commits)
           FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
-        advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed
-        record_run          ──▶ ConsolidationRun (counts, classes, stage metrics)
+        advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed, and
+                                the ConsolidationRun (counts, classes, stage metrics) in the same transaction
+                                (a round with nothing planned only records its run: record_run, local)
         retryable fallback? ──▶ RepassWorkflow per segment range, started and abandoned
         history large?      ──▶ continue-as-new, carrying the pending idle
 
@@ -21,7 +22,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 from temporalio import workflow
-from temporalio.common import WorkflowIDReusePolicy
+from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.workflow import ParentClosePolicy
 
@@ -125,7 +126,9 @@ class ConsolidateSessionWorkflow:
     async def _round(self, params: ConsolidateSessionInput) -> RoundResult:
         run_id = workflow.uuid4()
         started_at = workflow.now()
-        plan = await workflow.execute_activity_method(
+        # A short store-only read: a local activity, run inside this workflow task (no round trip to the
+        # server, one marker in the history), retried like any activity (it only reads).
+        plan = await workflow.execute_local_activity_method(
             BatchActivities.load_batch,
             LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
             start_to_close_timeout=STORE_START_TO_CLOSE,
@@ -142,19 +145,13 @@ class ConsolidateSessionWorkflow:
                 FormSegmentWorkflow.run,
                 SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted),
                 id=segment_workflow_id(str(run_id), ref.index),
+                # Set at start: no upsert command (and visibility write) in every child.
+                search_attributes=TypedSearchAttributes(
+                    [SearchAttributePair(FORMATION_POLICY, ref.formation_policy)]
+                ),
             )
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
-
-        advanced = False
-        if not plan.empty:
-            advance = await workflow.execute_activity_method(
-                BatchActivities.advance_watermark,
-                AdvanceWatermarkInput(session=params.session, expected=plan.watermark, new=plan.last_seq),
-                start_to_close_timeout=STORE_START_TO_CLOSE,
-                retry_policy=INFRASTRUCTURE_RETRY,
-            )
-            advanced = advance.advanced
 
         run = summarize_round(
             run_id=run_id,
@@ -168,12 +165,25 @@ class ConsolidateSessionWorkflow:
             started_at=started_at,
             completed_at=workflow.now(),
         )
-        await workflow.execute_activity_method(
-            BatchActivities.record_run,
-            RecordRunInput(run=run),
-            start_to_close_timeout=STORE_START_TO_CLOSE,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
+        advanced = False
+        if plan.empty:
+            await workflow.execute_local_activity_method(
+                BatchActivities.record_run,
+                RecordRunInput(run=run),
+                start_to_close_timeout=STORE_START_TO_CLOSE,
+                retry_policy=INFRASTRUCTURE_RETRY,
+            )
+        else:
+            # After every segment committed; the run is recorded in the same transaction.
+            advance = await workflow.execute_activity_method(
+                BatchActivities.advance_watermark,
+                AdvanceWatermarkInput(
+                    session=params.session, expected=plan.watermark, new=plan.last_seq, run=run
+                ),
+                start_to_close_timeout=STORE_START_TO_CLOSE,
+                retry_policy=INFRASTRUCTURE_RETRY,
+            )
+            advanced = advance.advanced
         workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
 
         repass = [outcome.ref for outcome in outcomes if outcome.retryable_fallback]

@@ -9,6 +9,7 @@
 
 Each stage reads its inputs from the store and stages its output there; only reports cross this file.
 Completed activities are never re-run on replay, so a worker lost before the commit costs no provider call.
+The parent sets the FormationPolicy search attribute when it starts the child (no upsert here).
 """
 
 from temporalio import workflow
@@ -22,7 +23,6 @@ with workflow.unsafe.imports_passed_through():
         INFRASTRUCTURE_RETRY,
         PROVIDER_STAGE_START_TO_CLOSE,
     )
-    from workflows.search_attributes import FORMATION_POLICY
 
 
 def segment_workflow_id(run_id: str, index: int) -> str:
@@ -33,8 +33,6 @@ def segment_workflow_id(run_id: str, index: int) -> str:
 class FormSegmentWorkflow:
     @workflow.run
     async def run(self, params: SegmentInput) -> SegmentOutcome:
-        workflow.upsert_search_attributes([FORMATION_POLICY.value_set(params.ref.formation_policy)])
-
         stage_input = StageInput(ref=params.ref, run_id=params.run_id)
         integration = await workflow.execute_activity_method(
             StageActivities.integrate_episodes,
