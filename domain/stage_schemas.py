@@ -6,6 +6,7 @@ subset below is the one both OpenAI strict structured outputs and Anthropic stru
 """
 
 import copy
+import functools
 from enum import StrEnum
 from typing import Any, Final
 
@@ -221,8 +222,11 @@ def _check_node(node: Any, path: str, problems: list[str]) -> None:
             _check_node(node["items"], f"{path}[]", problems)
 
 
+@functools.cache
 def stage_schema(stage: Stage) -> tuple[str, dict[str, Any]]:
-    """(schema name, strict schema) for a stage's request; refuses a schema a provider would reject."""
+    """(schema name, strict schema) for a stage's request; refuses a schema a provider would reject.
+
+    Cached: the schema is a constant of the release, and building it costs every provider request."""
     schema = strict_schema(STAGE_RESPONSES[stage])
     problems = check_strict(schema)
     if problems:
