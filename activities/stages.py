@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final
-from uuid import UUID
 
 from temporalio import activity
 
 from activities.contracts import StageInput, StageReport
+from domain.anticipation import CUE_SENSITIVITIES, MEMORY_POOL
 from domain.beliefs import MemoryRecord
 from domain.events import SourceEvent
 from domain.formation_stages import (
@@ -39,10 +39,6 @@ from domain.staging import StagedKind, StagedOutput
 
 log = logging.getLogger(__name__)
 
-# Beliefs are read in pages by id; the cue pool is bounded so one principal's memory size cannot make
-# a stage unbounded.
-BELIEF_PAGE: Final = 500
-MAX_BELIEF_PAGES: Final = 20
 CUE_EVENT_LIMIT: Final = 256
 # A provider answer is paid for: a failed staging write is retried in-process for this long before the
 # activity fails (and its retry would have to ask the provider again).
@@ -81,7 +77,7 @@ class StageActivities:
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
-            memories = select_cue_memories(_live_beliefs(uow, ref), _segment_text(events))
+            memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
         answer = self._ask(
             anticipation_request(ref, cue_events, memories, before_seq=before_seq, segment_events=events)
         )
@@ -96,7 +92,7 @@ class StageActivities:
             events = _segment_events(uow, ref)
             integration_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
             anticipation_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
-            memories = select_cue_memories(_live_beliefs(uow, ref), _segment_text(events))
+            memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
         answer = self._ask(distill_request(ref, events, integration_doc, anticipation_doc))
         result = distill_outcome(ref, events, anticipation_doc, memories, answer)
         self._stage(ref, StagedKind.DISTILLATION, result.document)
@@ -151,16 +147,10 @@ def _segment_text(events: list[SourceEvent]) -> str:
     return "\n".join(e.text for e in events if e.is_owner_assertion)
 
 
-def _live_beliefs(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
-    found: list[MemoryRecord] = []
-    after: UUID | None = None
-    for _ in range(MAX_BELIEF_PAGES):
-        page = uow.beliefs.page(ref.owner, after, BELIEF_PAGE)
-        found.extend(page)
-        if len(page) < BELIEF_PAGE:
-            break
-        after = page[-1].id
-    return found
+def _cue_pool(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
+    """The owner's MEMORY_POOL most recently updated live beliefs a cue may show: one bounded read, so
+    one principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
+    return uow.beliefs.most_recent(ref.owner, MEMORY_POOL, CUE_SENSITIVITIES)
 
 
 def _heartbeat() -> None:

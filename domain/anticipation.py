@@ -65,18 +65,24 @@ def blinded_cue(prior_events: Iterable[SourceEvent], before_seq: int) -> list[tu
     return list(reversed(cue))
 
 
-def select_cue_memories(candidates: Iterable[MemoryRecord], segment_text: str) -> list[MemoryRecord]:
+def select_cue_memories(pool: Iterable[MemoryRecord], segment_text: str) -> list[MemoryRecord]:
     """Up to fifty live, non-sensitive memories sharing the most content with the segment, drawn from
-    the five hundred most recent; store order breaks ties."""
-    pool = sorted(
-        (m for m in candidates if m.is_live and m.sensitivity in CUE_SENSITIVITIES),
+    the five hundred most recent; store order breaks ties.
+
+    pool is the owner's MEMORY_POOL most recently updated live beliefs at or below internal sensitivity,
+    read by the store (BeliefRepository.most_recent(owner, MEMORY_POOL, CUE_SENSITIVITIES)), never a
+    sample of the owner's beliefs: the pool must be the newest ones or the newest memory can go unseen.
+    Liveness, sensitivity, recency order and the bound are re-applied here, so a wider list yields the
+    same selection."""
+    recent = sorted(
+        (m for m in pool if m.is_live and m.sensitivity in CUE_SENSITIVITIES),
         key=lambda m: (m.updated_at, str(m.id)),
         reverse=True,
     )[:MEMORY_POOL]
     wanted = set(content_lemmas(segment_text))
     scored = [
         (len(wanted & set(content_lemmas(f"{m.subject} {m.statement}"))), rank, m)
-        for rank, m in enumerate(pool)
+        for rank, m in enumerate(recent)
     ]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [m for _, _, m in scored[:MAX_CUE_MEMORIES]]

@@ -1,6 +1,6 @@
 """Ports: what the domain needs from storage. Adapters implement these; one contract suite tests them."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, Protocol, Self
 from uuid import UUID
 
 from domain.beliefs import ClosedReason, MemoryRecord
+from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import SourceEvent
 from domain.lifecycle import (
@@ -109,6 +110,14 @@ class BeliefRepository(Protocol):
     def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
         """The ranking inputs (domain.retrieval.ranking_inputs) of the owner's live beliefs ordered by id,
         strictly after after_id, at most limit: bare values, never full records (one indexed query)."""
+        ...
+
+    def most_recent(
+        self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[MemoryRecord]:
+        """The owner's live beliefs whose sensitivity is one of sensitivities, most recently updated first
+        (updated_at descending, then id descending), at most limit: the anticipation and distillation cue
+        pool, read as one bounded indexed query however many beliefs the owner holds."""
         ...
 
     def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:

@@ -4,6 +4,8 @@ from datetime import datetime
 from uuid import UUID, uuid4
 
 from domain.anticipation import (
+    CUE_SENSITIVITIES,
+    MEMORY_POOL,
     anticipation_outcome,
     anticipation_request,
     earliest_evidence_seq,
@@ -61,7 +63,8 @@ def consolidate(
             before = earliest_evidence_seq(ref, events)
             cue = uow.events.read_before(owner, session_id, before, 1_000)
             memories = select_cue_memories(
-                uow.beliefs.page(owner, None, 500), " ".join(e.text for e in events if e.is_owner_assertion)
+                uow.beliefs.most_recent(owner, MEMORY_POOL, CUE_SENSITIVITIES),
+                " ".join(e.text for e in events if e.is_owner_assertion),
             )
         anticipation = anticipation_outcome(
             ref,

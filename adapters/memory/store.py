@@ -2,7 +2,7 @@
 
 import copy
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from types import TracebackType
@@ -10,6 +10,7 @@ from typing import Any, Self
 from uuid import UUID
 
 from domain.beliefs import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.equivalence import match_keys
 from domain.errors import EventConflict
@@ -145,6 +146,17 @@ class InMemoryBeliefs(_Repo):
 
     def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
         return [ranking_inputs(b) for b in self.page(owner, after_id, max(limit, 0))]
+
+    def most_recent(
+        self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[MemoryRecord]:
+        wanted = set(sensitivities)
+        rows = sorted(
+            (b for b in self._owned(owner) if b.is_live and b.sensitivity in wanted),
+            key=lambda b: (b.updated_at, b.id),
+            reverse=True,
+        )
+        return rows[: max(limit, 0)]
 
     def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
         found = (self.get(owner, i) for i in set(ids))

@@ -2,7 +2,7 @@
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -384,6 +384,28 @@ class PostgresBeliefs(_Repo):
         # The driver's plain tuples: building 10,000 Row objects would cost more than the query.
         rows = result.cursor.fetchall() if result.cursor is not None else []
         return [_ranking_inputs(*row) for row in rows]
+
+    def most_recent(
+        self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[MemoryRecord]:
+        wanted = sorted({s.value for s in sensitivities})
+        if not wanted or limit <= 0:
+            return []
+        # Walks beliefs_owner_recent_live (revision 0008) from its newest entry and stops after limit
+        # matches: the read is bounded by limit (plus any more sensitive beliefs skipped on the way), not by
+        # the owner's size. Before revision 0008 the same query is answered without that index; between the
+        # structural revision and the backfill a row with no updated_at yet sorts first (DESC NULLS FIRST).
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(
+                _owned(beliefs, owner),
+                beliefs.c.valid_to.is_(None),
+                beliefs.c.sensitivity.in_(wanted),
+            )
+            .order_by(beliefs.c.updated_at.desc(), beliefs.c.id.desc())
+            .limit(limit)
+        )
+        return [_belief(row) for row in rows]
 
     def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
         if not ids:

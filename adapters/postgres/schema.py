@@ -28,6 +28,7 @@ STAGE_METRICS_REVISION: Final = "0004_run_stage_metrics"
 MATCH_KEYS_REVISION: Final = "0005_belief_match_keys"
 EXPIRES_AT_REVISION: Final = "0006_belief_expires_at"
 SWEEP_INDEXES_REVISION: Final = "0007_sweep_and_verb_indexes"
+RECENT_INDEX_REVISION: Final = "0008_belief_recent_index"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"

@@ -142,6 +142,16 @@ beliefs = Table(
         postgresql_where=text("valid_to IS NULL AND expires_at IS NOT NULL"),
     ),
 )
+# The anticipation and distillation cue pool (BeliefRepository.most_recent) reads an owner's newest live
+# beliefs straight from this index, newest first, and stops at its limit (revision 0008).
+Index(
+    "beliefs_owner_recent_live",
+    beliefs.c.tenant_id,
+    beliefs.c.principal_id,
+    beliefs.c.updated_at.desc(),
+    beliefs.c.id.desc(),
+    postgresql_where=text("valid_to IS NULL"),
+)
 
 watermarks = Table(
     "watermarks",

@@ -826,6 +826,44 @@ def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_i
         assert uow.beliefs.get_many(OTHER_PRINCIPAL, [b.id for b in live]) == []
 
 
+from domain.candidates import Sensitivity  # noqa: E402
+
+
+def test_cue_pool_reads_the_most_recently_updated_live_beliefs_of_the_asked_sensitivities(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    day = timedelta(days=1)
+    oldest = belief(id=UUID(int=0xF0 << 120), updated_at=T0)
+    # Tied on updated_at: the higher id comes first (store order).
+    tied_low = belief(id=UUID(int=0x0F << 120), updated_at=T0 + day)
+    tied_high = belief(id=UUID(int=0xF1 << 120), updated_at=T0 + day)
+    public = belief(sensitivity=Sensitivity.PUBLIC, updated_at=T0 + 2 * day)
+    newest = belief(updated_at=T0 + 3 * day)
+    sensitive = belief(sensitivity=Sensitivity.SENSITIVE, updated_at=T0 + 4 * day)
+    restricted = belief(sensitivity=Sensitivity.RESTRICTED, updated_at=T0 + 4 * day)
+    closed = belief(updated_at=T0)
+    foreign = [belief(owner=OTHER_PRINCIPAL, updated_at=T0 + 9 * day), belief(owner=OTHER_TENANT)]
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many(
+            [tied_low, newest, oldest, sensitive, public, restricted, closed, tied_high, *foreign]
+        )
+        # Closing stamps updated_at: the newest row of all, and not live.
+        uow.beliefs.close_validity(OWNER, closed.id, T0 + 9 * day, ClosedReason.RETRACTED)
+        uow.commit()
+    cue = {Sensitivity.PUBLIC, Sensitivity.INTERNAL}
+    with uow_factory() as uow:
+        assert uow.beliefs.most_recent(OWNER, 10, cue) == [newest, public, tied_high, tied_low, oldest]
+        assert uow.beliefs.most_recent(OWNER, 3, cue) == [newest, public, tied_high]
+        assert uow.beliefs.most_recent(OWNER, 2, {Sensitivity.INTERNAL}) == [newest, tied_high]
+        assert uow.beliefs.most_recent(OWNER, 3, set(Sensitivity)) == [
+            *sorted([sensitive, restricted], key=lambda b: b.id, reverse=True),
+            newest,
+        ]
+        assert uow.beliefs.most_recent(OWNER, 0, cue) == []
+        assert uow.beliefs.most_recent(OWNER, 10, set()) == []
+        assert uow.beliefs.most_recent(OTHER_PRINCIPAL, 10, cue) == [foreign[0]]
+
+
 from domain.ports import VerbEntry  # noqa: E402
 
 

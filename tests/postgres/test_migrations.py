@@ -34,6 +34,7 @@ REVISIONS = [
     schema.MATCH_KEYS_REVISION,
     schema.EXPIRES_AT_REVISION,
     schema.SWEEP_INDEXES_REVISION,
+    schema.RECENT_INDEX_REVISION,
 ]
 
 
@@ -111,6 +112,11 @@ def test_gate_memory_schema_backfill_clean_upgrade_to_head_matches_the_table_def
         "id",
     ]
     assert "valid_to IS NULL" in str(indexes["beliefs_owner_verb_id_live"]["dialect_options"])
+    # The cue pool reads an owner's newest live beliefs from this index (0008).
+    recent = indexes["beliefs_owner_recent_live"]
+    assert recent["column_names"] == ["tenant_id", "principal_id", "updated_at", "id"]
+    assert recent["column_sorting"] == {"updated_at": ("desc",), "id": ("desc",)}
+    assert "valid_to IS NULL" in str(recent["dialect_options"])
     assert "integrated_episodes_owner_session" in {
         i["name"] for i in inspect(engine).get_indexes("integrated_episodes")
     }
