@@ -27,6 +27,7 @@ from adapters.postgres.uow import PostgresStore
 from adapters.settings import Settings
 from adapters.temporal.client import TASK_QUEUE, connect, session_idle
 from adapters.temporal.providers import configured_provider
+from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
 from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
@@ -99,6 +100,8 @@ async def _serve(
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     client = await connect(server.address)
+    installed = await install_retirement_schedule(client, task_queue=TASK_QUEUE)
+    console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
     ports = WorkerPorts(uow_factory=store, provider=configured_provider(Settings().memory_model_profile))
     with activity_executor() as executor:
         async with build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5):
