@@ -17,6 +17,9 @@ class ExhaustionInput(BaseModel):
 
     ref: SegmentRef
     origin_run_id: UUID
+    # The re-pass run that exhausted: an operator's retry is a run of its own and, if it exhausts too,
+    # records its own audit; retries of this activity within one run record nothing more.
+    repass_run_id: str
     attempts: PositiveInt
 
 
@@ -36,13 +39,14 @@ class RepassActivities:
                     principal_id=ref.principal_id,
                     session_id=ref.session_id,
                     kind=AuditKind.REPASS_EXHAUSTED,
-                    # One exhaustion per origin run and range, however often the activity is retried.
-                    dedupe_key=f"repass_exhausted/{params.origin_run_id}/{ref.first_seq}-{ref.last_seq}",
+                    # One exhaustion per re-pass run, however often the activity is retried.
+                    dedupe_key=f"repass_exhausted/{params.repass_run_id}/{ref.segment_key}",
                     details={
                         "first_seq": ref.first_seq,
                         "last_seq": ref.last_seq,
                         "segment_key": ref.segment_key,
                         "attempts": params.attempts,
+                        "origin_run_id": str(params.origin_run_id),
                         "formation_policy": ref.formation_policy,
                     },
                     created_at=self._clock(),

@@ -96,7 +96,12 @@ class RepassWorkflow:
             return self._finish(RepassState.SUCCEEDED, attempt, commit)
         await workflow.execute_activity_method(
             RepassActivities.record_exhaustion,
-            ExhaustionInput(ref=params.ref, origin_run_id=params.origin_run_id, attempts=params.max_attempts),
+            ExhaustionInput(
+                ref=params.ref,
+                origin_run_id=params.origin_run_id,
+                repass_run_id=workflow.info().run_id,
+                attempts=params.max_attempts,
+            ),
             start_to_close_timeout=STORE_START_TO_CLOSE,
             retry_policy=INFRASTRUCTURE_RETRY,
         )

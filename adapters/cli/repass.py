@@ -9,7 +9,8 @@ from rich.table import Table
 
 from adapters.settings import Settings
 from adapters.temporal.client import connect
-from adapters.temporal.repass import list_repasses, retry_repass
+from adapters.temporal.repass import RepassNotRetryable, list_repasses, retry_repass
+from domain.repass import RepassState
 
 repass_app = typer.Typer(
     help="Inspect and retry provider re-passes (RepassWorkflow). Uses TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.",
@@ -20,8 +21,8 @@ repass_app = typer.Typer(
 @repass_app.command("list")
 def list_command(
     state: Annotated[
-        str | None,
-        typer.Option(help="Only re-passes in this RepassState: waiting, succeeded, abandoned or exhausted."),
+        RepassState | None,
+        typer.Option(help="Only re-passes in this RepassState (exhausted: every attempt failed)."),
     ] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many rows.")] = 100,
 ) -> None:
@@ -44,9 +45,13 @@ def retry(workflow_id: Annotated[str, typer.Argument(help="The re-pass workflow 
     """Run an exhausted or abandoned re-pass again, from its recorded range, with a fresh attempt budget."""
     settings = Settings()
 
-    async def run() -> None:
+    async def run() -> str:
         client = await connect(settings.temporal_address, settings.temporal_namespace)
-        run_id = await retry_repass(client, workflow_id, settings.temporal_task_queue)
-        typer.echo(f"re-pass {workflow_id} started again (run {run_id})")
+        return await retry_repass(client, workflow_id, settings.temporal_task_queue)
 
-    asyncio.run(run())
+    try:
+        run_id = asyncio.run(run())
+    except RepassNotRetryable as refused:
+        typer.echo(str(refused), err=True)
+        raise typer.Exit(code=1) from None
+    typer.echo(f"re-pass {workflow_id} started again (run {run_id})")
