@@ -142,9 +142,12 @@ def _explain_page_query(engine: Engine, store: PostgresStore, now: datetime) -> 
     with engine.connect() as connection:
         raw = connection.connection.dbapi_connection
         assert raw is not None
-        with raw.cursor() as cursor:
+        cursor = raw.cursor()
+        try:
             cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, parameters)
             plan = [row[0] for row in cursor.fetchall()]
+        finally:
+            cursor.close()
         connection.rollback()
     return plan
 

@@ -1,15 +1,28 @@
 """One contract, every store: the same test functions run against memory and PostgreSQL."""
 
 from datetime import timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
 
-from domain.beliefs import ClosedReason
+from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.equivalence import match_keys
 from domain.errors import EventConflict
+from domain.lifecycle import (
+    HYPOTHESIS_HORIZON,
+    ONGOING_HORIZON,
+    ExpiryFacts,
+    complete_run,
+    cutoffs,
+    expires_at,
+    is_expired,
+    sweep_page,
+)
 from domain.owner import Owner
-from domain.ports import EpisodePut, UnitOfWorkFactory
+from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
+from domain.retrieval import RankingInputs, ranking_inputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit, ReasonCategory, RunOutcome
 from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER, T0, belief, episode, event
@@ -312,24 +325,12 @@ def test_tenant_erasure_reaches_every_principal_of_the_tenant_only(uow_factory: 
 
 # --- lifecycle@2: the expiry page, conditional retirement, the usage clock ---------------------------
 
-from domain.beliefs import Authority, MemoryRecord  # noqa: E402
-from domain.candidates import ClaimKind, Derivation, Longevity  # noqa: E402
-from domain.lifecycle import (  # noqa: E402
-    HYPOTHESIS_HORIZON,
-    ONGOING_HORIZON,
-    ExpiryFacts,
-    complete_run,
-    cutoffs,
-    expires_at,
-    is_expired,
-    sweep_page,
-)
 
 _TICK = timedelta(microseconds=1)
 
 
-def _hypothesis(**overrides: object) -> "object":
-    values: dict[str, object] = {
+def _hypothesis(**overrides: Any) -> MemoryRecord:
+    values: dict[str, Any] = {
         "subject": "experience:software",
         "statement": "User likely has software-development experience.",
         "belief_type": "skill",
@@ -342,7 +343,7 @@ def _hypothesis(**overrides: object) -> "object":
     return belief(**values)
 
 
-def _every_shape() -> list:  # type: ignore[type-arg]
+def _every_shape() -> list[MemoryRecord]:
     shapes = [_hypothesis(), belief(), belief(authority=Authority.EXPLICIT_REMEMBER, confidence=0.95)]
     shapes += [
         belief(claim_kind=kind, belief_type=kind.value, longevity=Longevity.DURABLE) for kind in ClaimKind
@@ -782,9 +783,6 @@ def _facts_of(record: MemoryRecord) -> ExpiryFacts:
     )
 
 
-from domain.retrieval import RankingInputs, ranking_inputs  # noqa: E402
-
-
 def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_ids(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
@@ -826,9 +824,6 @@ def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_i
         assert uow.beliefs.get_many(OTHER_PRINCIPAL, [b.id for b in live]) == []
 
 
-from domain.candidates import Sensitivity  # noqa: E402
-
-
 def test_cue_pool_reads_the_most_recently_updated_live_beliefs_of_the_asked_sensitivities(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
@@ -862,9 +857,6 @@ def test_cue_pool_reads_the_most_recently_updated_live_beliefs_of_the_asked_sens
         assert uow.beliefs.most_recent(OWNER, 0, cue) == []
         assert uow.beliefs.most_recent(OWNER, 10, set()) == []
         assert uow.beliefs.most_recent(OTHER_PRINCIPAL, 10, cue) == [foreign[0]]
-
-
-from domain.ports import VerbEntry  # noqa: E402
 
 
 def test_commit_verb_entries_read_the_batched_lookups_beliefs_as_id_statement_and_lemmas(

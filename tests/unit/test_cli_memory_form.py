@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -9,7 +10,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 runner = CliRunner()
 
 
-def _rows(output: str) -> list[dict[str, object]]:
+def _rows(output: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
 
 
