@@ -23,9 +23,12 @@ class RepassState(StrEnum):
     EXHAUSTED = "exhausted"
 
 
-def backoff(attempt: int) -> timedelta:
-    """The wait before attempt n (1-based): the first attempt waits too, because the outage just happened."""
-    seconds = PROVIDER_INITIAL_BACKOFF.total_seconds() * PROVIDER_BACKOFF_COEFFICIENT ** (attempt - 1)
+def backoff(attempt: int, initial: timedelta = PROVIDER_INITIAL_BACKOFF) -> timedelta:
+    """The wait before attempt n (1-based): the first attempt waits too, because the outage just happened.
+
+    `initial` is the first wait (an operator setting); the coefficient and the cap are the provider
+    control's."""
+    seconds = initial.total_seconds() * PROVIDER_BACKOFF_COEFFICIENT ** (attempt - 1)
     return min(timedelta(seconds=seconds), PROVIDER_MAX_BACKOFF)
 
 

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
@@ -66,6 +66,8 @@ class ConsolidateSessionInput(BaseModel):
     idle_pending: bool = True
     rounds_before: NonNegativeInt = 0
     history_event_budget: PositiveInt = HISTORY_EVENT_BUDGET
+    # The first wait of a re-pass this session starts (an operator setting); None: the provider control's.
+    repass_initial_backoff_s: PositiveFloat | None = None
 
 
 class RoundResult(BaseModel):
@@ -188,7 +190,7 @@ class ConsolidateSessionWorkflow:
 
         repass = [outcome.ref for outcome in outcomes if outcome.retryable_fallback]
         for ref in repass:
-            await self._start_repass(ref, run_id)
+            await self._start_repass(ref, run_id, params.repass_initial_backoff_s)
         workflow.logger.info(
             "consolidation round finished",
             extra={
@@ -210,14 +212,16 @@ class ConsolidateSessionWorkflow:
         )
 
     @staticmethod
-    async def _start_repass(ref: SegmentRef, run_id: UUID) -> None:
+    async def _start_repass(ref: SegmentRef, run_id: UUID, initial_backoff_s: float | None) -> None:
         """The watermark has advanced over the fallback; the provider's contribution follows later.
 
         Abandoned, so the re-pass outlives this run; its id is the range, so a second start is a no-op."""
         try:
             await workflow.start_child_workflow(
                 RepassWorkflow.run,
-                RepassInput(ref=ref, origin_run_id=run_id),
+                RepassInput(ref=ref, origin_run_id=run_id)
+                if initial_backoff_s is None
+                else RepassInput(ref=ref, origin_run_id=run_id, initial_backoff_s=initial_backoff_s),
                 id=repass_workflow_id(ref),
                 parent_close_policy=ParentClosePolicy.ABANDON,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,

@@ -2,7 +2,7 @@
 
     ConsolidateSession ──start, abandoned──▶ repass/{tenant}/{principal}/{session}/{from}-{to}
       for attempt in 1..PROVIDER_MAX_ATTEMPTS:
-        durable timer backoff(attempt)
+        durable timer backoff(attempt, initial_backoff_s)
         integrate_episodes, anticipate, distill    (re-read the range; three provider calls)
         every stage answered?  ──▶ commit_segment (a run of its own) ──▶ RepassState=succeeded
         a non-transient failure ──▶ RepassState=abandoned
@@ -12,9 +12,10 @@ What the fallback already committed from the same source is reinforced or enrich
 duplicated, and what the user removed in the meantime stays removed (the commit honours tombstones).
 """
 
+from datetime import timedelta
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
@@ -22,7 +23,13 @@ with workflow.unsafe.imports_passed_through():
     from activities.contracts import CommitInput, CommitReport, StageInput
     from activities.repass import ExhaustionInput, RepassActivities
     from activities.stages import StageActivities
-    from domain.repass import PROVIDER_MAX_ATTEMPTS, RepassState, attempt_verdict, backoff
+    from domain.repass import (
+        PROVIDER_INITIAL_BACKOFF,
+        PROVIDER_MAX_ATTEMPTS,
+        RepassState,
+        attempt_verdict,
+        backoff,
+    )
     from domain.segments import SegmentRef
     from workflows.policies import (
         COMMIT_START_TO_CLOSE,
@@ -43,6 +50,9 @@ class RepassInput(BaseModel):
     ref: SegmentRef
     origin_run_id: UUID
     max_attempts: PositiveInt = PROVIDER_MAX_ATTEMPTS
+    # The wait before the first attempt (an operator setting); later waits grow by the provider
+    # control's coefficient up to its cap.
+    initial_backoff_s: PositiveFloat = PROVIDER_INITIAL_BACKOFF.total_seconds()
 
 
 class RepassResult(BaseModel):
@@ -64,7 +74,7 @@ class RepassWorkflow:
             ]
         )
         for attempt in range(1, params.max_attempts + 1):
-            await workflow.sleep(backoff(attempt))
+            await workflow.sleep(backoff(attempt, timedelta(seconds=params.initial_backoff_s)))
             run_id = workflow.uuid4()
             stage_input = StageInput(ref=params.ref, run_id=run_id)
             reports = [

@@ -36,13 +36,19 @@ async def session_idle(
     *,
     formation_policy: str = DEFAULT_FORMATION_POLICY,
     task_queue: str = TASK_QUEUE,
+    repass_initial_backoff_s: float | None = None,
 ) -> SessionHandle:
     """Signal-with-start: nudges a running consolidation (coalesced into one follow-up round) or starts
-    one. Only ids travel; the workflow reads the events from the store."""
+    one. Only ids travel; the workflow reads the events from the store. `repass_initial_backoff_s` is the
+    first wait of any re-pass the session starts (None: the provider control's)."""
     key = SessionKey(tenant_id=tenant, principal_id=principal, session_id=UUID(str(session)))
     return await client.start_workflow(
         ConsolidateSessionWorkflow.run,
-        ConsolidateSessionInput(session=key, formation_policy=formation_policy),
+        ConsolidateSessionInput(
+            session=key,
+            formation_policy=formation_policy,
+            repass_initial_backoff_s=repass_initial_backoff_s,
+        ),
         id=session_workflow_id(tenant, principal, key.session_id),
         task_queue=task_queue,
         start_signal=IDLE_SIGNAL,
