@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from domain.beliefs import MemoryRecord
 from domain.candidates import MAX_STATEMENT_CHARS, Sensitivity
 from domain.events import SourceEvent
+from domain.fallback import empty_anticipation
 from domain.integration import trusted_events
 from domain.language import content_lemmas
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
@@ -173,7 +174,7 @@ def anticipation_outcome(
 def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reason: str) -> StageResult:
     """The fallback anticipation predicts nothing, so nothing can be skipped as redundant."""
     return StageResult(
-        document={"predictions": []},
+        document=empty_anticipation().model_dump(mode="json"),
         report=report(
             ref.index,
             Stage.ANTICIPATION,
