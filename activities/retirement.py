@@ -5,7 +5,7 @@ import logging
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from temporalio import activity
 
-from domain.lifecycle import SWEEP_PAGE_SIZE, ExpiryCursor, SweepPage, sweep_page
+from domain.lifecycle import SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage, sweep_page
 from domain.ports import UnitOfWorkFactory
 
 log = logging.getLogger(__name__)
@@ -20,6 +20,7 @@ class RetirePageInput(BaseModel):
     as_of: AwareDatetime
     after: ExpiryCursor | None = None
     limit: int = Field(default=SWEEP_PAGE_SIZE, ge=1, le=10_000)
+    lane: SweepLane = WHOLE_ID_SPACE
 
 
 class RetirementActivities:
@@ -30,11 +31,13 @@ class RetirementActivities:
     def retire_expired_page(self, params: RetirePageInput) -> SweepPage:
         # A killed attempt rolls back whole; the retry (or the next sweep) finds the same rows still live.
         with self._uow() as uow:
-            page = sweep_page(uow, params.as_of, params.after, params.limit)
+            page = sweep_page(uow, params.as_of, params.after, params.limit, params.lane)
             uow.commit()
         log.info(
             "retirement page",
             extra={
+                "lane": params.lane.index,
+                "lanes": params.lane.of,
                 "examined": page.examined,
                 "retired": page.retired,
                 "skipped_changed": page.skipped_changed,

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Final
 from uuid import UUID, uuid4, uuid5
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
 from domain.beliefs import Authority, ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
@@ -74,6 +74,12 @@ UNCITED_REWARD: Final = 0.0
 # The retirement sweep's fixed page: large enough for throughput (per-page commit and round trips amortized),
 # small enough for one short transaction (about a quarter second at 1M beliefs).
 SWEEP_PAGE_SIZE: Final = 10_000
+# Lanes of one sweep run side by side, each a PostgreSQL backend of its own: a page's cost is per-row heap,
+# index and WAL work on one core, so two lanes on disjoint rows nearly double throughput on a 2-core server
+# (benchmarks/retirement_benchmark.py). More lanes than cores only contend.
+SWEEP_LANES: Final = 2
+MAX_SWEEP_LANES: Final = 16
+_ID_SPACE: Final = 1 << 128
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,45 @@ class ExpiryCursor(BaseModel):
     last_evidence_at: AwareDatetime
     id: UUID
     expires_at: AwareDatetime | None = None
+
+
+class SweepLane(BaseModel):
+    """Slice ``index`` of ``of`` equal, contiguous slices of the belief id space: [first_id, end_id).
+
+    Ids are compared as 128-bit integers, which is PostgreSQL's uuid order too, so every store cuts the same
+    slices. The lanes of one sweep partition the ids, so they never examine or retire the same row.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    index: NonNegativeInt = 0
+    of: PositiveInt = Field(default=1, le=MAX_SWEEP_LANES)
+
+    @model_validator(mode="after")
+    def _index_in_range(self) -> "SweepLane":
+        if self.index >= self.of:
+            raise ValueError(f"lane index {self.index} is not below the lane count {self.of}")
+        return self
+
+    @property
+    def first_id(self) -> UUID:
+        return UUID(int=self.index * _ID_SPACE // self.of)
+
+    @property
+    def end_id(self) -> UUID | None:
+        """Exclusive; None for the last lane, which runs to the end of the id space."""
+        return None if self.index == self.of - 1 else UUID(int=(self.index + 1) * _ID_SPACE // self.of)
+
+    def holds(self, belief_id: UUID) -> bool:
+        end = self.end_id
+        return self.first_id <= belief_id and (end is None or belief_id < end)
+
+
+WHOLE_ID_SPACE: Final = SweepLane()
+
+
+def sweep_lanes(count: int) -> tuple[SweepLane, ...]:
+    return tuple(SweepLane(index=index, of=count) for index in range(count))
 
 
 class ExpiryFacts(BaseModel):
@@ -267,16 +312,21 @@ def retirement_audit(retirement: Retirement, now: datetime, audit_id: UUID) -> F
 
 
 def sweep_page(
-    uow: "UnitOfWork", now: datetime, after: ExpiryCursor | None, limit: int = SWEEP_PAGE_SIZE
+    uow: "UnitOfWork",
+    now: datetime,
+    after: ExpiryCursor | None,
+    limit: int = SWEEP_PAGE_SIZE,
+    lane: SweepLane = WHOLE_ID_SPACE,
 ) -> SweepPage:
     """Retire one page of expired beliefs in the caller's unit of work (the caller commits).
 
     The store runs the page (``UnitOfWork.retire_expired_page``): a store may do it set-based in one
     statement, and must give the answers ``sweep_page_by_facts`` gives (the contract suite holds both stores
-    to them). Safe to run concurrently with itself and with consolidation: a row is retired only if it is
-    still live and expired on its current facts, and only retired rows get an audit.
+    to them). Only rows of ``lane`` are examined, so the lanes of one sweep run side by side. Safe to run
+    concurrently with itself and with consolidation: a row is retired only if it is still live and expired
+    on its current facts, and only retired rows get an audit.
     """
-    return uow.retire_expired_page(now, after, limit)
+    return uow.retire_expired_page(now, after, limit, lane)
 
 
 def sweep_page_by_facts(
@@ -284,6 +334,7 @@ def sweep_page_by_facts(
     now: datetime,
     after: ExpiryCursor | None,
     limit: int = SWEEP_PAGE_SIZE,
+    lane: SweepLane = WHOLE_ID_SPACE,
     *,
     new_id: Callable[[], UUID] = uuid4,
 ) -> SweepPage:
@@ -296,7 +347,7 @@ def sweep_page_by_facts(
         # A cursor in another store's (expires_at, id) order means nothing here: start over (idempotent).
         after = None
     policy = cutoffs(now)
-    candidates = uow.beliefs.expiry_candidates(policy, after, limit)
+    candidates = uow.beliefs.expiry_candidates(policy, after, limit, lane)
     decided = [r for r in (decide(facts, now) for facts in candidates) if r is not None]
     retired = uow.beliefs.retire(decided) if decided else []
     if retired:

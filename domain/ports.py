@@ -13,10 +13,12 @@ from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import SourceEvent
 from domain.lifecycle import (
+    WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
     ExpiryFacts,
     Retirement,
+    SweepLane,
     SweepPage,
     UsageUpdate,
 )
@@ -185,10 +187,11 @@ class BeliefRepository(Protocol):
         ...
 
     def expiry_candidates(
-        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> list[ExpiryFacts]:
-        """Live beliefs of every owner that ``cutoffs.expired`` accepts, in (last_evidence_at, id) order
-        strictly after ``after``, at most limit. Reads the expiry index range, never the whole table."""
+        """Live beliefs of every owner whose id ``lane`` holds and that ``cutoffs.expired`` accepts, in
+        (last_evidence_at, id) order strictly after ``after``, at most limit. Reads the expiry index range,
+        never the whole table."""
         ...
 
     def retire(self, retirements: Sequence[Retirement]) -> list[Retirement]:
@@ -280,10 +283,13 @@ class UnitOfWork(Protocol):
 
     def rollback(self) -> None: ...
 
-    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
-        """One retirement-sweep page in this transaction: the answers domain.lifecycle.sweep_page_by_facts
-        gives (which rows retire, reason, valid_to, one content-free memory.retired audit each), in whatever
-        page order the store's cursor follows; at most limit rows examined; done when fewer were found."""
+    def retire_expired_page(
+        self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
+    ) -> SweepPage:
+        """One retirement-sweep page of ``lane``'s ids in this transaction: the answers
+        domain.lifecycle.sweep_page_by_facts gives (which rows retire, reason, valid_to, one content-free
+        memory.retired audit each), in whatever page order the store's cursor follows; at most limit rows
+        examined; done when fewer were found."""
         ...
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:

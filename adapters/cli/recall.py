@@ -20,7 +20,7 @@ from rich.markup import escape
 from adapters.cli.memory import memory_app
 from adapters.composition import Composition
 from domain.beliefs import MemoryRecord
-from domain.lifecycle import complete_run, expires_at, is_expired
+from domain.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, complete_run, expires_at, is_expired
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.retrieval import RECALL_PAGE, api_view, project, rank, render_belief
@@ -176,6 +176,15 @@ def install(
     interval: Annotated[
         str, typer.Option("--interval", help="How often the sweep runs: 30m, 1h, 1d.")
     ] = "1h",
+    lanes: Annotated[
+        int,
+        typer.Option(
+            "--lanes",
+            min=1,
+            max=MAX_SWEEP_LANES,
+            help="Pages the sweep runs side by side on disjoint ids; up to the database's cores.",
+        ),
+    ] = SWEEP_LANES,
 ) -> None:
     """Create or update the "memory-retirement-sweep" schedule (idempotent)."""
     from adapters.settings import Settings
@@ -188,9 +197,9 @@ def install(
     async def go() -> str:
         client = await connect(settings.temporal_address, settings.temporal_namespace)
         installed = await install_retirement_schedule(
-            client, interval=every, task_queue=settings.temporal_task_queue
+            client, interval=every, task_queue=settings.temporal_task_queue, lanes=lanes
         )
         return installed.value
 
     outcome = asyncio.run(go())
-    Console(highlight=False).print(f"schedule {SCHEDULE_ID} {outcome} (every {interval})")
+    Console(highlight=False).print(f"schedule {SCHEDULE_ID} {outcome} (every {interval}, {lanes} lanes)")

@@ -16,10 +16,12 @@ from domain.equivalence import match_keys
 from domain.errors import EventConflict
 from domain.events import SourceEvent
 from domain.lifecycle import (
+    WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
     ExpiryFacts,
     Retirement,
+    SweepLane,
     SweepPage,
     UsageUpdate,
     sweep_page_by_facts,
@@ -248,7 +250,7 @@ class InMemoryBeliefs(_Repo):
         return closed
 
     def expiry_candidates(
-        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> list[ExpiryFacts]:
         after_key = (after.last_evidence_at, after.id) if after else None
         found = sorted(
@@ -256,6 +258,7 @@ class InMemoryBeliefs(_Repo):
                 facts
                 for facts in map(_expiry_facts, self._s.beliefs.values())
                 if facts is not None
+                and lane.holds(facts.id)
                 and (after_key is None or (facts.last_evidence_at, facts.id) > after_key)
                 and cutoffs.expired(facts)
             ),
@@ -448,8 +451,10 @@ class InMemoryUnitOfWork:
         ):
             repo._s = self._working
 
-    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
-        return sweep_page_by_facts(self, now, after, limit)
+    def retire_expired_page(
+        self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
+    ) -> SweepPage:
+        return sweep_page_by_facts(self, now, after, limit, lane)
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:
         return _erase(self._working, lambda t, p: (t, p) != _key(owner))

@@ -31,10 +31,12 @@ from domain.lifecycle import (
     DURABLE_HORIZON_DAYS,
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
+    WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
     ExpiryFacts,
     Retirement,
+    SweepLane,
     SweepPage,
     UsageUpdate,
     expires_at,
@@ -601,7 +603,7 @@ class PostgresBeliefs(_Repo):
         return _belief(row) if row else None
 
     def expiry_candidates(
-        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> list[ExpiryFacts]:
         query = (
             select(*_FACT_COLUMNS)
@@ -622,6 +624,10 @@ class PostgresBeliefs(_Repo):
             # From revision 0007 on no index covers last_evidence_at: read beliefs_expires_live's expired
             # range (expires_at is last_evidence_at + the horizon, so this only narrows) and filter there.
             query = query.where(beliefs.c.expires_at.is_not(None), beliefs.c.expires_at <= cutoffs.now)
+        if lane != WHOLE_ID_SPACE:
+            query = query.where(beliefs.c.id >= lane.first_id)
+            if (end := lane.end_id) is not None:
+                query = query.where(beliefs.c.id < end)
         if after is not None:
             query = query.where(
                 beliefs.c.last_evidence_at >= after.last_evidence_at,
@@ -891,7 +897,8 @@ def _horizon_sql() -> tuple[str, str]:
 
 
 def _sweep_statement() -> Any:
-    """One retirement page in one statement: read the next expired live rows from beliefs_expires_live, close
+    """One retirement page in one statement: read the lane's next expired live rows from beliefs_expires_live
+    (the lane's id range filters inside the index scan), close
     each that is still live and expired on its *current* facts (the UPDATE re-checks a row changed under it),
     and write one memory.retired audit per closed row; returns the page's size, cursor and counts by reason.
 
@@ -912,6 +919,7 @@ def _sweep_statement() -> Any:
         WITH page AS (
           SELECT id, expires_at FROM beliefs
            WHERE valid_to IS NULL AND expires_at IS NOT NULL AND expires_at <= :now
+             AND id >= CAST(:lane_first AS uuid) AND (CAST(:lane_end AS uuid) IS NULL OR id < CAST(:lane_end AS uuid))
              AND (CAST(:after_id AS uuid) IS NULL
                   OR (expires_at, id) > (CAST(:after_expires AS timestamptz), CAST(:after_id AS uuid)))
            ORDER BY expires_at, id
@@ -952,7 +960,7 @@ _SWEEP = _sweep_statement()
 
 
 def retire_expired_page(
-    connection: Connection, now: datetime, after: ExpiryCursor | None, limit: int
+    connection: Connection, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane
 ) -> SweepPage:
     """UnitOfWork.retire_expired_page at the expires_at revision: the page in (expires_at, id) order."""
     if after is not None and after.expires_at is None:
@@ -965,6 +973,8 @@ def retire_expired_page(
             "limit": max(limit, 0),
             "after_id": after.id if after else None,
             "after_expires": after.expires_at if after else None,
+            "lane_first": lane.first_id,
+            "lane_end": lane.end_id,
             "audit_kind": AuditKind.MEMORY_RETIRED.value,
             "policy": LIFECYCLE,
         },

@@ -26,7 +26,7 @@ from adapters.postgres.tables import (
     staged_outputs,
     watermarks,
 )
-from domain.lifecycle import ExpiryCursor, SweepPage, sweep_page_by_facts
+from domain.lifecycle import WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage, sweep_page_by_facts
 from domain.owner import Owner
 from domain.ports import (
     BeliefRepository,
@@ -128,14 +128,16 @@ class PostgresUnitOfWork:
     def rollback(self) -> None:
         self._c.rollback()
 
-    def retire_expired_page(self, now: datetime, after: ExpiryCursor | None, limit: int) -> SweepPage:
+    def retire_expired_page(
+        self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
+    ) -> SweepPage:
         # The page's commit need not wait for its WAL flush: the sweep is idempotent, so a page lost to a
         # crash (rolled back whole) is found still live and redone by the next page or run, as the backfill
         # revisions do. Scoped to this transaction only.
         self._c.exec_driver_sql("SET LOCAL synchronous_commit = off")
         if not self._with_expires_at:
-            return sweep_page_by_facts(self, now, after, limit)
-        return retire_expired_page(self._c, now, after, limit)
+            return sweep_page_by_facts(self, now, after, limit, lane)
+        return retire_expired_page(self._c, now, after, limit, lane)
 
     def erase_principal(self, owner: Owner) -> ErasureCounts:
         return self._erase(tenant_id=owner.tenant_id, principal_id=owner.principal_id)

@@ -19,6 +19,7 @@ from temporalio.client import (
 )
 
 from adapters.temporal.client import TASK_QUEUE
+from domain.lifecycle import SWEEP_LANES
 from workflows.retirement_sweep import RetirementSweepWorkflow, SweepInput
 
 SCHEDULE_ID: Final = "memory-retirement-sweep"
@@ -32,13 +33,15 @@ class Installed(StrEnum):
     UPDATED = "updated"
 
 
-def retirement_schedule(interval: timedelta, task_queue: str = TASK_QUEUE) -> Schedule:
+def retirement_schedule(
+    interval: timedelta, task_queue: str = TASK_QUEUE, lanes: int = SWEEP_LANES
+) -> Schedule:
     if interval <= timedelta(0):
         raise ValueError("the sweep interval must be positive")
     return Schedule(
         action=ScheduleActionStartWorkflow(
             RetirementSweepWorkflow.run,
-            SweepInput(),
+            SweepInput(lanes=lanes),
             id=SWEEP_WORKFLOW_ID,
             task_queue=task_queue,
         ),
@@ -50,10 +53,14 @@ def retirement_schedule(interval: timedelta, task_queue: str = TASK_QUEUE) -> Sc
 
 
 async def install_retirement_schedule(
-    client: Client, *, interval: timedelta = DEFAULT_INTERVAL, task_queue: str = TASK_QUEUE
+    client: Client,
+    *,
+    interval: timedelta = DEFAULT_INTERVAL,
+    task_queue: str = TASK_QUEUE,
+    lanes: int = SWEEP_LANES,
 ) -> Installed:
     """Idempotent: creates the schedule, or replaces its action, spec and policy when it exists."""
-    schedule = retirement_schedule(interval, task_queue)
+    schedule = retirement_schedule(interval, task_queue, lanes)
     try:
         await client.create_schedule(SCHEDULE_ID, schedule)
         return Installed.CREATED

@@ -18,7 +18,9 @@ from domain.lifecycle import (
     cutoffs,
     expires_at,
     is_expired,
+    sweep_lanes,
     sweep_page,
+    sweep_page_by_facts,
 )
 from domain.owner import Owner
 from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
@@ -762,6 +764,52 @@ def test_lifecycle_store_sweep_pages_and_spares_a_belief_re_evidenced_before_its
     assert stored is not None and stored.is_live
     with uow_factory() as uow:
         assert len(uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)) == 6
+
+
+def _at_lane_edges(count: int) -> list[UUID]:
+    """Ids on both sides of every boundary between ``count`` lanes, plus the two ends of the id space: where a
+    store's uuid order and SweepLane's 128-bit integer order would disagree, if anywhere."""
+    edges = [UUID(int=0), UUID(int=(1 << 128) - 1)]
+    for index in range(1, count):
+        first = index * (1 << 128) // count
+        edges += [UUID(int=first - 1), UUID(int=first)]
+    return edges
+
+
+@pytest.mark.parametrize("sweep", [sweep_page, sweep_page_by_facts], ids=["store", "reference"])
+def test_lifecycle_sweep_lanes_retire_disjoint_rows_that_together_are_the_one_lane_sweep(
+    uow_factory: UnitOfWorkFactory, sweep: Any
+) -> None:
+    ids = _at_lane_edges(3) + [uuid4() for _ in range(6)]
+    expired = [_hypothesis(id=i, last_evidence_at=T0 + timedelta(minutes=n % 4)) for n, i in enumerate(ids)]
+    with uow_factory() as uow:
+        for record in expired:
+            uow.beliefs.upsert(record)
+        uow.commit()
+    now = T0 + HYPOTHESIS_HORIZON + timedelta(hours=1)
+    retired_by_lane: list[set[UUID]] = []
+    for lane in sweep_lanes(3):
+        before = {r.id for r in expired if (s := _get(uow_factory, r.id)) is not None and s.is_live}
+        after = None
+        while True:
+            with uow_factory() as uow:
+                page = sweep(uow, now, after, 2, lane)
+                uow.commit()
+            after = page.next_cursor
+            if page.done:
+                break
+        now_live = {r.id for r in expired if (s := _get(uow_factory, r.id)) is not None and s.is_live}
+        retired_by_lane.append(before - now_live)
+    # Lane k holds ids in [k/3, (k+1)/3) of the 128-bit space; the edge ids say exactly which lane is whose.
+    expected = [
+        {i for i in ids if index * (1 << 128) // 3 <= i.int < (index + 1) * (1 << 128) // 3}
+        for index in range(3)
+    ]
+    assert retired_by_lane == expected
+    assert set().union(*retired_by_lane) == set(ids)
+    with uow_factory() as uow:
+        audits = uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)
+    assert sorted(str(a.details["belief_id"]) for a in audits) == sorted(str(i) for i in ids)
 
 
 def _get(uow_factory: UnitOfWorkFactory, belief_id: UUID) -> MemoryRecord | None:

@@ -10,7 +10,7 @@ from typing import Any, Self
 
 import pytest
 from temporalio.api.enums.v1 import EventType
-from temporalio.client import ScheduleIntervalSpec, WorkflowFailureError
+from temporalio.client import ScheduleActionStartWorkflow, ScheduleIntervalSpec, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
@@ -19,7 +19,7 @@ from adapters.temporal.schedules import SCHEDULE_ID, Installed, install_retireme
 from adapters.temporal.worker import WorkerPorts
 from domain.beliefs import ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.lifecycle import HYPOTHESIS_HORIZON, ONGOING_HORIZON, complete_run
+from domain.lifecycle import HYPOTHESIS_HORIZON, ONGOING_HORIZON, SWEEP_LANES, complete_run
 from domain.owner import Owner
 from domain.retrieval import recall
 from domain.telemetry import AuditKind
@@ -220,6 +220,41 @@ def test_sweep_pages_continue_as_new_and_keep_history_small(skipping: Harness, s
         assert _get(store, record).closed_reason is ClosedReason.RETIRED_HYPOTHESIS
 
 
+def test_sweep_lanes_page_side_by_side_and_continue_as_new_with_every_lane_cursor(
+    skipping: Harness, store: PostgresStore
+) -> None:
+    # Twelve ids spread evenly over the id space: four in each of three lanes, so each lane needs three
+    # two-row pages (2, 2, then an empty one that says done).
+    t0 = _now(skipping) - timedelta(days=31)
+    records = [
+        _hypothesis(t0 + timedelta(seconds=k), id=uuid.UUID(int=k * (1 << 128) // 12 + 7)) for k in range(12)
+    ]
+    _put(store, *records)
+    tq = f"tq-{uuid.uuid4().hex[:8]}"
+    wf_id = f"retirement-sweep-lanes-{uuid.uuid4().hex[:8]}"
+    with skipping.worker(WorkerPorts(uow_factory=store, provider=None), task_queue=tq, max_activities=4):
+        summary = _sweep(skipping, tq, SweepInput(lanes=3, page_size=2, pages_per_run=4), wf_id)
+        histories = [
+            skipping.run(skipping.client.get_workflow_handle(wf_id, run_id=run_id).fetch_history())
+            for run_id in _run_ids(skipping, wf_id)
+        ]
+    assert (summary.retired, summary.pages, summary.lanes) == (12, 9, 3)
+    # Rounds of 3 pages; the fourth page ends a run, so runs hold 6, then 3 pages.
+    assert summary.runs == len(histories) == 2
+    # Side by side: the first workflow task schedules one page per lane before any completes.
+    kinds = [item.event_type for item in histories[0].events]
+    after_first_task = kinds[kinds.index(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) + 1 :]
+    assert after_first_task[:4] == [EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED] * 3 + [
+        EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED
+    ]
+    with store() as uow:
+        audits = uow.audits.for_owner(OWNER, AuditKind.MEMORY_RETIRED)
+    assert sorted(str(a.details["belief_id"]) for a in audits) == sorted(str(r.id) for r in records)
+    for history in histories:
+        raw = history.to_json()
+        assert records[0].statement not in raw and records[0].subject not in raw
+
+
 def _run_ids(h: Harness, wf_id: str) -> list[str]:
     """Every run of a continue-as-new chain, first to last, walking back from the latest."""
     latest = h.run(h.client.get_workflow_handle(wf_id).describe()).run_id
@@ -350,6 +385,12 @@ def test_schedule_install_is_idempotent_and_its_run_retires(harness: Harness, st
         described = harness.run(handle.describe())
         intervals = described.schedule.spec.intervals
         assert intervals == [ScheduleIntervalSpec(every=timedelta(hours=2))]
+        action = described.schedule.action
+        assert isinstance(action, ScheduleActionStartWorkflow)
+        (installed,) = pydantic_data_converter.payload_converter.from_payloads(
+            list(action.args), [SweepInput]
+        )
+        assert installed == SweepInput(lanes=SWEEP_LANES)
         with harness.worker(WorkerPorts(uow_factory=store, provider=None), task_queue=tq):
             harness.run(handle.trigger())
             deadline = time.monotonic() + 60
