@@ -39,10 +39,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, text
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
+from adapters.postgres.repositories import explain_sweep_page
 from adapters.postgres.uow import PostgresStore
 from benchmarks.server_settings import SETTINGS_BY_NAME
 from domain.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, SweepLane, sweep_lanes, sweep_page
@@ -160,34 +161,12 @@ def _seed(engine: Engine, rows: int, now: datetime) -> float:
     return time.perf_counter() - started
 
 
-def _explain_page_query(engine: Engine, store: PostgresStore, now: datetime) -> list[str]:
-    captured: list[tuple[str, Any]] = []
-
-    def capture(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
-        if "retirement sweep page" in statement or (
-            "FROM beliefs" in statement and "ORDER BY beliefs.last_evidence_at" in statement
-        ):
-            captured.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", capture)
-    try:
-        # The sweep's own page statement (rolled back), or expiry_candidates' before the expires_at revision.
-        with store() as uow:
-            sweep_page(uow, now, None, SWEEP_PAGE_SIZE)
-    finally:
-        event.remove(engine, "before_cursor_execute", capture)
-    statement, parameters = captured[0]
+def _explain_page_query(engine: Engine, now: datetime, lane: SweepLane) -> list[str]:
+    """The first page of ``lane`` as the sweep runs it, under EXPLAIN (ANALYZE, BUFFERS), rolled back."""
     with engine.connect() as connection:
-        raw = connection.connection.dbapi_connection
-        assert raw is not None
-        cursor = raw.cursor()
-        try:
-            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + statement, parameters)
-            plan = [row[0] for row in cursor.fetchall()]
-        finally:
-            cursor.close()
+        plan = explain_sweep_page(connection, now, lane, "ANALYZE, BUFFERS")
         connection.rollback()
-    return plan
+    return [str(line) for line in plan]
 
 
 def _copy(server_url: str, template: str) -> tuple[str, str]:
@@ -325,7 +304,7 @@ def measure(server_url: str, rows: int, lanes: int) -> dict[str, Any]:
         raw = max(raw_first, raw_last, key=lambda sweep: sweep["retired_per_second"])
 
         store = PostgresStore(engine)
-        plan = _explain_page_query(engine, store, now)
+        plan = _explain_page_query(engine, now, sweep_lanes(lanes)[0])
         latencies = []
         for _ in range(7):
             t = time.perf_counter()

@@ -4,7 +4,7 @@ import functools
 import json
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from sqlalchemy import Connection, Row, and_, case, delete, false, func, or_, select, text, tuple_, update
@@ -31,6 +31,7 @@ from domain.lifecycle import (
     DURABLE_HORIZON_DAYS,
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
+    SWEEP_PAGE_SIZE,
     WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
@@ -959,6 +960,46 @@ def _sweep_statement() -> Any:
 _SWEEP = _sweep_statement()
 
 
+def _page_parameters(
+    now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane
+) -> dict[str, Any]:
+    return {
+        "now": now,
+        "limit": max(limit, 0),
+        "after_id": after.id if after else None,
+        "after_expires": after.expires_at if after else None,
+        "lane_first": lane.first_id,
+        "lane_end": lane.end_id,
+        "audit_kind": AuditKind.MEMORY_RETIRED.value,
+        "policy": LIFECYCLE,
+    }
+
+
+def _probe_by_primary_key(connection: Connection) -> None:
+    """The page's rows are fetched by primary key, one probe each. Around a million rows and with default cost
+    settings the planner prices a hash join over a scan of the whole table close to that and sometimes picks
+    it, which reads every belief for every page (measured: 0.9 s instead of 0.2 s a page). Set for the rest
+    of the transaction, which is the page's own."""
+    connection.exec_driver_sql(
+        "SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)"
+    )
+
+
+SweepPlanFormat = Literal["ANALYZE, BUFFERS", "FORMAT JSON"]
+
+
+def explain_sweep_page(
+    connection: Connection, now: datetime, lane: SweepLane, options: SweepPlanFormat = "FORMAT JSON"
+) -> list[Any]:
+    """The first page's plan as the sweep runs it: EXPLAIN's rows (text lines, or one JSON document). With
+    ANALYZE the page really runs, so the caller rolls back."""
+    _probe_by_primary_key(connection)
+    statement = text(f"EXPLAIN ({options}) " + str(_SWEEP.text))
+    return [
+        row[0] for row in connection.execute(statement, _page_parameters(now, None, SWEEP_PAGE_SIZE, lane))
+    ]
+
+
 def retire_expired_page(
     connection: Connection, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane
 ) -> SweepPage:
@@ -966,26 +1007,8 @@ def retire_expired_page(
     if after is not None and after.expires_at is None:
         # A cursor in expiry_candidates' (last_evidence_at, id) order: start over (only re-examines skips).
         after = None
-    # The page's rows are fetched by primary key, one probe each. Around a million rows and with default cost
-    # settings the planner prices a hash join over a scan of the whole table close to that and sometimes
-    # picks it, which reads every belief for every page (measured: 0.9 s instead of 0.2 s per page). Set for
-    # the rest of this transaction, which is the page's own.
-    connection.exec_driver_sql(
-        "SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)"
-    )
-    rows = connection.execute(
-        _SWEEP,
-        {
-            "now": now,
-            "limit": max(limit, 0),
-            "after_id": after.id if after else None,
-            "after_expires": after.expires_at if after else None,
-            "lane_first": lane.first_id,
-            "lane_end": lane.end_id,
-            "audit_kind": AuditKind.MEMORY_RETIRED.value,
-            "policy": LIFECYCLE,
-        },
-    ).all()
+    _probe_by_primary_key(connection)
+    rows = connection.execute(_SWEEP, _page_parameters(now, after, limit, lane)).all()
     first = rows[0]
     by_reason = {ClosedReason(row.reason): int(row.n) for row in rows if row.reason is not None}
     retired = sum(by_reason.values())
