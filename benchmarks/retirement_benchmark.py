@@ -43,10 +43,10 @@ from sqlalchemy import Engine, create_engine, text
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
-from adapters.postgres.repositories import explain_sweep_page
+from adapters.postgres.repositories import SWEEP_PAGE_CTE, explain_sweep_page
 from adapters.postgres.uow import PostgresStore
 from benchmarks.server_settings import SETTINGS_BY_NAME
-from domain.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, SweepLane, sweep_lanes, sweep_page
+from domain.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, SweepLane, sweep_lanes, sweep_page
 from domain.owner import Owner
 from domain.retrieval import recall
 
@@ -108,17 +108,10 @@ _SEED = text(
 )
 SEED_CHUNK = 200_000
 
-# The floor a sweep cannot beat on this schema: close each expired live row of the page, nothing else.
+# The floor a sweep cannot beat on this schema: the product's page read, then close each row, nothing else.
 _RAW_PAGE = text(
-    """
-    WITH page AS (
-      SELECT id, expires_at FROM beliefs
-       WHERE valid_to IS NULL AND expires_at IS NOT NULL AND expires_at <= :now
-         AND (CAST(:after_id AS uuid) IS NULL
-              OR (expires_at, id) > (CAST(:after_expires AS timestamptz), CAST(:after_id AS uuid)))
-       ORDER BY expires_at, id
-       LIMIT :limit
-    ), retired AS (
+    f"""
+    WITH {SWEEP_PAGE_CTE}, retired AS (
       UPDATE beliefs AS b
          SET valid_to = page.expires_at, closed_reason = 'retired', updated_at = page.expires_at,
              version = b.version + 1
@@ -207,7 +200,14 @@ def _raw_lane(engine: Engine, now: datetime) -> tuple[int, list[float]]:
             )
             row = connection.execute(
                 _RAW_PAGE,
-                {"now": now, "limit": SWEEP_PAGE_SIZE, "after_id": after_id, "after_expires": after_expires},
+                {
+                    "now": now,
+                    "limit": SWEEP_PAGE_SIZE,
+                    "after_id": after_id,
+                    "after_expires": after_expires,
+                    "lane_first": WHOLE_ID_SPACE.first_id,
+                    "lane_end": WHOLE_ID_SPACE.end_id,
+                },
             ).one()
         page_times.append(time.perf_counter() - started)
         retired += row.retired

@@ -4,7 +4,7 @@ import functools
 import json
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 from uuid import UUID
 
 from sqlalchemy import Connection, Row, and_, case, delete, false, func, or_, select, text, tuple_, update
@@ -897,6 +897,18 @@ def _horizon_sql() -> tuple[str, str]:
     return seconds, reason
 
 
+# The lane's next expired live rows after the cursor, straight from beliefs_expires_live.
+SWEEP_PAGE_CTE: Final = """page AS (
+          SELECT id, expires_at FROM beliefs
+           WHERE valid_to IS NULL AND expires_at IS NOT NULL AND expires_at <= :now
+             AND id >= CAST(:lane_first AS uuid) AND (CAST(:lane_end AS uuid) IS NULL OR id < CAST(:lane_end AS uuid))
+             AND (CAST(:after_id AS uuid) IS NULL
+                  OR (expires_at, id) > (CAST(:after_expires AS timestamptz), CAST(:after_id AS uuid)))
+           ORDER BY expires_at, id
+           LIMIT :limit
+        )"""
+
+
 def _sweep_statement() -> Any:
     """One retirement page in one statement: read the lane's next expired live rows from beliefs_expires_live
     (the lane's id range filters inside the index scan), close
@@ -917,15 +929,7 @@ def _sweep_statement() -> Any:
     return text(
         f"""
         /* retirement sweep page */
-        WITH page AS (
-          SELECT id, expires_at FROM beliefs
-           WHERE valid_to IS NULL AND expires_at IS NOT NULL AND expires_at <= :now
-             AND id >= CAST(:lane_first AS uuid) AND (CAST(:lane_end AS uuid) IS NULL OR id < CAST(:lane_end AS uuid))
-             AND (CAST(:after_id AS uuid) IS NULL
-                  OR (expires_at, id) > (CAST(:after_expires AS timestamptz), CAST(:after_id AS uuid)))
-           ORDER BY expires_at, id
-           LIMIT :limit
-        ), retired AS (
+        WITH {SWEEP_PAGE_CTE}, retired AS (
           UPDATE beliefs AS b
              SET valid_to = greatest({boundary}, b.valid_from),
                  closed_reason = {reason},
