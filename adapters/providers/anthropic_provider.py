@@ -13,10 +13,17 @@ from typing import Any
 import anthropic
 import httpx2
 
-from adapters.providers._failures import decode_document, elapsed_ms, provider_error_code, retry_after_s
+from adapters.providers._failures import provider_error_code
+from adapters.providers.sdk_call import (
+    Answer,
+    SdkErrors,
+    checked_profile,
+    client_options,
+    complete_with,
+    status_failure,
+)
 from domain.model_policy import MemoryModel
 from domain.providers import (
-    TIMEOUT_S,
     ProviderFailure,
     ProviderRequest,
     ProviderResponse,
@@ -42,6 +49,15 @@ _STREAM_ERROR_STATUS = {
 }
 
 
+# Errors inside a stream are mapped where the stream is read (_streamed), with the error event's kind.
+_ERRORS = SdkErrors(
+    timeout=anthropic.APITimeoutError,
+    connection=anthropic.APIConnectionError,
+    status=anthropic.APIStatusError,
+    invalid_response=anthropic.APIResponseValidationError,
+)
+
+
 class AnthropicProvider:
     def __init__(
         self,
@@ -51,47 +67,15 @@ class AnthropicProvider:
         stream: bool = True,
         client: anthropic.Anthropic | None = None,
     ) -> None:
-        if model.provider != "anthropic":
-            raise ValueError(f"profile provider is {model.provider}, not anthropic")
-        model.validate_effort()
-        self._model = model
+        self._model = checked_profile(model, "anthropic")
         self._stream = stream
-        # Temporal owns retries: an SDK retry would hide attempts from the workflow and double the wait.
-        self._client = client or anthropic.Anthropic(
-            api_key=api_key,
-            base_url=str(model.base_url) if model.base_url else None,
-            max_retries=0,
-            timeout=TIMEOUT_S,
-        )
+        self._client = client or anthropic.Anthropic(**client_options(model, api_key))
 
     def complete(self, request: ProviderRequest) -> ProviderResponse:
-        started = time.monotonic()
-        try:
-            if self._stream:
-                text, usage, model_name = self._streamed(request, started)
-            else:
-                text, usage, model_name = self._single(request)
-        except ProviderFailure:
-            raise
-        except anthropic.APITimeoutError:
-            raise transient("timeout") from None
-        except anthropic.APIConnectionError:
-            raise transient("connection") from None
-        except anthropic.APIStatusError as err:
-            raise _status_failure(err) from None
-        except anthropic.APIResponseValidationError:
-            raise protocol("unexpected_response") from None
-        except ValueError:
-            # Undecodable event data from the wire.
-            raise protocol("invalid_json") from None
-        document = decode_document(text, request.json_schema)
-        return ProviderResponse(
-            document=document,
-            usage=usage,
-            cost_usd=self._model.cost_usd(usage),
-            latency_ms=elapsed_ms(started),
-            model=model_name or self._model.model,
-        )
+        def call(started: float) -> Answer:
+            return self._streamed(request, started) if self._stream else self._single(request)
+
+        return complete_with(self._model, request, call, _ERRORS)
 
     def _arguments(self, request: ProviderRequest) -> dict[str, Any]:
         output_config: dict[str, Any] = {"format": {"type": "json_schema", "schema": request.json_schema}}
@@ -112,7 +96,7 @@ class AnthropicProvider:
             "timeout": request.timeout_s,
         }
 
-    def _single(self, request: ProviderRequest) -> tuple[str, ProviderUsage, str | None]:
+    def _single(self, request: ProviderRequest) -> Answer:
         message = self._client.messages.create(**self._arguments(request))
         _check_stop(message.stop_reason)
         text = "".join(block.text for block in message.content if block.type == "text")
@@ -126,7 +110,7 @@ class AnthropicProvider:
         )
         return text, usage, message.model
 
-    def _streamed(self, request: ProviderRequest, started: float) -> tuple[str, ProviderUsage, str | None]:
+    def _streamed(self, request: ProviderRequest, started: float) -> Answer:
         parts: list[str] = []
         stop_reason: str | None = None
         stopped = False
@@ -214,17 +198,9 @@ def _usage(
     )
 
 
-def _status_failure(err: anthropic.APIStatusError) -> ProviderFailure:
-    return classify_http_status(
-        err.status_code,
-        retry_after_s=retry_after_s(err.response.headers),
-        provider_code=provider_error_code(err.body),
-    )
-
-
 def _stream_error_failure(err: anthropic.APIStatusError) -> ProviderFailure:
     if err.status_code != 200:
-        return _status_failure(err)
+        return status_failure(err)
     kind = provider_error_code(err.body)
     status = _STREAM_ERROR_STATUS.get(kind or "")
     if status is None:

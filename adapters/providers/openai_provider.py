@@ -14,18 +14,16 @@ import openai
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 from openai.types.completion_usage import CompletionUsage
 
-from adapters.providers._failures import decode_document, elapsed_ms, provider_error_code, retry_after_s
+from adapters.providers.sdk_call import Answer, SdkErrors, checked_profile, client_options, complete_with
 from domain.model_policy import MemoryModel
-from domain.providers import (
-    TIMEOUT_S,
-    ProviderFailure,
-    ProviderRequest,
-    ProviderResponse,
-    ProviderUsage,
-    classify_http_status,
-    permanent,
-    protocol,
-    transient,
+from domain.providers import ProviderRequest, ProviderResponse, ProviderUsage, permanent, protocol, transient
+
+_ERRORS = SdkErrors(
+    timeout=openai.APITimeoutError,
+    connection=openai.APIConnectionError,
+    status=openai.APIStatusError,
+    invalid_response=openai.APIResponseValidationError,
+    in_body=openai.APIError,
 )
 
 
@@ -38,54 +36,15 @@ class OpenAIProvider:
         stream: bool = True,
         client: openai.OpenAI | None = None,
     ) -> None:
-        if model.provider != "openai":
-            raise ValueError(f"profile provider is {model.provider}, not openai")
-        model.validate_effort()
-        self._model = model
+        self._model = checked_profile(model, "openai")
         self._stream = stream
-        # Temporal owns retries: an SDK retry would hide attempts from the workflow and double the wait.
-        self._client = client or openai.OpenAI(
-            api_key=api_key,
-            base_url=str(model.base_url) if model.base_url else None,
-            max_retries=0,
-            timeout=TIMEOUT_S,
-        )
+        self._client = client or openai.OpenAI(**client_options(model, api_key))
 
     def complete(self, request: ProviderRequest) -> ProviderResponse:
-        started = time.monotonic()
-        try:
-            if self._stream:
-                text, usage, model_name = self._streamed(request, started)
-            else:
-                text, usage, model_name = self._single(request)
-        except ProviderFailure:
-            raise
-        except openai.APITimeoutError:
-            raise transient("timeout") from None
-        except openai.APIConnectionError:
-            raise transient("connection") from None
-        except openai.APIStatusError as err:
-            raise classify_http_status(
-                err.status_code,
-                retry_after_s=retry_after_s(err.response.headers),
-                provider_code=provider_error_code(err.body),
-            ) from None
-        except openai.APIResponseValidationError:
-            raise protocol("unexpected_response") from None
-        except openai.APIError:
-            # An error object in the body of a 200: the server gave up part-way.
-            raise transient("truncated_stream") from None
-        except ValueError:
-            # Undecodable event data from the wire.
-            raise protocol("invalid_json") from None
-        document = decode_document(text, request.json_schema)
-        return ProviderResponse(
-            document=document,
-            usage=usage,
-            cost_usd=self._model.cost_usd(usage),
-            latency_ms=elapsed_ms(started),
-            model=model_name or self._model.model,
-        )
+        def call(started: float) -> Answer:
+            return self._streamed(request, started) if self._stream else self._single(request)
+
+        return complete_with(self._model, request, call, _ERRORS)
 
     def _arguments(self, request: ProviderRequest) -> dict[str, Any]:
         # The stable instructions lead the prompt so OpenAI's automatic prefix caching can reuse them.
@@ -107,7 +66,7 @@ class OpenAIProvider:
             arguments["reasoning_effort"] = self._model.reasoning_effort
         return arguments
 
-    def _single(self, request: ProviderRequest) -> tuple[str, ProviderUsage, str | None]:
+    def _single(self, request: ProviderRequest) -> Answer:
         completion: ChatCompletion = self._client.chat.completions.create(**self._arguments(request))
         if not completion.choices:
             raise protocol("empty_response")
@@ -115,7 +74,7 @@ class OpenAIProvider:
         _check_finish(choice.message.refusal, choice.finish_reason)
         return choice.message.content or "", _usage(completion.usage), completion.model
 
-    def _streamed(self, request: ProviderRequest, started: float) -> tuple[str, ProviderUsage, str | None]:
+    def _streamed(self, request: ProviderRequest, started: float) -> Answer:
         stream: Iterable[ChatCompletionChunk] = self._client.chat.completions.create(
             **self._arguments(request), stream=True, stream_options={"include_usage": True}
         )
