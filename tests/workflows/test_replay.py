@@ -1,7 +1,8 @@
 """Recorded histories of every workflow replay against the current code without nondeterminism.
 
 Fresh histories cover the paths a change may have touched; the committed ones under histories/ were
-recorded by an earlier release and guard in-flight workflows across deploys. Re-record them with
+recorded by an earlier release and guard in-flight workflows across deploys (retirement_sweep_before_lanes_*:
+a one-lane sweep, continued as new, recorded with the sweep as it was before lanes). Re-record them with
 RECORD_HISTORIES=1 only when a change is meant to break replay (and then version the workflow).
 """
 
