@@ -34,6 +34,9 @@ STORE_START_TO_CLOSE: Final = timedelta(seconds=30)
 PROVIDER_STAGE_START_TO_CLOSE: Final = timedelta(seconds=150)
 # A commit is one transaction over one segment's staged documents.
 COMMIT_START_TO_CLOSE: Final = timedelta(seconds=30)
+# A retirement page is one transaction of at most 10,000 rows: about half a second at 1M beliefs, so two
+# minutes is only reached by a database in trouble.
+SWEEP_PAGE_START_TO_CLOSE: Final = timedelta(minutes=2)
 
 # Continue-as-new well below Temporal's 10,240-event warning; a round adds about 8 events per segment.
 HISTORY_EVENT_BUDGET: Final = 2_000

@@ -14,7 +14,7 @@ a row only while it is live and unchanged.
 """
 
 import asyncio
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 from temporalio import workflow
@@ -30,11 +30,8 @@ with workflow.unsafe.imports_passed_through():
         SweepPage,
         sweep_lanes,
     )
-    from workflows.policies import INFRASTRUCTURE_RETRY
+    from workflows.policies import INFRASTRUCTURE_RETRY, SWEEP_PAGE_START_TO_CLOSE
 
-# A page is one transaction of at most 10,000 rows: about half a second at 1M beliefs, so two minutes is
-# only reached by a database in trouble.
-PAGE_START_TO_CLOSE = timedelta(minutes=2)
 # Each page adds 3 activity events and each round of pages a workflow task triple, so 250 pages stay below
 # 1,500 events at any lane count: far below Temporal's 10,240-event warning.
 MAX_PAGES_PER_RUN = 250
@@ -114,7 +111,7 @@ class RetirementSweepWorkflow:
                             limit=params.page_size or SWEEP_PAGE_SIZE,
                             lane=lane.lane,
                         ),
-                        start_to_close_timeout=PAGE_START_TO_CLOSE,
+                        start_to_close_timeout=SWEEP_PAGE_START_TO_CLOSE,
                         retry_policy=INFRASTRUCTURE_RETRY,
                     )
                     for lane in running
