@@ -906,13 +906,11 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
         if freq.end() > (kept[-1].end if kept else 0):
             complement = text[rest[0].start : freq.end()] if rest else freq.group(0)
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.HABIT,
-                Derivation.DIRECT,
-                Longevity.ONGOING,
-                Polarity.ASSERT,
                 f"routine:{program}",
                 Predicate(main if main != "be" else "do", parse.verb.text, Aspect.SIMPLE, complement),
+                Longevity.ONGOING,
             )
         )
     # Coordinated activities, each its own habit with the schedule that follows the list.
@@ -928,13 +926,11 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
             for _, activity in activities:
                 complement = " ".join(part for part in (activity.complement, qualifier) if part)
                 claims.append(
-                    _Claim(
+                    _claim(
                         ClaimKind.HABIT,
-                        Derivation.DIRECT,
-                        Longevity.ONGOING,
-                        Polarity.ASSERT,
                         f"activity:{activity.gerund}",
                         Predicate(activity.verb, activity.verb, Aspect.SIMPLE, complement),
+                        Longevity.ONGOING,
                     )
                 )
     plain = main not in _AUX or main in ("do", "have") and rest and rest[0].lower not in ("not", "to", "no")
@@ -946,13 +942,11 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
             lead = parse.lead[:1].lower() + parse.lead[1:] if parse.lead else ""
             complement = " ".join(p for p in (_phrase(text, kept), lead) if p)
             claims.append(
-                _Claim(
+                _claim(
                     ClaimKind.HABIT,
-                    Derivation.DIRECT,
-                    Longevity.ONGOING,
-                    Polarity.ASSERT,
                     conflict_key("habit", [main] + _content(kept)),
                     Predicate(main, " ".join([*often, third_person(main)]), Aspect.BARE, complement),
+                    Longevity.ONGOING,
                 )
             )
     if not claims and freq is not None and aspect is Aspect.SIMPLE and plain:
@@ -961,13 +955,11 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
         if kept and kept[-1].end >= freq.end() and any(t.lemma not in STOPWORDS for t in kept):
             words = [main] + [w for w in _content(kept)]
             claims.append(
-                _Claim(
+                _claim(
                     ClaimKind.HABIT,
-                    Derivation.DIRECT,
-                    Longevity.ONGOING,
-                    Polarity.ASSERT,
                     conflict_key("habit", words),
                     Predicate(main, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+                    Longevity.ONGOING,
                 )
             )
     return claims
@@ -1005,11 +997,8 @@ def _history_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
         if aspect is Aspect.SIMPLE and lifetime is not None:
             aspect, surface = Aspect.PERFECT, surface
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.SKILL,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("history", [parse.lemma] + _content(kept)),
                 Predicate(
                     parse.lemma, surface, aspect if aspect is not Aspect.SIMPLE else Aspect.SIMPLE, complement
@@ -1024,11 +1013,8 @@ def _history_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
         phrase = f"{quantity} years of {what}".strip() if quantity else f"years of {what}"
         tail = "" if what.lower().endswith(("experience", "practice")) else " experience"
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.SKILL,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("history", what),
                 Predicate("have", "has", Aspect.SIMPLE, f"{phrase}{tail}"),
             )
@@ -1070,27 +1056,9 @@ def _project_claims(text: str, parse: _Parse) -> list[_Claim]:
             complement,
         )
     )
-    claims = [
-        _Claim(
-            ClaimKind.ONGOING_PROJECT,
-            Derivation.DIRECT,
-            Longevity.ONGOING,
-            Polarity.ASSERT,
-            conflict_key("project", words),
-            predicate,
-        )
-    ]
+    claims = [_claim(ClaimKind.ONGOING_PROJECT, conflict_key("project", words), predicate, Longevity.ONGOING)]
     if set(words) & _SOFTWARE_WORDS:
-        claims.append(
-            _Claim(
-                ClaimKind.SKILL,
-                Derivation.HYPOTHESIS,
-                Longevity.TENTATIVE,
-                Polarity.ASSERT,
-                "skill:software-development",
-                Predicate("have", "has", Aspect.SIMPLE, "software-development experience"),
-            )
-        )
+        claims.append(_software_hypothesis())
     return claims
 
 
@@ -1105,13 +1073,11 @@ def _goal_claims(text: str, parse: _Parse) -> list[_Claim]:
             tail = _phrase(text, kept)
             words = ["choose"] + [w for w in _content(kept[2:]) if w not in {"use", "choose", "pick", "get"}]
             return [
-                _Claim(
+                _claim(
                     ClaimKind.GOAL,
-                    Derivation.DIRECT,
-                    Longevity.ONGOING,
-                    Polarity.ASSERT,
                     conflict_key("goal", words),
                     Predicate("want", "wants", Aspect.SIMPLE, f"to decide {tail}"),
+                    Longevity.ONGOING,
                 )
             ]
         return []
@@ -1126,13 +1092,11 @@ def _goal_claims(text: str, parse: _Parse) -> list[_Claim]:
         if not words:
             return []
         return [
-            _Claim(
+            _claim(
                 ClaimKind.GOAL,
-                Derivation.DIRECT,
-                Longevity.ONGOING,
-                Polarity.ASSERT,
                 conflict_key("goal", [lemma] + words),
                 Predicate(lemma, parse.verb.text, Aspect.PROGRESSIVE, _phrase(text, kept)),
+                Longevity.ONGOING,
             )
         ]
     wants = lemma in {"want", "hope", "plan", "aim", "intend", "try", "wish", "need"} or (
@@ -1160,16 +1124,7 @@ def _goal_claims(text: str, parse: _Parse) -> list[_Claim]:
     else:
         predicate = Predicate(lemma, parse.verb.text, Aspect.SIMPLE, complement)
     namespace = "project" if kind is ClaimKind.ONGOING_PROJECT else "goal"
-    return [
-        _Claim(
-            kind,
-            Derivation.DIRECT,
-            Longevity.ONGOING,
-            Polarity.ASSERT,
-            conflict_key(namespace, words),
-            predicate,
-        )
-    ]
+    return [_claim(kind, conflict_key(namespace, words), predicate, Longevity.ONGOING)]
 
 
 def _status_claims(text: str, clause: Clause, parse: _Parse) -> list[_Claim]:
@@ -1197,13 +1152,11 @@ def _status_claims(text: str, clause: Clause, parse: _Parse) -> list[_Claim]:
     if not parts:
         return []
     return [
-        _Claim(
+        _claim(
             ClaimKind.PROJECT_FACT,
-            Derivation.DIRECT,
-            Longevity.ONGOING,
-            Polarity.ASSERT,
             "status:training-progress" if _mentions_training(text) else "status:progress",
             Predicate("progress", " and ".join(parts), Aspect.BARE, ""),
+            Longevity.ONGOING,
         )
     ]
 
@@ -1231,11 +1184,8 @@ def _interest_claims(text: str, parse: _Parse) -> list[_Claim]:
             return []
         surface = " ".join(t.text for t in rest[:start])
         return [
-            _Claim(
+            _claim(
                 ClaimKind.INTEREST,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("interest", words),
                 Predicate("be", f"is {surface}", Aspect.BARE, _phrase(text, kept)),
             )
@@ -1247,11 +1197,8 @@ def _interest_claims(text: str, parse: _Parse) -> list[_Claim]:
         if not words or rest[0].lower in ("it", "that", "this", "them", "you", "your"):
             return []
         return [
-            _Claim(
+            _claim(
                 ClaimKind.INTEREST,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("interest", words),
                 Predicate(parse.lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
             )
@@ -1271,11 +1218,8 @@ def _constraint_claims(text: str, parse: _Parse) -> list[_Claim]:
         words = [parse.lemma] + _content(kept)
         complement = " ".join(p for p in (parse.lemma, _phrase(text, kept)) if p)
         return [
-            _Claim(
+            _claim(
                 ClaimKind.CONSTRAINT,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("constraint", words),
                 Predicate("can", "cannot", Aspect.BARE, complement),
             )
@@ -1284,11 +1228,8 @@ def _constraint_claims(text: str, parse: _Parse) -> list[_Claim]:
     if crest and any(t.lower in _LIMIT_ADJECTIVES for t in crest[:3]):
         kept = _cut(crest, text)
         return [
-            _Claim(
+            _claim(
                 ClaimKind.CONSTRAINT,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("constraint", _content(kept)),
                 Predicate("be", "is", Aspect.BARE, _phrase(text, kept)),
             )
@@ -1317,11 +1258,8 @@ def _occupation_claims(text: str, parse: _Parse) -> list[_Claim]:
     if not employed:
         noun_tokens = noun_tokens[:at]
     return [
-        _Claim(
+        _claim(
             ClaimKind.ROLE if employed else ClaimKind.SKILL,
-            Derivation.DIRECT,
-            Longevity.DURABLE,
-            Polarity.ASSERT,
             conflict_key("occupation", words),
             Predicate(verb, surface, Aspect.BARE, _phrase(text, noun_tokens)),
         )
@@ -1347,11 +1285,8 @@ def _resource_claims(text: str, parse: _Parse) -> list[_Claim]:
             return []
         words = [t.lower if t.text.isupper() else t.lemma for t in things]
     return [
-        _Claim(
+        _claim(
             ClaimKind.RESOURCE,
-            Derivation.DIRECT,
-            Longevity.DURABLE,
-            Polarity.ASSERT,
             conflict_key("resource", words),
             Predicate(parse.lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
         )
@@ -1372,11 +1307,8 @@ def _relationship_claims(text: str, parse: _Parse) -> list[_Claim]:
         return []
     kept = kept[: kept.index(relative) + 1]
     return [
-        _Claim(
+        _claim(
             ClaimKind.RELATIONSHIP,
-            Derivation.DIRECT,
-            Longevity.DURABLE,
-            Polarity.ASSERT,
             conflict_key("relationship", [relative.lemma]),
             Predicate("have", "has", Aspect.SIMPLE, _phrase(text, kept)),
         )
@@ -1707,15 +1639,20 @@ def _through_trigger(text: str, tokens: list[Token], stop: int) -> list[Token]:
     return [t for t in kept if t.end <= stop]
 
 
-def _software_hypothesis() -> _Claim:
+def _skill_hypothesis(subject: str, experience: str) -> _Claim:
+    """A tentative skill the user did not state but their words suggest: "User likely has <experience>"."""
     return _Claim(
         ClaimKind.SKILL,
         Derivation.HYPOTHESIS,
         Longevity.TENTATIVE,
         Polarity.ASSERT,
-        "skill:software-development",
-        Predicate("have", "has", Aspect.SIMPLE, "software-development experience"),
+        subject,
+        Predicate("have", "has", Aspect.SIMPLE, experience),
     )
+
+
+def _software_hypothesis() -> _Claim:
+    return _skill_hypothesis("skill:software-development", "software-development experience")
 
 
 def _role_claims(text: str, parse: _Parse) -> list[_Claim]:
@@ -2238,13 +2175,11 @@ def _correction_claims(text: str, clause: Clause, parse: _Parse, region_end: int
     if not found:
         kept = _cut(rest, text)
         found = [
-            _Claim(
+            _claim(
                 ClaimKind.HABIT,
-                Derivation.DIRECT,
-                Longevity.ONGOING,
-                Polarity.ASSERT,
                 conflict_key("habit", [parse.lemma] + _content(kept)),
                 Predicate(parse.lemma, parse.verb.text, Aspect.SIMPLE, _phrase(text, kept)),
+                Longevity.ONGOING,
             )
         ]
     retractions: list[_Claim] = []
@@ -2401,16 +2336,7 @@ def _cue_claims(body: str) -> list[_Claim]:
         subject, skill = _CUES[" ".join(match.group("who").lower().split())]
         if any(c.subject == subject for c in claims):
             continue
-        claims.append(
-            _Claim(
-                ClaimKind.SKILL,
-                Derivation.HYPOTHESIS,
-                Longevity.TENTATIVE,
-                Polarity.ASSERT,
-                subject,
-                Predicate("have", "has", Aspect.SIMPLE, skill),
-            )
-        )
+        claims.append(_skill_hypothesis(subject, skill))
     return claims
 
 
@@ -2432,11 +2358,8 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
             continue
         noun = "advice" if "advice" in lowered_lemmas else "recommendations"
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.PREFERENCE,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("preference", what) + "-aware-" + noun,
                 Predicate("want", "wants", Aspect.SIMPLE, f"{noun} that take my {what} into account"),
             )
@@ -2455,13 +2378,11 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
     if goal is not None:
         complement = goal.group("rest").strip()
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.GOAL,
-                Derivation.DIRECT,
-                Longevity.ONGOING,
-                Polarity.ASSERT,
                 conflict_key("goal", complement),
                 Predicate("want", "wants", Aspect.SIMPLE, complement),
+                Longevity.ONGOING,
             )
         )
     for match in _MY_RELATIVE.finditer(body) if _hinted(body, _MY_RELATIVE_HINTS) else ():
@@ -2471,13 +2392,11 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
             continue
         rest = match.group("rest").strip()
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.RELATIONSHIP,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
                 conflict_key("relationship", [lemma(who)]),
                 Predicate("be", rest, Aspect.BARE, ""),
+                Longevity.DURABLE,
                 holder=f"User's {who}",
             )
         )
@@ -2485,13 +2404,11 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
         what = match.group("what")
         rest = match.group("rest").strip()
         claims.append(
-            _Claim(
+            _claim(
                 ClaimKind.PROJECT_FACT,
-                Derivation.DIRECT,
-                Longevity.ONGOING,
-                Polarity.ASSERT,
                 conflict_key("project-fact", [what] + rest.split()[1:4]),
                 Predicate("be", rest, Aspect.BARE, ""),
+                Longevity.ONGOING,
                 holder=f"User's {what}",
             )
         )
