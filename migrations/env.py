@@ -46,7 +46,8 @@ def run_migrations_online() -> None:
     url = config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL")
     if not url:
         raise SystemExit("DATABASE_URL is not set")
-    engine = create_engine(url, poolclass=pool.NullPool)
+    # hide_parameters: a failed backfill statement must not print the rows' content it was bound with.
+    engine = create_engine(url, poolclass=pool.NullPool, hide_parameters=True)
     try:
         with engine.connect() as connection:
             _run(connection)

@@ -20,4 +20,6 @@ def with_database(url: str, database: str) -> str:
 
 def create_store_engine(url: str, *, pool_size: int = 5) -> Engine:
     # pre_ping: a database restart costs one failed checkout, not a failed unit of work.
-    return create_engine(sqlalchemy_url(url), pool_size=pool_size, pool_pre_ping=True)
+    # hide_parameters: a failed statement's bound values (statements, subjects, source text) stay out of the
+    # exception message, which an activity failure carries into workflow history and worker logs.
+    return create_engine(sqlalchemy_url(url), pool_size=pool_size, pool_pre_ping=True, hide_parameters=True)
