@@ -44,7 +44,7 @@ USER_CLOSED_REASONS: frozenset[ClosedReason] = frozenset(
 
 
 class MemoryRecord(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     id: UUID
     tenant_id: str = BoundedId

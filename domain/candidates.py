@@ -64,7 +64,7 @@ GENERIC_SUBJECTS = frozenset({"user", "the user", "me", "i", "self", "principal"
 class EvidenceSpan(BaseModel):
     """One exact, non-empty substring of the source event it names."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     seq: PositiveInt
     text: str = Field(min_length=1, max_length=MAX_SPAN_CHARS)
@@ -79,7 +79,7 @@ class EvidenceSpan(BaseModel):
 class MemoryCandidate(BaseModel):
     """A proposed belief, before ranking and commit. Statements are rendered locally."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     subject: str = Field(min_length=1, max_length=MAX_SUBJECT_CHARS)
     statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)

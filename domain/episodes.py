@@ -45,7 +45,7 @@ def episode_id(derivation_key: str) -> UUID:
 
 
 class IntegratedEpisode(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     id: UUID
     tenant_id: str = BoundedId

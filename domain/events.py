@@ -33,7 +33,7 @@ COMMUNICATION_KINDS: frozenset[SourceEventKind] = frozenset(
 
 
 class SourceEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     tenant_id: str = BoundedId
     principal_id: str = BoundedId

@@ -69,7 +69,7 @@ def short_ref(belief_id: UUID) -> str:
 class RecalledBelief(BaseModel):
     """The read projection of one belief: what every read surface shows, with no raw score."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     id: UUID
     ref: str

@@ -16,7 +16,7 @@ class StagedKind(StrEnum):
 
 
 class StagedOutput(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     tenant_id: str = BoundedId
     principal_id: str = BoundedId
