@@ -53,10 +53,11 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
     if any(e.owner != first.owner or e.session_id != first.session_id for e in owned):
         raise ValueError("a fallback episode covers one owner's session")
     seqs: list[int] = []
+    included: set[int] = set()
     parts: list[str] = []
     used = 0
     for event in owned:
-        if event.seq in seqs:
+        if event.seq in included:
             continue
         piece = f"[{event.seq}] {event.text}"
         encoded = piece.encode("utf-8")
@@ -68,12 +69,13 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
             piece = encoded[:room].decode("utf-8", errors="ignore")
         parts.append(piece)
         seqs.append(event.seq)
+        included.add(event.seq)
         used += len(piece.encode("utf-8")) + (1 if len(parts) > 1 else 0)
     ids = tuple(seqs)
     key = episode_derivation_key(
         EPISODE_INTEGRATION, first.tenant_id, first.principal_id, first.session_id, ids
     )
-    cited = [e for e in owned if e.seq in set(ids)]
+    cited = [e for e in owned if e.seq in included]
     return IntegratedEpisode(
         id=episode_id(key),
         tenant_id=first.tenant_id,
@@ -671,10 +673,6 @@ class _Parse:
 # --- parsing -----------------------------------------------------------------------------------
 
 
-def _is_first_person(token: Token) -> bool:
-    return token.lower == "i" and token.text[:1] in ("I", "i")
-
-
 def _parse_predicate(tokens: list[Token]) -> _Parse | None:
     i = 0
     negated = perfect = progressive = used_to = no_longer = been = False
@@ -921,8 +919,6 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
             after = activities[-1][0].end
             schedule = _frequency(text, after, region_end) or freq
             qualifier = schedule.group(0) if schedule is not None and schedule.start() >= after else ""
-            if program_at is not None and not qualifier:
-                qualifier = ""
             for _, activity in activities:
                 complement = " ".join(part for part in (activity.complement, qualifier) if part)
                 claims.append(
@@ -953,7 +949,7 @@ def _habit_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
         kept = _cut(rest, text)
         # The schedule must belong to this predicate, not to a subordinate clause after a cut.
         if kept and kept[-1].end >= freq.end() and any(t.lemma not in STOPWORDS for t in kept):
-            words = [main] + [w for w in _content(kept)]
+            words = [main] + _content(kept)
             claims.append(
                 _claim(
                     ClaimKind.HABIT,
@@ -995,14 +991,12 @@ def _history_claims(text: str, parse: _Parse, region_end: int) -> list[_Claim]:
             kept = [t for t in parse.rest if t.end <= lifetime.end()]
         complement = _phrase(text, kept)
         if aspect is Aspect.SIMPLE and lifetime is not None:
-            aspect, surface = Aspect.PERFECT, surface
+            aspect = Aspect.PERFECT
         claims.append(
             _claim(
                 ClaimKind.SKILL,
                 conflict_key("history", [parse.lemma] + _content(kept)),
-                Predicate(
-                    parse.lemma, surface, aspect if aspect is not Aspect.SIMPLE else Aspect.SIMPLE, complement
-                ),
+                Predicate(parse.lemma, surface, aspect, complement),
             )
         )
     for match in years_of:
@@ -1251,7 +1245,7 @@ def _occupation_claims(text: str, parse: _Parse) -> list[_Claim]:
     if head is None:
         return []
     at = noun_tokens.index(head) + 1
-    words = [w for w in _content(noun_tokens[:at])]
+    words = _content(noun_tokens[:at])
     # A job the user says they hold ("I work as", "I'm a nurse at the city hospital") is a role; a bare
     # "I'm a nurse" is the stated occupation, a skill.
     employed = verb == "work" or (at < len(noun_tokens) and noun_tokens[at].lower in ("at", "for", "with"))
@@ -2052,7 +2046,6 @@ def _negated_claims(text: str, parse: _Parse) -> list[_Claim]:
 
 
 _ALWAYS = None
-_COPULA = frozenset({"be"})
 # Each rule with the verb lemmas it can fire on (None: it reads every predicate). A copula ("I am ...",
 # also behind an adverb) is tried by the rules that read it; the rest are skipped by one set lookup, which
 # keeps the added vocabulary from costing throughput.
@@ -2387,7 +2380,6 @@ def _regex_claims(text: str, clause: Clause, tokens: list[Token]) -> list[_Claim
         )
     for match in _MY_RELATIVE.finditer(body) if _hinted(body, _MY_RELATIVE_HINTS) else ():
         who = match.group("who")
-
         if lemma(who) not in _RELATIVES:
             continue
         rest = match.group("rest").strip()
