@@ -10,6 +10,7 @@ from domain.model_policy import EffortNotAccepted, MemoryModel, ModelPrices
 from domain.providers import ProviderFailure, ProviderRequest
 from domain.stage_schemas import stage_schema
 from domain.telemetry import FailureClass, Stage
+from tests.providers.support import content_free_failure, stage_request
 from tests.providers.wire_server import (
     Slow,
     WireServer,
@@ -43,25 +44,11 @@ def provider(wire: WireServer, *, stream: bool = True, effort: str | None = "low
 
 
 def request(timeout_s: float = 5.0) -> ProviderRequest:
-    name, schema = stage_schema(Stage.ANTICIPATION)
-    return ProviderRequest(
-        stage=Stage.ANTICIPATION,
-        stable_instructions=STABLE,
-        content=CONTENT,
-        schema_name=name,
-        json_schema=schema,
-        timeout_s=timeout_s,
-    )
+    return stage_request(Stage.ANTICIPATION, STABLE, CONTENT, timeout_s)
 
 
 def failure(wire: WireServer, *, stream: bool = True, timeout_s: float = 5.0) -> ProviderFailure:
-    with pytest.raises(ProviderFailure) as caught:
-        provider(wire, stream=stream).complete(request(timeout_s))
-    err = caught.value
-    # Nothing the server said (its error text echoes user content) may ride along.
-    assert "secret" not in str(err)
-    assert err.__cause__ is None and (err.__context__ is None or err.__suppress_context__)
-    return err
+    return content_free_failure(provider(wire, stream=stream), request(timeout_s))
 
 
 USAGE = openai_usage(1200, 300, cached=1024, reasoning=120)
