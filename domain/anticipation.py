@@ -13,7 +13,7 @@ from domain.language import content_lemmas
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
 from domain.segments import MAX_SEGMENT_BYTES, SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report
-from domain.stage_schemas import AnticipationResponse, stage_schema
+from domain.stage_schemas import AnticipationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You anticipate what a person is about to tell their AI agent, for a memory system.
@@ -107,17 +107,10 @@ def anticipation_request(
     # Nothing the segment holds is owner text before its earliest episode, so clamping to the segment's
     # start sends the same cue and holds even for a caller that passes a later before_seq.
     cue = blinded_cue(owned, min(before_seq, ref.first_seq))
-    name, schema = stage_schema(Stage.ANTICIPATION)
     lines = [f"Predict what the person states from event {before_seq} on."]
     lines += ["Earlier messages:"] + ([f"[{seq}] {text}" for seq, text in cue] or ["(none)"])
     lines += ["Memories:"] + [f"[{m.id}] {m.statement}" for m in memories if cue_memory(m, ref)]
-    return ProviderRequest(
-        stage=Stage.ANTICIPATION,
-        stable_instructions=INSTRUCTIONS,
-        content="\n".join(lines),
-        schema_name=name,
-        json_schema=schema,
-    )
+    return stage_request(Stage.ANTICIPATION, INSTRUCTIONS, "\n".join(lines))
 
 
 def _same_statement(a: str, b: str) -> bool:

@@ -29,7 +29,7 @@ from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
 from domain.rendering import conflict_key, has_uncertainty, user_voice
 from domain.segments import SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report
-from domain.stage_schemas import DistillationResponse, LedgerDisposition, ProposedCandidate, stage_schema
+from domain.stage_schemas import DistillationResponse, LedgerDisposition, ProposedCandidate, stage_request
 from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
 
 INSTRUCTIONS = """You distill durable memories about a person from their own words, for their AI agent.
@@ -83,7 +83,6 @@ def distillation_request(
     units = coverage_units(ref, events)
     if not units:
         return None
-    name, schema = stage_schema(Stage.DISTILLATION)
     lines = ["Episodes:"] + [f"- {e.narrative}" for e in episodes]
     lines += ["Predictions:"] + (
         [f"({i}) {p['statement']} [memory {p['memory_id'] or 'none'}]" for i, p in enumerate(predictions)]
@@ -91,13 +90,7 @@ def distillation_request(
     )
     lines += ["Source events:"] + [f"[{e.seq}] {e.text}" for e in trusted_events(ref, events)]
     lines += ["Coverage units:"] + [f"<{u.id}> {u.text}" for u in units]
-    return ProviderRequest(
-        stage=Stage.DISTILLATION,
-        stable_instructions=INSTRUCTIONS,
-        content="\n".join(lines),
-        schema_name=name,
-        json_schema=schema,
-    )
+    return stage_request(Stage.DISTILLATION, INSTRUCTIONS, "\n".join(lines))
 
 
 class LedgerInvalid(Exception):

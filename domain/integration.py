@@ -11,7 +11,7 @@ from domain.language import content_lemmas, tokenize
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
 from domain.segments import SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report
-from domain.stage_schemas import IntegrationResponse, stage_schema
+from domain.stage_schemas import IntegrationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 from domain.versions import EPISODE_INTEGRATION
 
@@ -47,15 +47,7 @@ def integration_request(ref: SegmentRef, events: list[SourceEvent]) -> ProviderR
     trusted = trusted_events(ref, events)
     if not trusted:
         return None
-    name, schema = stage_schema(Stage.INTEGRATION)
-    content = "\n".join(f"[{e.seq}] {e.text}" for e in trusted)
-    return ProviderRequest(
-        stage=Stage.INTEGRATION,
-        stable_instructions=INSTRUCTIONS,
-        content=content,
-        schema_name=name,
-        json_schema=schema,
-    )
+    return stage_request(Stage.INTEGRATION, INSTRUCTIONS, "\n".join(f"[{e.seq}] {e.text}" for e in trusted))
 
 
 class IntegrationInvalid(Exception):

@@ -13,6 +13,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.providers import ProviderRequest
 from domain.telemetry import CoverageDisposition, Stage
 
 
@@ -232,6 +233,18 @@ def stage_schema(stage: Stage) -> tuple[str, dict[str, Any]]:
     if problems:
         raise ValueError(f"{stage.value} schema is not strict: {'; '.join(problems)}")
     return STAGE_SCHEMA_NAMES[stage], schema
+
+
+def stage_request(stage: Stage, instructions: str, content: str) -> ProviderRequest:
+    """One stage call: its cacheable instructions, the content, and the stage's strict response schema."""
+    name, schema = stage_schema(stage)
+    return ProviderRequest(
+        stage=stage,
+        stable_instructions=instructions,
+        content=content,
+        schema_name=name,
+        json_schema=schema,
+    )
 
 
 # --- conformance of an answer to a strict schema -----------------------------------------------
