@@ -56,12 +56,17 @@ DIRECTIONS = frozenset(
     }
 )
 MOST_SHARED = 0.75
+# What is not content, and what main_verb looks past: built once, not once per token.
+_NOT_CONTENT = STOPWORDS | QUALIFIERS | NEGATIONS
+_NOT_MAIN_VERB = (
+    AUXILIARIES | NEGATIONS | QUALIFIERS | {"regularly", "usually", "often", "sometimes", "always"}
+)
 
 
 def terms(statement: str) -> list[str]:
     """Content lemmas in order, without negation, qualifiers or stopwords."""
     return [
-        t.lemma for t in tokenize(statement) if not {t.lemma, t.lower} & (STOPWORDS | QUALIFIERS | NEGATIONS)
+        t.lemma for t in tokenize(statement) if t.lemma not in _NOT_CONTENT and t.lower not in _NOT_CONTENT
     ]
 
 
@@ -105,9 +110,8 @@ def same_claim(a: str, b: str) -> bool:
 def main_verb(statement: str) -> str | None:
     """The first verb after the holder, looking through auxiliaries and 'go <verb>ing'."""
     tokens = [t for t in tokenize(statement) if t.lemma != "user"]
-    skip = AUXILIARIES | NEGATIONS | QUALIFIERS | {"regularly", "usually", "often", "sometimes", "always"}
     for position, token in enumerate(tokens):
-        if {token.lemma, token.lower} & skip:
+        if token.lemma in _NOT_MAIN_VERB or token.lower in _NOT_MAIN_VERB:
             continue
         following = tokens[position + 1] if position + 1 < len(tokens) else None
         if token.lemma == "go" and following is not None and following.lower.endswith("ing"):
