@@ -69,9 +69,11 @@ def is_correction(event_text: str, clause: Clause) -> bool:
 
 
 def coverage_units(ref: SegmentRef, events: list[SourceEvent]) -> list[Clause]:
-    return [
-        clause for event in trusted_events(ref, events) for clause in split_clauses(event.seq, event.text)
-    ]
+    return _units(trusted_events(ref, events))
+
+
+def _units(trusted: list[SourceEvent]) -> list[Clause]:
+    return [clause for event in trusted for clause in split_clauses(event.seq, event.text)]
 
 
 def distillation_request(
@@ -80,7 +82,8 @@ def distillation_request(
     episodes: list[IntegratedEpisode],
     predictions: list[dict[str, object]],
 ) -> ProviderRequest | None:
-    units = coverage_units(ref, events)
+    trusted = trusted_events(ref, events)
+    units = _units(trusted)
     if not units:
         return None
     lines = ["Episodes:"] + [f"- {e.narrative}" for e in episodes]
@@ -88,7 +91,7 @@ def distillation_request(
         [f"({i}) {p['statement']} [memory {p['memory_id'] or 'none'}]" for i, p in enumerate(predictions)]
         or ["(none)"]
     )
-    lines += ["Source events:"] + [f"[{e.seq}] {e.text}" for e in trusted_events(ref, events)]
+    lines += ["Source events:"] + [f"[{e.seq}] {e.text}" for e in trusted]
     lines += ["Coverage units:"] + [f"<{u.id}> {u.text}" for u in units]
     return stage_request(Stage.DISTILLATION, INSTRUCTIONS, "\n".join(lines))
 
@@ -253,7 +256,8 @@ def distillation_outcome(
     memories: list[MemoryRecord],
     answer: ProviderAnswer,
 ) -> StageResult:
-    units = coverage_units(ref, events)
+    trusted = trusted_events(ref, events)
+    units = _units(trusted)
     if not units:
         return StageResult(
             document={"candidates": [], "rejections": {}, "coverage": {}},
@@ -261,22 +265,24 @@ def distillation_outcome(
         )
     if not isinstance(answer, ProviderResponse):
         failure = answer.failure_class if isinstance(answer, ProviderFailure) else FailureClass.NOT_CONFIGURED
-        return _fallback(ref, events, units, answer, failure, answer.code if answer else "not_configured")
+        return _fallback(ref, trusted, units, answer, failure, answer.code if answer else "not_configured")
     try:
         parsed = DistillationResponse.model_validate(answer.document)
         check_ledger(parsed, units)
     except ValidationError:
-        return _fallback(ref, events, units, answer, FailureClass.PROTOCOL, "not_the_schema")
+        return _fallback(ref, trusted, units, answer, FailureClass.PROTOCOL, "not_the_schema")
     except LedgerInvalid as invalid:
-        return _fallback(ref, events, units, answer, FailureClass.STRUCTURAL, invalid.reason)
+        return _fallback(ref, trusted, units, answer, FailureClass.STRUCTURAL, invalid.reason)
 
     by_unit = {u.id: u for u in units}
-    admitted = {seq: e for seq, e in admitted_sources(events).items() if ref.first_seq <= seq <= ref.last_seq}
+    owner = ref.owner
     admitted = {
-        seq: e for seq, e in admitted.items() if e.owner == ref.owner and e.session_id == ref.session_id
+        seq: e
+        for seq, e in admitted_sources(events).items()
+        if ref.first_seq <= seq <= ref.last_seq and e.owner == owner and e.session_id == ref.session_id
     }
     by_memory = {str(m.id): m for m in memories if cue_memory(m, ref)}
-    by_seq = {e.seq: e for e in trusted_events(ref, events)}
+    by_seq = {e.seq: e for e in trusted}
     coverage: dict[CoverageDisposition, int] = {}
     claiming: dict[int, list[Clause]] = {}
     for entry in parsed.coverage:
@@ -325,13 +331,13 @@ def _document(
 
 def _fallback(
     ref: SegmentRef,
-    events: list[SourceEvent],
+    trusted: list[SourceEvent],
     units: list[Clause],
     answer: ProviderAnswer,
     failure: FailureClass,
     reason: str,
 ) -> StageResult:
-    candidates = fallback_candidates(trusted_events(ref, events))
+    candidates = fallback_candidates(trusted)
     cited = {(s.seq, s.text) for c in candidates for s in c.evidence_spans}
     formed = sum(any(seq == u.seq and text in u.text for seq, text in cited) for u in units)
     coverage = {CoverageDisposition.FORMED: formed, CoverageDisposition.NOT_MEMORY: len(units) - formed}
