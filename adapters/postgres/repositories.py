@@ -71,6 +71,32 @@ def _owned(table: Any, owner: Owner) -> Any:
 # --- source events ---------------------------------------------------------------------------------
 
 
+# The primary key, in its order.
+_EVENT_KEY = (
+    source_events.c.tenant_id,
+    source_events.c.principal_id,
+    source_events.c.session_id,
+    source_events.c.seq,
+)
+_EventKey = tuple[str, str, UUID, int]
+
+
+def _event_key(event: SourceEvent) -> _EventKey:
+    return (event.tenant_id, event.principal_id, event.session_id, event.seq)
+
+
+# The stored kind and text under each offered key: the keys travel as four arrays and are joined to the
+# primary key, so the read stays one index probe per key however many were offered.
+_STORED_EVENTS = text(
+    """
+    SELECT s.tenant_id, s.principal_id, s.session_id, s.seq, s.kind, s.text
+      FROM unnest(CAST(:tenants AS text[]), CAST(:principals AS text[]), CAST(:sessions AS uuid[]),
+                  CAST(:seqs AS bigint[])) AS k(tenant_id, principal_id, session_id, seq)
+      JOIN source_events AS s USING (tenant_id, principal_id, session_id, seq)
+    """
+)
+
+
 def _event(row: Row[Any]) -> SourceEvent:
     return SourceEvent(
         tenant_id=row.tenant_id,
@@ -107,34 +133,31 @@ class PostgresSourceEvents(_Repo):
                     ]
                 )
                 .on_conflict_do_nothing()
-                .returning(
-                    source_events.c.tenant_id,
-                    source_events.c.principal_id,
-                    source_events.c.session_id,
-                    source_events.c.seq,
-                )
+                .returning(*_EVENT_KEY)
             ).all()
             fresh = {tuple(row) for row in inserted}
-            offered = {(e.tenant_id, e.principal_id, e.session_id, e.seq): e for e in events}
-            present = [e for key, e in offered.items() if key not in fresh]
-            for event in present:
-                self._check_same(event)
+            offered = {_event_key(e): e for e in events}
+            present = {key: e for key, e in offered.items() if key not in fresh}
+            if present:
+                self._check_same(present)
         except BaseException:
             savepoint.rollback()
             raise
         savepoint.commit()
         return AppendResult(appended=len(fresh), already_present=len(events) - len(fresh))
 
-    def _check_same(self, event: SourceEvent) -> None:
-        stored = self._c.execute(
-            select(source_events.c.kind, source_events.c.text).where(
-                _owned(source_events, event.owner),
-                source_events.c.session_id == event.session_id,
-                source_events.c.seq == event.seq,
-            )
-        ).one()
-        if stored.text != event.text or stored.kind != event.kind.value:
-            raise EventConflict(f"seq {event.seq} already holds a different event")
+    def _check_same(self, present: dict[_EventKey, SourceEvent]) -> None:
+        """One read for every offered event already stored (a re-import is all of them), not one per event."""
+        tenants, principals, sessions, seqs = (list(column) for column in zip(*present, strict=True))
+        rows = self._c.execute(
+            _STORED_EVENTS,
+            {"tenants": tenants, "principals": principals, "sessions": sessions, "seqs": seqs},
+        )
+        stored = {(row.tenant_id, row.principal_id, row.session_id, row.seq): row for row in rows}
+        for key, event in present.items():
+            row = stored[key]
+            if row.text != event.text or row.kind != event.kind.value:
+                raise EventConflict(f"seq {event.seq} already holds a different event")
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
