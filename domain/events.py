@@ -1,6 +1,5 @@
 """Source events: the raw, authoritative record of what was said and by whom."""
 
-from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
 
@@ -72,12 +71,3 @@ class EventRef(BaseModel):
 
     session_id: UUID
     seq: PositiveInt
-
-
-def event_ref(event: SourceEvent) -> EventRef:
-    return EventRef(session_id=event.session_id, seq=event.seq)
-
-
-def occurred_bounds(events: list[SourceEvent]) -> tuple[datetime, datetime]:
-    times = [event.occurred_at for event in events]
-    return min(times), max(times)

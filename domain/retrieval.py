@@ -189,11 +189,6 @@ def _rank_page(
     return heapq.nsmallest(max(limit, 0), [*best, *keyed]), hidden
 
 
-def rank_inputs(inputs: Sequence[RankingInputs], now: datetime, limit: int) -> list[RankingInputs]:
-    """rank() over ranking inputs of live beliefs: the same order, the same ties."""
-    return [ranked[2] for ranked in _rank_page(inputs, now, [], limit)[0]]
-
-
 class TraceEntry(BaseModel):
     """Content-free: a recall trace names beliefs and their shape, never their statements or scores."""
 

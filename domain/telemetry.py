@@ -144,7 +144,3 @@ class FormationAudit(BaseModel):
     dedupe_key: str = Field(min_length=1, max_length=256)
     details: dict[str, AuditValue] = Field(default_factory=dict)
     created_at: AwareDatetime
-
-
-def category_total(categories: dict[ReasonCategory, int]) -> int:
-    return sum(categories.values())
