@@ -10,9 +10,9 @@ from domain.events import SourceEvent
 from domain.fallback import empty_anticipation
 from domain.integration import trusted_events
 from domain.language import content_lemmas
-from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
+from domain.providers import ProviderRequest, ProviderResponse
 from domain.segments import MAX_SEGMENT_BYTES, SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report
+from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.stage_schemas import AnticipationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
@@ -159,9 +159,7 @@ def anticipation_outcome(
                 counts={"predictions": len(kept), "rejected_predictions": rejected},
             ),
         )
-    if isinstance(answer, ProviderFailure):
-        return _empty(ref, answer, answer.failure_class, answer.code)
-    return _empty(ref, answer, FailureClass.NOT_CONFIGURED, "not_configured")
+    return _empty(ref, answer, *unanswered(answer))
 
 
 def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reason: str) -> StageResult:

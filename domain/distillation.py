@@ -25,10 +25,10 @@ from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.fallback import clause_claims, fallback_candidates
 from domain.grounding import admitted_sources, span_rejection
 from domain.integration import trusted_events
-from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
+from domain.providers import ProviderRequest, ProviderResponse
 from domain.rendering import conflict_key, has_uncertainty, user_voice
 from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report
+from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.stage_schemas import DistillationResponse, LedgerDisposition, ProposedCandidate, stage_request
 from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
 
@@ -264,8 +264,7 @@ def distillation_outcome(
             report=report(ref.index, Stage.DISTILLATION, StageOutcome.SKIPPED, None),
         )
     if not isinstance(answer, ProviderResponse):
-        failure = answer.failure_class if isinstance(answer, ProviderFailure) else FailureClass.NOT_CONFIGURED
-        return _fallback(ref, trusted, units, answer, failure, answer.code if answer else "not_configured")
+        return _fallback(ref, trusted, units, answer, *unanswered(answer))
     try:
         parsed = DistillationResponse.model_validate(answer.document)
         check_ledger(parsed, units)

@@ -8,9 +8,9 @@ from domain.episodes import IntegratedEpisode, episode_derivation_key, episode_i
 from domain.events import SourceEvent
 from domain.fallback import fallback_episode
 from domain.language import content_lemmas, tokenize
-from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
+from domain.providers import ProviderRequest, ProviderResponse
 from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report
+from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.stage_schemas import IntegrationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 from domain.versions import EPISODE_INTEGRATION
@@ -185,9 +185,7 @@ def integration_outcome(
                 ref.index, Stage.INTEGRATION, StageOutcome.OK, answer, counts={"episodes": len(episodes)}
             ),
         )
-    failure = answer.failure_class if isinstance(answer, ProviderFailure) else FailureClass.NOT_CONFIGURED
-    reason = answer.code if isinstance(answer, ProviderFailure) else "not_configured"
-    return _fallback(ref, trusted, answer, failure, reason, now)
+    return _fallback(ref, trusted, answer, *unanswered(answer), now)
 
 
 def _fallback(

@@ -58,6 +58,14 @@ def stage_metrics(
     )
 
 
+def unanswered(answer: ProviderFailure | None) -> tuple[FailureClass, str]:
+    """Why a stage has no provider document, as (failure class, reason code): the call's normalized
+    failure, or not_configured when no provider was called."""
+    if answer is None:
+        return FailureClass.NOT_CONFIGURED, "not_configured"
+    return answer.failure_class, answer.code
+
+
 def report(
     segment_index: int,
     stage: Stage,
