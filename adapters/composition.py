@@ -2,14 +2,16 @@
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine
-
-from adapters.postgres.engine import create_store_engine
-from adapters.postgres.schema import require_expected_revision
-from adapters.postgres.uow import PostgresStore
 from adapters.settings import Settings
 from domain.ports import UnitOfWorkFactory
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+# The PostgreSQL adapters (SQLAlchemy, Alembic, the repositories) are imported on first use, not here:
+# every `agent` command imports this module, and most never open a database.
 
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
@@ -34,12 +36,17 @@ class Composition:
         return database_url(self.settings, embedded=self.embedded)
 
     @cached_property
-    def engine(self) -> Engine:
+    def engine(self) -> "Engine":
+        from adapters.postgres.engine import create_store_engine
+
         return create_store_engine(self.database_url, pool_size=self.settings.database_pool_size)
 
     @cached_property
     def unit_of_work_factory(self) -> UnitOfWorkFactory:
         """The store, after checking the database is at a revision this release runs against."""
+        from adapters.postgres.schema import require_expected_revision
+        from adapters.postgres.uow import PostgresStore
+
         require_expected_revision(self.engine)
         store: UnitOfWorkFactory = PostgresStore(self.engine)
         return store

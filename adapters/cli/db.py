@@ -5,7 +5,6 @@ from typing import Annotated
 import typer
 
 from adapters.composition import Composition
-from adapters.postgres import schema
 from adapters.settings import Settings
 from domain.errors import WrongSchemaRevision
 
@@ -40,6 +39,8 @@ def upgrade(
     embedded: Embedded = False,
 ) -> None:
     """Upgrade the schema to REVISION (default: head), running every revision in between."""
+    from adapters.postgres import schema
+
     composition = _composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
@@ -62,6 +63,8 @@ def downgrade(
     embedded: Embedded = False,
 ) -> None:
     """Downgrade the schema to the explicit REVISION."""
+    from adapters.postgres import schema
+
     composition = _composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
@@ -75,6 +78,8 @@ def downgrade(
 @db_app.command()
 def current(embedded: Embedded = False) -> None:
     """Show the database's revision, the revision this release expects, and whether it may run."""
+    from adapters.postgres import schema
+
     composition = _composition(embedded)
     try:
         revision = schema.current_revision(composition.engine)

@@ -11,27 +11,24 @@ import signal
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from temporalio.client import Client
 
 from adapters.cli.events import ImportReport, import_events
-from adapters.embedded.postgres import start_embedded_postgres
-from adapters.embedded.temporal import DevServer, start_dev_server
-from adapters.postgres.engine import create_store_engine
-from adapters.postgres.schema import upgrade
-from adapters.postgres.uow import PostgresStore
 from adapters.settings import Settings
-from adapters.temporal.client import TASK_QUEUE, connect, session_idle
-from adapters.temporal.providers import configured_provider
-from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
-from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.retrieval import project, rank, render_belief
+
+if TYPE_CHECKING:
+    from temporalio.client import Client
+
+    from adapters.embedded.temporal import DevServer
+
+# PostgreSQL, Temporal and the worker are imported when `agent dev` runs, not when `agent` starts.
 
 dev_app = typer.Typer(
     help="Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample.",
@@ -69,6 +66,12 @@ def dev(
     ] = None,
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
+    from adapters.embedded.postgres import start_embedded_postgres
+    from adapters.embedded.temporal import start_dev_server
+    from adapters.postgres.engine import create_store_engine
+    from adapters.postgres.schema import upgrade
+    from adapters.postgres.uow import PostgresStore
+
     console = Console(highlight=False)
     root = (data_dir or Settings().dev_data_dir).resolve()
     with console.status("starting embedded PostgreSQL and migrating it…"):
@@ -93,8 +96,13 @@ def dev(
 
 
 async def _serve(
-    server: DevServer, store: UnitOfWorkFactory, console: Console, *, demo: bool, exit_after_demo: bool
+    server: "DevServer", store: UnitOfWorkFactory, console: Console, *, demo: bool, exit_after_demo: bool
 ) -> None:
+    from adapters.temporal.client import TASK_QUEUE, connect
+    from adapters.temporal.providers import configured_provider
+    from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
+    from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker
+
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -113,7 +121,9 @@ async def _serve(
             await stop.wait()
 
 
-async def _demo(client: Client, store: UnitOfWorkFactory, console: Console, server: DevServer) -> None:
+async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, server: "DevServer") -> None:
+    from adapters.temporal.client import session_idle
+
     report = import_events(store, demo_lines(datetime.now(UTC)))
     console.print(
         f"imported the sample: appended {report.appended}, already present {report.already_present}"

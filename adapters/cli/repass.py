@@ -8,8 +8,6 @@ from rich.console import Console
 from rich.table import Table
 
 from adapters.settings import Settings
-from adapters.temporal.client import connect
-from adapters.temporal.repass import RepassNotRetryable, list_repasses, retry_repass
 from domain.repass import RepassState
 
 repass_app = typer.Typer(
@@ -27,6 +25,9 @@ def list_command(
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many rows.")] = 100,
 ) -> None:
     """List re-pass workflows with their Temporal status and RepassState."""
+    from adapters.temporal.client import connect
+    from adapters.temporal.repass import list_repasses
+
     settings = Settings()
 
     async def run() -> None:
@@ -43,6 +44,9 @@ def list_command(
 @repass_app.command()
 def retry(workflow_id: Annotated[str, typer.Argument(help="The re-pass workflow id (repass/...).")]) -> None:
     """Run an exhausted or abandoned re-pass again, from its recorded range, with a fresh attempt budget."""
+    from adapters.temporal.client import connect
+    from adapters.temporal.repass import RepassNotRetryable, retry_repass
+
     settings = Settings()
 
     async def run() -> str:

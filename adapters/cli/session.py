@@ -8,7 +8,6 @@ import typer
 from rich.console import Console
 
 from adapters.settings import Settings
-from adapters.temporal.client import connect, session_idle
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
 
@@ -24,6 +23,8 @@ def idle(
     ] = False,
 ) -> None:
     """Signal-with-start the session's consolidation; idles during a running round coalesce into one more."""
+    from adapters.temporal.client import connect, session_idle
+
     settings = Settings()
     console = Console(stderr=True, highlight=False)
 

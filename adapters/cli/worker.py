@@ -8,8 +8,6 @@ import typer
 
 from adapters.composition import Composition
 from adapters.settings import Settings
-from adapters.temporal.providers import configured_provider
-from adapters.temporal.worker import WorkerPorts, serve
 from domain.errors import WrongSchemaRevision
 
 worker_app = typer.Typer(
@@ -40,6 +38,9 @@ def worker(
     ] = None,
 ) -> None:
     """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision."""
+    from adapters.temporal.providers import configured_provider
+    from adapters.temporal.worker import WorkerPorts, serve
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
     if not settings.database_url:
