@@ -31,7 +31,7 @@ from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbEntry, Ve
 from domain.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
 from domain.segments import SegmentRef
 from domain.staging import StagedKind
-from domain.telemetry import AuditKind, CoverageDisposition, FormationAudit, ReasonCategory
+from domain.telemetry import AuditKind, AuditValue, CoverageDisposition, FormationAudit, ReasonCategory
 from domain.versions import LIFECYCLE
 
 # The reference's table of initial automatic confidence; explicit remember (0.95) lives in governed.py.
@@ -635,17 +635,25 @@ class _SegmentCommit:
             for predicted in self.attributed.get(str(memory.id), [])
         )
 
+    def audit(self, kind: AuditKind, dedupe_key: str, details: dict[str, AuditValue]) -> FormationAudit:
+        """A content-free audit of this segment's session, dated at the commit."""
+        return FormationAudit(
+            id=uuid.uuid4(),
+            tenant_id=self.ref.tenant_id,
+            principal_id=self.ref.principal_id,
+            session_id=self.ref.session_id,
+            kind=kind,
+            dedupe_key=dedupe_key,
+            details=details,
+            created_at=self.now,
+        )
+
     def audit_redundancy(self, memory_id: UUID) -> None:
         self.audits.append(
-            FormationAudit(
-                id=uuid.uuid4(),
-                tenant_id=self.ref.tenant_id,
-                principal_id=self.ref.principal_id,
-                session_id=self.ref.session_id,
-                kind=AuditKind.SEGMENT_COMMITTED,
-                dedupe_key=f"redundant/{self.run_id}/{self.ref.segment_key}/{memory_id}",
-                details={"reason": ReasonCategory.REDUNDANT_ATTRIBUTED.value, "memory_id": str(memory_id)},
-                created_at=self.now,
+            self.audit(
+                AuditKind.SEGMENT_COMMITTED,
+                f"redundant/{self.run_id}/{self.ref.segment_key}/{memory_id}",
+                {"reason": ReasonCategory.REDUNDANT_ATTRIBUTED.value, "memory_id": str(memory_id)},
             )
         )
 
@@ -657,15 +665,10 @@ class _SegmentCommit:
             if outcome is EpisodePut.DERIVATION_CONFLICT:
                 conflicts += 1
                 self.uow.audits.record(
-                    FormationAudit(
-                        id=uuid.uuid4(),
-                        tenant_id=self.ref.tenant_id,
-                        principal_id=self.ref.principal_id,
-                        session_id=self.ref.session_id,
-                        kind=AuditKind.DERIVATION_CONFLICT,
-                        dedupe_key=f"derivation_conflict/{self.run_id}/{episode.derivation_key}",
-                        details={"derivation_key": episode.derivation_key, "segment_index": self.ref.index},
-                        created_at=self.now,
+                    self.audit(
+                        AuditKind.DERIVATION_CONFLICT,
+                        f"derivation_conflict/{self.run_id}/{episode.derivation_key}",
+                        {"derivation_key": episode.derivation_key, "segment_index": self.ref.index},
                     )
                 )
         return stored, conflicts
@@ -740,15 +743,10 @@ def commit_segment(
         rejected_provider_candidates=sum(rejections.values()),
     )
     work.audits.append(
-        FormationAudit(
-            id=uuid.uuid4(),
-            tenant_id=ref.tenant_id,
-            principal_id=ref.principal_id,
-            session_id=ref.session_id,
-            kind=AuditKind.SEGMENT_COMMITTED,
-            dedupe_key=_commit_key(ref, run_id),
-            details={"segment_index": ref.index, "report": result.model_dump_json()},
-            created_at=now,
+        work.audit(
+            AuditKind.SEGMENT_COMMITTED,
+            _commit_key(ref, run_id),
+            {"segment_index": ref.index, "report": result.model_dump_json()},
         )
     )
     uow.audits.record_many(work.audits)
