@@ -2071,16 +2071,9 @@ def _predicate_claims(text: str, clause: Clause, parse: _Parse, region_end: int)
     copula = lemma == "be" or parse.progressive and not parse.verb.lower.endswith("ing")
     limited = "only" in parse.adverbs
     for rule, lemmas, reads_copula in _RULES:
-        if (
-            lemmas is None
-            or lemma in lemmas
-            or reads_copula
-            and copula
-            or limited
-            and rule is _limit_claims
-            or lemma == "rather"
-            and rule is _preference_claims
-        ):
+        # "I can only ..." and "I only have ..." are limits whatever the verb; "rather" is in the
+        # preference rule's own lemmas.
+        if lemmas is None or lemma in lemmas or reads_copula and copula or limited and rule is _limit_claims:
             claims = rule(text, parse)
             if claims:
                 return claims
