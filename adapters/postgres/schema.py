@@ -17,7 +17,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from domain.errors import WrongSchemaRevision
 
@@ -108,33 +108,28 @@ def require_expected_revision(engine: Engine) -> str:
     )
 
 
-def has_match_keys(engine: Engine) -> bool:
-    """Whether the additive match-keys revision has been applied; until then belief lookups by verb and
-    tombstone read the owner's rows and filter in Python (correct, only slower)."""
+# The column each additive revision adds, by which a running process finds it applied: (table, column).
+STAGE_METRICS_COLUMN: Final = ("consolidation_runs", "stage_metrics")
+# Until the match-keys revision, belief lookups by verb and tombstone read the owner's rows and filter in
+# Python; until the expires_at revision the sweep reads the expiry facts and decides in Python (correct, only
+# slower).
+MATCH_KEYS_COLUMN: Final = ("beliefs", "main_verb")
+EXPIRES_AT_COLUMN: Final = ("beliefs", "expires_at")
+_ADDITIVE_COLUMNS: Final = (STAGE_METRICS_COLUMN, MATCH_KEYS_COLUMN, EXPIRES_AT_COLUMN)
+
+
+def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:
+    """Which of the additive revisions' columns exist, in one read (these revisions may follow a running
+    release)."""
+    tables = sorted({table for table, _ in _ADDITIVE_COLUMNS})
+    columns = sorted({column for _, column in _ADDITIVE_COLUMNS})
     with engine.connect() as connection:
-        found = connection.exec_driver_sql(
-            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND table_name = 'beliefs' AND column_name = 'main_verb'"
-        ).first()
-    return found is not None
-
-
-def has_stage_metrics(engine: Engine) -> bool:
-    """Whether the additive metrics revision has been applied (it may follow a running release)."""
-    with engine.connect() as connection:
-        found = connection.exec_driver_sql(
-            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND table_name = 'consolidation_runs' AND column_name = 'stage_metrics'"
-        ).first()
-    return found is not None
-
-
-def has_expires_at(engine: Engine) -> bool:
-    """Whether the additive expires_at revision has been applied; until then the sweep reads the expiry
-    facts and decides in Python (correct, only slower)."""
-    with engine.connect() as connection:
-        found = connection.exec_driver_sql(
-            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND table_name = 'beliefs' AND column_name = 'expires_at'"
-        ).first()
-    return found is not None
+        rows = connection.execute(
+            text(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema()"
+                " AND table_name = ANY(CAST(:tables AS text[])) AND column_name = ANY(CAST(:columns AS text[]))"
+            ),
+            {"tables": tables, "columns": columns},
+        ).all()
+    return frozenset({(str(table), str(column)) for table, column in rows} & set(_ADDITIVE_COLUMNS))

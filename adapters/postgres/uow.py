@@ -16,7 +16,12 @@ from adapters.postgres.repositories import (
     PostgresWatermarks,
     retire_expired_page,
 )
-from adapters.postgres.schema import has_expires_at, has_match_keys, has_stage_metrics
+from adapters.postgres.schema import (
+    EXPIRES_AT_COLUMN,
+    MATCH_KEYS_COLUMN,
+    STAGE_METRICS_COLUMN,
+    additive_columns,
+)
 from adapters.postgres.tables import (
     beliefs,
     consolidation_runs,
@@ -50,13 +55,12 @@ class PostgresStore:
         self._expires_at: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
-        if not self._stage_metrics:
-            # Looked up until found: the additive metrics revision may be applied while processes run.
-            self._stage_metrics = has_stage_metrics(self.engine)
-        if not self._match_keys:
-            self._match_keys = has_match_keys(self.engine)
-        if not self._expires_at:
-            self._expires_at = has_expires_at(self.engine)
+        if not (self._stage_metrics and self._match_keys and self._expires_at):
+            # Looked up until found, all in one read: an additive revision may be applied while processes run.
+            found = additive_columns(self.engine)
+            self._stage_metrics = bool(self._stage_metrics) or STAGE_METRICS_COLUMN in found
+            self._match_keys = bool(self._match_keys) or MATCH_KEYS_COLUMN in found
+            self._expires_at = bool(self._expires_at) or EXPIRES_AT_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
