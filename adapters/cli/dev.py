@@ -124,15 +124,17 @@ async def _serve(
 async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, server: "DevServer") -> None:
     from adapters.temporal.client import session_idle
 
-    report = import_events(store, demo_lines(datetime.now(UTC)))
+    lines = demo_lines(datetime.now(UTC))
+    report = import_events(store, lines)
     console.print(
         f"imported the sample: appended {report.appended}, already present {report.already_present}"
     )
-    handles = [await session_idle(client, t, p, s) for t, p, s in sorted(_sessions(store, report))]
+    sessions = sorted(_sessions(report, lines))
+    handles = [await session_idle(client, t, p, s) for t, p, s in sessions]
     with console.status("consolidating (three stage activities per segment)…"):
         for handle in handles:
             await asyncio.wait_for(handle.result(), DEMO_TIMEOUT_S)
-    for tenant, principal in sorted({(t, p) for t, p, _ in _sessions(store, report)}):
+    for tenant, principal in sorted({(t, p) for t, p, _ in sessions}):
         owner = Owner(tenant_id=tenant, principal_id=principal)
         now = datetime.now(UTC)
         with store() as uow:
@@ -143,11 +145,11 @@ async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, se
     console.print(f"\nInspect the workflows at {server.ui_url}/namespaces/default/workflows")
 
 
-def _sessions(store: UnitOfWorkFactory, report: ImportReport) -> set[tuple[str, str, str]]:
+def _sessions(report: ImportReport, lines: list[str]) -> set[tuple[str, str, str]]:
     if report.sessions:
         return {(t, p, str(s)) for t, p, s in report.sessions}
     # Re-running the demo: the events are already present, consolidate the sample's sessions again.
     return {
         (row["tenant_id"], row["principal_id"], row["session_id"])
-        for row in (json.loads(line) for line in demo_lines(datetime.now(UTC)))
+        for row in (json.loads(line) for line in lines)
     }
