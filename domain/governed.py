@@ -77,7 +77,7 @@ class GovernedMemory:
         refused = _refusal(statement)
         if refused is not None:
             return GovernedResult(refused)
-        belief_id = uuid.uuid5(_GOVERNED_NAMESPACE, f"{owner.tenant_id}/{owner.principal_id}/{request_id}")
+        belief_id = _written_id(owner, request_id)
         with self._uow_factory() as uow:
             if uow.beliefs.get(owner, belief_id) is not None:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
@@ -95,7 +95,7 @@ class GovernedMemory:
         refused = _refusal(statement)
         if refused is not None:
             return GovernedResult(refused)
-        new_id = uuid.uuid5(_GOVERNED_NAMESPACE, f"{owner.tenant_id}/{owner.principal_id}/{request_id}")
+        new_id = _written_id(owner, request_id)
         with self._uow_factory() as uow:
             if uow.beliefs.get(owner, new_id) is not None:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
@@ -140,6 +140,11 @@ class GovernedMemory:
             _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, belief_id)
+
+
+def _written_id(owner: Owner, request_id: UUID) -> UUID:
+    """The id of the belief a remember or edit request writes: the same on every retry of the request."""
+    return uuid.uuid5(_GOVERNED_NAMESPACE, f"{owner.tenant_id}/{owner.principal_id}/{request_id}")
 
 
 def _refusal(statement: str) -> GovernedOutcome | None:
