@@ -470,11 +470,11 @@ class PostgresBeliefs(_Repo):
     ) -> list[MemoryRecord]:
         if not self._keys:
             live = select(*self._columns).where(_owned(beliefs, owner), beliefs.c.valid_to.is_(None))
-            found = [
-                b
-                for b in (_belief(row) for row in self._c.execute(live.order_by(beliefs.c.id)))
-                if match_keys(b.statement)[0] == verb and set(containing) <= set(match_keys(b.statement)[1])
-            ]
+            found = []
+            for b in (_belief(row) for row in self._c.execute(live.order_by(beliefs.c.id))):
+                b_verb, b_terms = match_keys(b.statement)
+                if b_verb == verb and set(containing) <= set(b_terms):
+                    found.append(b)
             return found[: max(limit, 0)]
         query = select(*self._columns).where(
             _owned(beliefs, owner), beliefs.c.main_verb == verb[:64], beliefs.c.valid_to.is_(None)
@@ -526,12 +526,8 @@ class PostgresBeliefs(_Repo):
         found: dict[VerbKey, list[MemoryRecord]] = {key: [] for key in wanted}
         if not wanted or limit_per_key <= 0:
             return found
-        params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
-        for i, (verb, containing) in enumerate(wanted):
-            params[f"verb_{i}"] = verb[:64]
-            if containing:
-                params[f"terms_{i}"] = list(containing)
-        statement = _by_main_verbs(tuple(bool(containing) for _, containing in wanted), limit_per_key)
+        params = _verb_parameters(owner, wanted)
+        statement = _by_main_verbs(_has_terms(wanted), limit_per_key)
         for row in self._c.execute(statement, params):
             found[wanted[row.key_index]].append(_belief(row))
         return found
@@ -548,14 +544,8 @@ class PostgresBeliefs(_Repo):
         entries: dict[VerbKey, list[VerbEntry]] = {key: [] for key in wanted}
         if not wanted or limit_per_key <= 0:
             return entries
-        params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
-        for i, (verb, containing) in enumerate(wanted):
-            params[f"verb_{i}"] = verb[:64]
-            if containing:
-                params[f"terms_{i}"] = list(containing)
-        statement = _by_main_verbs(
-            tuple(bool(containing) for _, containing in wanted), limit_per_key, _ENTRY_COLUMNS
-        )
+        params = _verb_parameters(owner, wanted)
+        statement = _by_main_verbs(_has_terms(wanted), limit_per_key, _ENTRY_COLUMNS)
         for key_index, belief_id, text_, stored_terms in self._c.execute(statement, params):
             entries[wanted[key_index]].append(VerbEntry(belief_id, text_, tuple(stored_terms or ())))
         return entries
@@ -724,6 +714,20 @@ _BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expir
 
 
 _ENTRY_COLUMNS = "id, statement, terms"
+
+
+def _verb_parameters(owner: Owner, wanted: Sequence[VerbKey]) -> dict[str, Any]:
+    """The parameters of _by_main_verbs' branches, one verb (and its lemmas, if any) per key."""
+    params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
+    for i, (verb, containing) in enumerate(wanted):
+        params[f"verb_{i}"] = verb[:64]
+        if containing:
+            params[f"terms_{i}"] = list(containing)
+    return params
+
+
+def _has_terms(wanted: Sequence[VerbKey]) -> tuple[bool, ...]:
+    return tuple(bool(containing) for _, containing in wanted)
 
 
 @functools.cache
