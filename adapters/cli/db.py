@@ -23,7 +23,8 @@ Embedded = Annotated[
 ]
 
 
-def _composition(embedded: bool) -> Composition:
+def database_composition(embedded: bool) -> Composition:
+    """The composition of a command that needs a database: DATABASE_URL, or the embedded one when asked."""
     settings = Settings()
     if not embedded and not settings.database_url:
         typer.echo("DATABASE_URL is not set; set it or pass --embedded", err=True)
@@ -41,7 +42,7 @@ def upgrade(
     """Upgrade the schema to REVISION (default: head), running every revision in between."""
     from adapters.postgres import schema
 
-    composition = _composition(embedded)
+    composition = database_composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
         schema.upgrade(composition.engine, revision)
@@ -65,7 +66,7 @@ def downgrade(
     """Downgrade the schema to the explicit REVISION."""
     from adapters.postgres import schema
 
-    composition = _composition(embedded)
+    composition = database_composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
         schema.downgrade(composition.engine, revision)
@@ -80,7 +81,7 @@ def current(embedded: Embedded = False) -> None:
     """Show the database's revision, the revision this release expects, and whether it may run."""
     from adapters.postgres import schema
 
-    composition = _composition(embedded)
+    composition = database_composition(embedded)
     try:
         revision = schema.current_revision(composition.engine)
         typer.echo(f"current:  {revision or 'none (empty database)'}")

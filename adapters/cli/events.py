@@ -15,8 +15,7 @@ from uuid import UUID
 import typer
 from pydantic import ValidationError
 
-from adapters.composition import Composition
-from adapters.settings import Settings
+from adapters.cli.db import database_composition
 from domain.errors import EventConflict
 from domain.events import SourceEvent
 from domain.owner import Owner
@@ -129,11 +128,7 @@ def import_command(
     ] = False,
 ) -> None:
     """Append the file's events; re-importing the same file changes nothing. Exits 1 if a line was refused."""
-    settings = Settings()
-    if not embedded and not settings.database_url:
-        typer.echo("DATABASE_URL is not set; set it or pass --embedded", err=True)
-        raise typer.Exit(2)
-    composition = Composition(settings=settings, embedded=embedded)
+    composition = database_composition(embedded)
     try:
         with file.open(encoding="utf-8") as lines:
             report = import_events(composition.unit_of_work_factory, lines)
