@@ -2,7 +2,7 @@
 
 from temporalio.common import SearchAttributeKey
 
-from workflows.search_attributes import ALL, CONSOLIDATION_OUTCOME, FORMATION_POLICY, REPASS_STATE
+from workflows.search_attributes import ALL
 
 _TYPE_NAMES = {"KEYWORD": "Keyword", "TEXT": "Text", "INT": "Int", "BOOL": "Bool", "DATETIME": "Datetime"}
 
@@ -17,22 +17,3 @@ def dev_server_args() -> list[str]:
     for key in ALL:
         args += ["--search-attribute", f"{key.name}={type_name(key)}"]
     return args
-
-
-def operator_create_args(namespace: str = "default") -> list[str]:
-    """`temporal operator search-attribute create` arguments, as docker-compose's one-shot job runs them."""
-    args = ["operator", "search-attribute", "create", "--namespace", namespace]
-    for key in ALL:
-        args += ["--name", key.name, "--type", type_name(key)]
-    return args
-
-
-__all__ = [
-    "ALL",
-    "CONSOLIDATION_OUTCOME",
-    "FORMATION_POLICY",
-    "REPASS_STATE",
-    "dev_server_args",
-    "operator_create_args",
-    "type_name",
-]
