@@ -428,24 +428,30 @@ def complete_run(
     returned = _unique(returned_ids)
     returned_set = set(returned)
     cited = {i for i in cited_ids if i in returned_set}
-    counts = RunCompletion(unfaithful_citations=len(set(cited_ids) - returned_set))
+    faithful = uncited = repeats = not_live = 0
     for belief_id in returned:
         was_cited = belief_id in cited
         record = uow.beliefs.get(owner, belief_id)
         if record is None or not record.is_live:
-            counts = counts.model_copy(update={"not_live": counts.not_live + 1})
+            not_live += 1
             continue
         # The audit is the record of completion: it is what makes a repeated completion a no-op.
         if not uow.audits.record(usage_audit(owner, run_id, belief_id, was_cited, now)):
-            counts = counts.model_copy(update={"already_recorded": counts.already_recorded + 1})
+            repeats += 1
             continue
         update = UsageUpdate(
             reward=CITED_REWARD if was_cited else UNCITED_REWARD, used_at=now if was_cited else None
         )
         if not uow.beliefs.record_usage(owner, belief_id, update, now):
-            counts = counts.model_copy(update={"not_live": counts.not_live + 1})
+            not_live += 1
         elif was_cited:
-            counts = counts.model_copy(update={"cited": counts.cited + 1})
+            faithful += 1
         else:
-            counts = counts.model_copy(update={"returned_uncited": counts.returned_uncited + 1})
-    return counts
+            uncited += 1
+    return RunCompletion(
+        cited=faithful,
+        returned_uncited=uncited,
+        already_recorded=repeats,
+        not_live=not_live,
+        unfaithful_citations=len(set(cited_ids) - returned_set),
+    )
