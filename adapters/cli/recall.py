@@ -105,14 +105,15 @@ def show_memory(
     if record is None:
         Console(stderr=True).print("no such belief for this tenant and principal", highlight=False)
         raise typer.Exit(code=1)
-    view = api_view(project(record, now))
+    belief_view = project(record, now)
+    view = api_view(belief_view)
     boundary = expires_at(record)
     view["expires_at"] = boundary.isoformat() if boundary else None
     if as_json:
         sys.stdout.write(json.dumps(view, ensure_ascii=False) + "\n")
         return
     console = Console(highlight=False)
-    console.print(escape(render_belief(project(record, now))))
+    console.print(escape(render_belief(belief_view)))
     for key in ("claim_kind", "last_evidence_at", "last_used_at", "expires_at", "valid_to", "closed_reason"):
         console.print(f"  {key}: {view[key] if view[key] is not None else '-'}")
 
