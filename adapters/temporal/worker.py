@@ -18,7 +18,7 @@ from activities.commit import CommitActivities
 from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
-from adapters.temporal.client import TASK_QUEUE
+from adapters.temporal.client import TASK_QUEUE, connect
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
@@ -133,8 +133,6 @@ async def serve(
     max_workflow_tasks: int = DEFAULT_MAX_WORKFLOW_TASKS,
 ) -> None:
     """`agent worker`: connect, poll until SIGTERM, drain, exit."""
-    from adapters.temporal.client import connect
-
     client = await connect(address, namespace)
     with activity_executor(max_activities) as executor:
         worker = build_worker(
