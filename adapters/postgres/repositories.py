@@ -360,11 +360,11 @@ def _belief_row(
     }
 
 
-def _stored_columns(with_match_keys: bool, with_expires_at: bool) -> list[str]:
+def _stored_columns(with_match_keys: bool, with_expires_at: bool) -> list[Any]:
     absent = set() if with_match_keys else {"main_verb", "terms"}
     if not with_expires_at:
         absent.add("expires_at")
-    return [c.name for c in beliefs.c if c.name not in absent]
+    return [c for c in beliefs.c if c.name not in absent]
 
 
 class PostgresBeliefs(_Repo):
@@ -375,8 +375,7 @@ class PostgresBeliefs(_Repo):
         # False only between the structural revision and the additive match-keys (expires_at) revision.
         self._keys = with_match_keys
         self._expires = with_expires_at and with_match_keys
-        names = set(_stored_columns(self._keys, self._expires))
-        self._columns = [c for c in beliefs.c if c.name in names]
+        self._columns = _stored_columns(self._keys, self._expires)
 
     def _row(self, record: MemoryRecord) -> dict[str, Any]:
         return _belief_row(record, with_match_keys=self._keys, with_expires_at=self._expires)
@@ -690,7 +689,7 @@ class PostgresBeliefs(_Repo):
 
 def _upsert_statement(with_match_keys: bool, with_expires_at: bool) -> Any:
     """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
-    names = _stored_columns(with_match_keys, with_expires_at)
+    names = [c.name for c in _stored_columns(with_match_keys, with_expires_at)]
     statement = insert(beliefs)
     changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
     # The owner condition keeps an id that belongs to someone else from being overwritten.
