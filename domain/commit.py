@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 from domain.beliefs import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
-from domain.equivalence import match_keys, retraction_ends, same_claim
+from domain.equivalence import match_keys, retraction_ends
 from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
 from domain.grounding import admitted_sources, span_rejection
 from domain.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
@@ -631,7 +631,7 @@ class _SegmentCommit:
     def is_attributed(self, memory: MemoryRecord, candidate: MemoryCandidate) -> bool:
         """The anticipation named this memory and predicted what the candidate states."""
         return any(
-            same_claim(memory.statement, predicted) and same_claim(predicted, candidate.statement)
+            self.claims.same(memory.statement, predicted) and self.claims.same(predicted, candidate.statement)
             for predicted in self.attributed.get(str(memory.id), [])
         )
 
