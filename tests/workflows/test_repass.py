@@ -214,6 +214,17 @@ def planned(events: list[SourceEvent], owner: Owner) -> list[SegmentRef]:
     return plan_segments(owner, events[0].session_id, DEFAULT_FORMATION_POLICY, footprints)
 
 
+def seeded(
+    store: PostgresStore, name: str = "personal_agent.jsonl"
+) -> tuple[Owner, list[SourceEvent], SegmentRef]:
+    """A fixture conversation stored under a principal of this test's own, and the one segment it plans."""
+    owner = new_owner()
+    events = fixture_events(name, owner)
+    append(store, events)
+    [ref] = planned(events, owner)
+    return owner, events, ref
+
+
 def beliefs(store: PostgresStore, owner: Owner, *, live_only: bool = True) -> list[MemoryRecord]:
     with store() as uow:
         return uow.beliefs.page(owner, None, 10_000, live_only=live_only)
@@ -293,10 +304,7 @@ def test_provider_down_then_up_one_fallback_one_repass_no_duplicates(
     skipping: Harness, store: PostgresStore, name: str
 ) -> None:
     reference = reference_statements(skipping, store, name)
-    owner = new_owner()
-    events = fixture_events(name, owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store, name)
     # Down for the consolidation's three stages and the re-pass's first attempt, up for its second.
     outage = Outage(failing=6)
     provider = ScriptedProvider(outage)
@@ -352,10 +360,7 @@ def test_provider_down_then_up_one_fallback_one_repass_no_duplicates(
 def test_provider_down_for_every_attempt_exhausts_once_with_search_attribute(
     skipping: Harness, store: PostgresStore
 ) -> None:
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     outage = Outage(failing=10_000)
     provider = ScriptedProvider(outage)
 
@@ -391,10 +396,7 @@ def test_provider_down_for_every_attempt_exhausts_once_with_search_attribute(
 def test_permanent_failure_during_the_repass_abandons_it_at_once(
     skipping: Harness, store: PostgresStore
 ) -> None:
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     outage = Outage(failing=3)
     provider = ScriptedProvider(outage)
 
@@ -416,10 +418,7 @@ def test_permanent_failure_during_the_repass_abandons_it_at_once(
 def test_user_deletion_before_the_repass_succeeds_stays_deleted(
     skipping: Harness, store: PostgresStore
 ) -> None:
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     outage = Outage(failing=6)
 
     with skipping.worker(WorkerPorts(store, ScriptedProvider(outage))) as worker:
@@ -458,10 +457,7 @@ def _reset_watermark(store: PostgresStore, owner: Owner, session: uuid.UUID) -> 
 
 
 def test_starting_the_same_repass_twice_is_a_no_op(skipping: Harness, store: PostgresStore) -> None:
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     outage = Outage(failing=6)  # two consolidations of the same range fall back; the re-pass then succeeds
 
     with skipping.worker(WorkerPorts(store, ScriptedProvider(outage))) as worker:
@@ -507,10 +503,7 @@ def spawn_worker(
 def test_worker_killed_during_a_repass_resumes_and_commits_once(
     skipping: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path
 ) -> None:
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     task_queue = f"repass-kill-{uuid.uuid4().hex[:8]}"
     calls = tmp_path / "calls.txt"
     env = skipping.env
@@ -568,10 +561,7 @@ def test_exhausted_repass_is_listable_by_query_and_retried_from_its_input(
     harness: Harness, store: PostgresStore
 ) -> None:
     """One attempt (RepassInput.max_attempts=1) so the dev server's real one-minute backoff is the only wait."""
-    owner = new_owner()
-    events = fixture_events("personal_agent.jsonl", owner)
-    append(store, events)
-    [ref] = planned(events, owner)
+    owner, events, ref = seeded(store)
     provider = ScriptedProvider(Outage(failing=10_000))
     wf_id = repass_workflow_id(ref)
     original = RepassInput(ref=ref, origin_run_id=uuid.uuid4(), max_attempts=1)
