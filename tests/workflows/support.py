@@ -12,7 +12,7 @@ from adapters.temporal.client import DEFAULT_FORMATION_POLICY, session_idle
 from domain.events import SourceEvent
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from domain.telemetry import AuditKind, ConsolidationRun
+from domain.telemetry import ConsolidationRun
 from tests.workflows.harness import Harness
 from workflows.consolidate_session import (
     IDLE_SIGNAL,
@@ -105,8 +105,3 @@ def store_counts(store: UnitOfWorkFactory, session: UUID, owner: Owner = OWNER) 
         runs=runs,
         watermark=watermark,
     )
-
-
-def segment_commits(store: UnitOfWorkFactory, owner: Owner = OWNER) -> int:
-    with store() as uow:
-        return len(uow.audits.for_owner(owner, AuditKind.SEGMENT_COMMITTED))
