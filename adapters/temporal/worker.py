@@ -19,6 +19,7 @@ from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
 from adapters.temporal.client import TASK_QUEUE, connect
+from adapters.temporal.failures import ContentFreeActivityFailures
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
@@ -99,7 +100,8 @@ def build_worker(
         activity_executor=executor,
         max_concurrent_activities=max_activities,
         max_concurrent_workflow_tasks=max_workflow_tasks,
-        interceptors=list(interceptors),
+        # Always installed: no activity error message reaches a history or a log line.
+        interceptors=[ContentFreeActivityFailures(), *interceptors],
         graceful_shutdown_timeout=timedelta(seconds=graceful_shutdown_s),
     )
 

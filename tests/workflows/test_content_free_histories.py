@@ -2,6 +2,8 @@
 
 import logging
 import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -11,9 +13,11 @@ from adapters.temporal.worker import WorkerPorts
 from domain.owner import Owner
 from domain.providers import transient
 from domain.telemetry import Stage
+from tests.builders import belief
 from tests.workflows.conversations import NAMES, conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import append, consolidate, histories
+from workflows.retirement_sweep import RetirementSweepWorkflow, SweepInput
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
@@ -79,3 +83,73 @@ def test_no_source_text_in_histories_search_attributes_or_logs(
         assert not any(n.decode() in line for n in needles), (
             f"log line from {record.name} carries source text"
         )
+
+
+class _QuotingOnce:
+    """A store whose first commit fails the way PostgreSQL does on a bad row: quoting the row."""
+
+    def __init__(self, inner: PostgresStore, quoted: str) -> None:
+        self.inner, self.quoted, self.failed = inner, quoted, False
+
+    def __call__(self) -> Any:
+        store = self
+
+        class _Uow:
+            def __enter__(self) -> Any:
+                self.inner = store.inner().__enter__()
+                return self
+
+            def __exit__(self, *exc: Any) -> None:
+                self.inner.__exit__(*exc)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self.inner, name)
+
+            def commit(self) -> None:
+                if not store.failed:
+                    store.failed = True
+                    raise RuntimeError(
+                        f"new row violates check constraint DETAIL: Failing row contains ({store.quoted})"
+                    )
+                self.inner.commit()
+
+        return _Uow()
+
+
+def test_a_failed_activity_attempt_reaches_the_history_without_its_message(
+    harness: Harness, store: PostgresStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    stale = belief(
+        statement="User keeps a private diary about Marguerite.",
+        valid_from=datetime.now(UTC) - timedelta(days=120),
+        last_evidence_at=datetime.now(UTC) - timedelta(days=100),
+    )
+    with store() as uow:
+        uow.beliefs.upsert(stale)
+        uow.commit()
+    quoting = _QuotingOnce(store, stale.statement)
+    with harness.worker(WorkerPorts(quoting, None)) as worker:
+        summary = harness.run(
+            harness.client.execute_workflow(
+                RetirementSweepWorkflow.run,
+                SweepInput(),
+                id=f"retirement-sweep-quoting-{uuid.uuid4().hex[:8]}",
+                task_queue=worker.task_queue,
+            )
+        )
+        (history,) = histories(harness, worker.task_queue).values()
+    assert quoting.failed and summary.retired == 1
+    # The failed attempt is in the history (the retried activity's last failure), named by class only.
+    failures = [
+        e.activity_task_started_event_attributes.last_failure
+        for e in history.events
+        if e.HasField("activity_task_started_event_attributes")
+        and e.activity_task_started_event_attributes.HasField("last_failure")
+    ]
+    assert [f.application_failure_info.type for f in failures] == ["RuntimeError"]
+    assert "message withheld" in failures[0].message
+    for event in history.events:
+        assert b"Marguerite" not in event.SerializeToString()
+    for record in caplog.records:
+        assert "Marguerite" not in f"{record.getMessage()} {record.__dict__} {record.exc_text or ''}"

@@ -1,0 +1,42 @@
+"""Activity failures leave the worker without their messages.
+
+Temporal records a failed attempt's message and stack trace in the workflow history (and the worker logs
+it), where operators read it in the UI. A driver or validation error can quote what it choked on: a
+PostgreSQL "Failing row contains (...)" detail, a pydantic input, a statement. So an activity's exception
+is replaced by one naming only its class and where it was raised; the class stays the failure's type, so
+retry policies (non-retryable types) decide exactly as before.
+"""
+
+import traceback
+from typing import Any
+
+from temporalio.exceptions import ApplicationError, FailureError
+from temporalio.worker import (
+    ActivityInboundInterceptor,
+    ExecuteActivityInput,
+    Interceptor,
+)
+
+
+class ContentFreeActivityFailures(Interceptor):
+    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
+        return _ContentFreeInbound(next)
+
+
+class _ContentFreeInbound(ActivityInboundInterceptor):
+    async def execute_activity(self, input: ExecuteActivityInput) -> Any:
+        try:
+            return await self.next.execute_activity(input)
+        except FailureError:
+            # Temporal's own (cancellation, an ApplicationError raised on purpose): already deliberate.
+            raise
+        except Exception as error:
+            raise content_free(error) from None
+
+
+def content_free(error: Exception) -> ApplicationError:
+    """The error's class and the innermost frame it came from, never its message or arguments."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    kind = type(error).__name__
+    return ApplicationError(f"{kind}{where} (message withheld: it may quote stored content)", type=kind)
