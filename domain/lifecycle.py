@@ -221,6 +221,21 @@ class ExpiryFacts(BaseModel):
         return ExpiryCursor(last_evidence_at=self.last_evidence_at, id=self.id)
 
 
+def expiry_facts(record: MemoryRecord) -> ExpiryFacts:
+    """A belief's deciding facts, as a store that holds whole records reads them."""
+    return ExpiryFacts(
+        id=record.id,
+        tenant_id=record.tenant_id,
+        principal_id=record.principal_id,
+        last_evidence_at=record.last_evidence_at,
+        valid_from=record.valid_from,
+        authority=record.authority,
+        derivation=record.derivation,
+        longevity=record.longevity,
+        claim_kind=record.claim_kind,
+    )
+
+
 @dataclass(frozen=True)
 class ExpiryCutoffs:
     """The policy as of one instant: a belief of a class is expired when last_evidence_at <= its cutoff.

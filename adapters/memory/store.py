@@ -24,6 +24,7 @@ from domain.lifecycle import (
     SweepLane,
     SweepPage,
     UsageUpdate,
+    expiry_facts,
     sweep_page_by_facts,
 )
 from domain.owner import Owner
@@ -290,19 +291,7 @@ class InMemoryBeliefs(_Repo):
 
 
 def _expiry_facts(belief: MemoryRecord) -> ExpiryFacts | None:
-    if not belief.is_live:
-        return None
-    return ExpiryFacts(
-        id=belief.id,
-        tenant_id=belief.tenant_id,
-        principal_id=belief.principal_id,
-        last_evidence_at=belief.last_evidence_at,
-        valid_from=belief.valid_from,
-        authority=belief.authority,
-        derivation=belief.derivation,
-        longevity=belief.longevity,
-        claim_kind=belief.claim_kind,
-    )
+    return expiry_facts(belief) if belief.is_live else None
 
 
 class InMemoryWatermarks(_Repo):
