@@ -2,11 +2,13 @@
 
 import hashlib
 import uuid
+from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, model_validator
 
-from domain.events import MAX_EVENT_TEXT_BYTES
+from domain.events import MAX_EVENT_TEXT_BYTES, SourceEvent
 from domain.owner import BoundedId
 from domain.versions import EPISODE_INTEGRATION
 
@@ -86,3 +88,29 @@ class IntegratedEpisode(BaseModel):
             other.subjects,
             other.source_event_ids,
         )
+
+
+def integrated_episode(
+    cited: Sequence[SourceEvent], narrative: str, subjects: tuple[str, ...], created_at: datetime
+) -> IntegratedEpisode:
+    """The episode over ``cited`` (events of one owner's session): its source ids, key, id and time span all
+    follow from them, so a retried stage re-derives the same episode."""
+    first = cited[0]
+    ids = tuple(sorted({event.seq for event in cited}))
+    key = episode_derivation_key(
+        EPISODE_INTEGRATION, first.tenant_id, first.principal_id, first.session_id, ids
+    )
+    return IntegratedEpisode(
+        id=episode_id(key),
+        tenant_id=first.tenant_id,
+        principal_id=first.principal_id,
+        session_id=first.session_id,
+        source_event_ids=ids,
+        source_started_at=min(event.occurred_at for event in cited),
+        source_ended_at=max(event.occurred_at for event in cited),
+        narrative=narrative,
+        subjects=subjects,
+        integration_policy_version=EPISODE_INTEGRATION,
+        derivation_key=key,
+        created_at=created_at,
+    )

@@ -28,12 +28,11 @@ from domain.candidates import (
     Polarity,
 )
 from domain.clauses import Clause, split_clauses
-from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, episode_derivation_key, episode_id
+from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
 from domain.language import STOPWORDS, Token, lemma, tokenize, verb_lemma
 from domain.rendering import Aspect, Predicate, conflict_key, render_statement, third_person
 from domain.stage_schemas import AnticipationResponse
-from domain.versions import EPISODE_INTEGRATION
 
 MAX_CLAIMS_PER_CLAUSE = 12
 
@@ -52,7 +51,6 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
     first = owned[0]
     if any(e.owner != first.owner or e.session_id != first.session_id for e in owned):
         raise ValueError("a fallback episode covers one owner's session")
-    seqs: list[int] = []
     included: set[int] = set()
     parts: list[str] = []
     used = 0
@@ -68,28 +66,10 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
             # Cut on a character boundary: the narrative is bounded, the source events stay authoritative.
             piece = encoded[:room].decode("utf-8", errors="ignore")
         parts.append(piece)
-        seqs.append(event.seq)
         included.add(event.seq)
         used += len(piece.encode("utf-8")) + (1 if len(parts) > 1 else 0)
-    ids = tuple(seqs)
-    key = episode_derivation_key(
-        EPISODE_INTEGRATION, first.tenant_id, first.principal_id, first.session_id, ids
-    )
     cited = [e for e in owned if e.seq in included]
-    return IntegratedEpisode(
-        id=episode_id(key),
-        tenant_id=first.tenant_id,
-        principal_id=first.principal_id,
-        session_id=first.session_id,
-        source_event_ids=ids,
-        source_started_at=min(e.occurred_at for e in cited),
-        source_ended_at=max(e.occurred_at for e in cited),
-        narrative="\n".join(parts),
-        subjects=(),
-        integration_policy_version=EPISODE_INTEGRATION,
-        derivation_key=key,
-        created_at=created_at,
-    )
+    return integrated_episode(cited, "\n".join(parts), (), created_at)
 
 
 def empty_anticipation() -> AnticipationResponse:

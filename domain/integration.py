@@ -4,7 +4,7 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from domain.episodes import IntegratedEpisode, episode_derivation_key, episode_id
+from domain.episodes import IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
 from domain.fallback import fallback_episode
 from domain.language import content_lemmas, tokenize
@@ -13,7 +13,6 @@ from domain.segments import SegmentRef
 from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.stage_schemas import IntegrationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
-from domain.versions import EPISODE_INTEGRATION
 
 INSTRUCTIONS = """You integrate a person's own messages into episodes for a memory system.
 Partition the numbered user events into one or more compact topical episodes. Every event belongs to
@@ -125,23 +124,9 @@ def validated_episodes(
         ordered = tuple(sorted(seqs))
         covered.extend(ordered)
         cited = [by_seq[s] for s in ordered]
-        key = episode_derivation_key(
-            EPISODE_INTEGRATION, ref.tenant_id, ref.principal_id, ref.session_id, ordered
-        )
         try:
-            episode = IntegratedEpisode(
-                id=episode_id(key),
-                tenant_id=ref.tenant_id,
-                principal_id=ref.principal_id,
-                session_id=ref.session_id,
-                source_event_ids=ordered,
-                source_started_at=min(e.occurred_at for e in cited),
-                source_ended_at=max(e.occurred_at for e in cited),
-                narrative=" ".join(s.text.strip() for s in fragment.sentences),
-                subjects=tuple(subjects),
-                integration_policy_version=EPISODE_INTEGRATION,
-                derivation_key=key,
-                created_at=now,
+            episode = integrated_episode(
+                cited, " ".join(s.text.strip() for s in fragment.sentences), tuple(subjects), now
             )
         except ValidationError:
             # Within the schema but past a stored bound (narrative bytes, subject length).
