@@ -6,49 +6,26 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from temporalio.api.enums.v1 import IndexedValueType
-from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
-from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
 
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import session_idle
 from adapters.temporal.worker import WorkerPorts
 from domain.consolidation import GAP_GRACE
-from tests.workflows.conftest import temporal_test_server
+from tests.workflows.conftest import time_skipping_harness
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import OWNER, append, store_counts
 from tests.workflows.test_session_rounds import wait_for
 from workflows.consolidate_session import ConsolidationSummary
-from workflows.search_attributes import ALL
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
 
-async def register_search_attributes(h: Harness) -> None:
-    request = AddSearchAttributesRequest(
-        namespace="default",
-        search_attributes={key.name: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD for key in ALL},
-    )
-    await h.client.operator_service.add_search_attributes(request)
-
-
 @pytest.fixture(scope="module")
 def skipping() -> Iterator[Harness]:
-    h = Harness()
-    try:
-        h.env = h.run(
-            WorkflowEnvironment.start_time_skipping(
-                test_server_existing_path=temporal_test_server(), data_converter=pydantic_data_converter
-            ),
-            timeout=120,
-        )
-        h.run(register_search_attributes(h))
+    with time_skipping_harness() as h:
         yield h
-    finally:
-        h.close()
 
 
 class SteppingClock:

@@ -22,11 +22,8 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from temporalio.api.enums.v1 import EventType, IndexedValueType
-from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowExecutionStatus, WorkflowHandle, WorkflowHistory
-from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
 from typer.testing import CliRunner
 
 from adapters.cli.main import app
@@ -47,13 +44,13 @@ from domain.repass import PROVIDER_MAX_ATTEMPTS, RepassState, backoff
 from domain.segments import EventFootprint, SegmentRef, plan_segments
 from domain.telemetry import AuditKind, FormationAudit, ReasonCategory, RunOutcome
 from tests import scripted_answers as answers
-from tests.workflows.conftest import temporal_cli, temporal_test_server
+from tests.workflows.conftest import temporal_cli, time_skipping_harness
 from tests.workflows.harness import Harness, started_children
 from tests.workflows.repass_worker import correct_answer
 from tests.workflows.support import append
 from workflows.consolidate_session import ConsolidationSummary
 from workflows.repass import RepassInput, RepassResult, RepassWorkflow, repass_workflow_id
-from workflows.search_attributes import ALL, REPASS_STATE
+from workflows.search_attributes import REPASS_STATE
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
@@ -93,25 +90,8 @@ def skipping() -> Iterator[Harness]:
     """A test server of each test's own: an abandoned child that completes after its parent closed leaves
     the test server's time skipping locked (a test-server defect; the dev server has no such lock), so
     a server shared across tests would run later backoff timers in real time."""
-    h = Harness()
-    try:
-        h.env = h.run(
-            WorkflowEnvironment.start_time_skipping(
-                test_server_existing_path=temporal_test_server(), data_converter=pydantic_data_converter
-            ),
-            timeout=120,
-        )
-        h.run(
-            h.client.operator_service.add_search_attributes(
-                AddSearchAttributesRequest(
-                    namespace="default",
-                    search_attributes={k.name: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD for k in ALL},
-                )
-            )
-        )
+    with time_skipping_harness() as h:
         yield h
-    finally:
-        h.close()
 
 
 def _count(history: WorkflowHistory, kind: EventType.ValueType) -> int:
