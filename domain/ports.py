@@ -103,6 +103,11 @@ class Tombstones:
 class BeliefRepository(Protocol):
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None: ...
 
+    def in_id_range(self, owner: Owner, first: UUID, last: UUID, limit: int) -> list[MemoryRecord]:
+        """Owner's beliefs, live or closed, with first <= id <= last in id order, at most limit (one range
+        of the primary key: how a short reference is resolved)."""
+        ...
+
     def page(
         self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
     ) -> list[MemoryRecord]:

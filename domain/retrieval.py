@@ -62,8 +62,21 @@ def band(confidence: float) -> ConfidenceBand:
     return ConfidenceBand.MEDIUM if confidence < MEDIUM_HIGH else ConfidenceBand.HIGH
 
 
+SHORT_REF_HEX = 8
+
+
 def short_ref(belief_id: UUID) -> str:
-    return f"m:{belief_id.hex[:8]}"
+    return f"m:{belief_id.hex[:SHORT_REF_HEX]}"
+
+
+def ref_id_range(reference: str) -> tuple[UUID, UUID]:
+    """The ids a reference (``m:8f21a0c3``, or a longer hex prefix) can name: one range of the id order.
+
+    Raises ValueError for anything shorter than a short_ref or not hexadecimal."""
+    digits = reference.strip().lower().removeprefix("m:").replace("-", "")
+    if not SHORT_REF_HEX <= len(digits) <= 32 or any(c not in "0123456789abcdef" for c in digits):
+        raise ValueError("not a belief reference")
+    return UUID(digits.ljust(32, "0")), UUID(digits.ljust(32, "f"))
 
 
 class RecalledBelief(BaseModel):

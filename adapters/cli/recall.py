@@ -23,7 +23,7 @@ from domain.beliefs import MemoryRecord
 from domain.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, complete_run, expires_at, is_expired
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from domain.retrieval import RECALL_PAGE, api_view, project, rank, render_belief
+from domain.retrieval import RECALL_PAGE, api_view, project, rank, ref_id_range, render_belief
 
 schedule_app = typer.Typer(help="Temporal Schedules of the service.", no_args_is_help=True)
 
@@ -119,19 +119,15 @@ def show_memory(
 
 
 def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord | None:
-    text = wanted.strip().lower()
     try:
-        belief_id = UUID(text)
+        first, last = ref_id_range(wanted)
     except ValueError:
-        prefix = text.removeprefix("m:")
-        if len(prefix) < 8:
-            raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
-        found = [r for r in _all_beliefs(store, owner, live_only=False) if r.id.hex.startswith(prefix)]
-        if len(found) > 1:
-            raise typer.BadParameter("that reference names more than one belief; give the full id") from None
-        return found[0] if found else None
+        raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
     with store() as uow:
-        return uow.beliefs.get(owner, belief_id)
+        found = uow.beliefs.in_id_range(owner, first, last, 2)
+    if len(found) > 1:
+        raise typer.BadParameter("that reference names more than one belief; give the full id")
+    return found[0] if found else None
 
 
 @memory_app.command("cite")

@@ -134,6 +134,17 @@ class InMemoryBeliefs(_Repo):
         belief = self._s.beliefs.get(belief_id)
         return belief if belief and (belief.tenant_id, belief.principal_id) == _key(owner) else None
 
+    def in_id_range(self, owner: Owner, first: UUID, last: UUID, limit: int) -> list[MemoryRecord]:
+        found = sorted(
+            (
+                b
+                for b in self._s.beliefs.values()
+                if (b.tenant_id, b.principal_id) == _key(owner) and first <= b.id <= last
+            ),
+            key=lambda b: b.id,
+        )
+        return found[: max(limit, 0)]
+
     def page(
         self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
     ) -> list[MemoryRecord]:

@@ -386,6 +386,15 @@ class PostgresBeliefs(_Repo):
         ).first()
         return _belief(row) if row else None
 
+    def in_id_range(self, owner: Owner, first: UUID, last: UUID, limit: int) -> list[MemoryRecord]:
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(_owned(beliefs, owner), beliefs.c.id.between(first, last))
+            .order_by(beliefs.c.id)
+            .limit(max(limit, 0))
+        )
+        return [_belief(row) for row in rows]
+
     def page(
         self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
     ) -> list[MemoryRecord]:
