@@ -22,14 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, text
 
 from adapters.postgres import schema
-from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
+from adapters.postgres.engine import create_store_engine, sqlalchemy_url
+from benchmarks.scratch_database import scratch_database
 from benchmarks.server_settings import SETTINGS_BY_NAME
 
 RESULTS_DIR = Path(__file__).parent / "results"
@@ -92,23 +92,6 @@ def _run_child(url: str, *args: str) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024  # Linux reports kilobytes
 
 
-def _fresh_database(server_url: str) -> str:
-    name = f"backfill_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    admin.dispose()
-    return with_database(server_url, name)
-
-
-def _drop_database(server_url: str, url: str) -> None:
-    name = url.rsplit("/", 1)[1].split("?", 1)[0]
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
-
-
 def _seed(engine: Engine, rows: int) -> None:
     for first in range(1, rows + 1, SEED_CHUNK):
         with engine.begin() as connection:
@@ -119,22 +102,21 @@ def _seed(engine: Engine, rows: int) -> None:
 
 
 def measure(server_url: str, rows: int, settings: str = "server") -> Measurement:
-    url = _fresh_database(server_url)
-    engine = create_store_engine(url, pool_size=1)
-    try:
-        schema.upgrade(engine, schema.BASELINE_REVISION)
-        _seed(engine, rows)
-        schema.upgrade(engine, schema.STRUCTURAL_REVISION)
-        child_seconds, peak_mb = _run_child(url, "db", "upgrade", schema.BACKFILL_REVISION)
-        # The same child with nothing to do: interpreter start, imports and Alembic's own work.
-        noop_seconds, noop_peak_mb = _run_child(url, "db", "upgrade", schema.BACKFILL_REVISION)
-        with engine.connect() as connection:
-            unfilled = connection.execute(
-                text("SELECT count(*) FROM beliefs WHERE lifecycle_policy_version IS NULL")
-            ).scalar_one()
-    finally:
-        engine.dispose()
-        _drop_database(server_url, url)
+    with scratch_database(server_url, "backfill_bench") as url:
+        engine = create_store_engine(url, pool_size=1)
+        try:
+            schema.upgrade(engine, schema.BASELINE_REVISION)
+            _seed(engine, rows)
+            schema.upgrade(engine, schema.STRUCTURAL_REVISION)
+            child_seconds, peak_mb = _run_child(url, "db", "upgrade", schema.BACKFILL_REVISION)
+            # The same child with nothing to do: interpreter start, imports and Alembic's own work.
+            noop_seconds, noop_peak_mb = _run_child(url, "db", "upgrade", schema.BACKFILL_REVISION)
+            with engine.connect() as connection:
+                unfilled = connection.execute(
+                    text("SELECT count(*) FROM beliefs WHERE lifecycle_policy_version IS NULL")
+                ).scalar_one()
+        finally:
+            engine.dispose()
     backfill_seconds = max(child_seconds - noop_seconds, 1e-9)
     return Measurement(
         settings=settings,

@@ -19,13 +19,14 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, insert
+from sqlalchemy import Engine, event, insert
 
 from adapters.postgres import schema
-from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
+from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.repositories import _belief_row
 from adapters.postgres.tables import beliefs
 from adapters.postgres.uow import PostgresStore
+from benchmarks.scratch_database import scratch_database
 from domain.beliefs import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.commit import commit_segment
@@ -150,36 +151,30 @@ def _time_commit(store: PostgresStore, owner: Owner, repeats: int, trips: _Round
 
 
 def run(server_url: str, repeats: int) -> dict[str, object]:
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    name = f"commit_bench_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    engine = create_store_engine(with_database(server_url, name))
-    try:
-        schema.upgrade(engine, "head")
-        store = PostgresStore(engine)
-        trips = _RoundTrips(engine)
-        results: dict[str, float] = {}
-        round_trips: dict[str, int] = {}
-        for size in SIZES:
-            owner = Owner(tenant_id="bench", principal_id=f"p{size}")
-            _seed(engine, owner, size)
-            _time_commit(store, owner, 1, trips)  # warm caches and plans
-            elapsed, statements = _time_commit(store, owner, repeats, trips)
-            results[str(size)] = round(elapsed * 1000, 2)
-            round_trips[str(size)] = statements
-        ratio = max(results.values()) / min(results.values())
-        return {
-            "commit_ms_median": results,
-            "round_trips_per_commit": round_trips,
-            "ratio_largest_smallest": round(ratio, 2),
-            "repeats": repeats,
-        }
-    finally:
-        engine.dispose()
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with scratch_database(server_url, "commit_bench") as url:
+        engine = create_store_engine(url)
+        try:
+            schema.upgrade(engine, "head")
+            store = PostgresStore(engine)
+            trips = _RoundTrips(engine)
+            results: dict[str, float] = {}
+            round_trips: dict[str, int] = {}
+            for size in SIZES:
+                owner = Owner(tenant_id="bench", principal_id=f"p{size}")
+                _seed(engine, owner, size)
+                _time_commit(store, owner, 1, trips)  # warm caches and plans
+                elapsed, statements = _time_commit(store, owner, repeats, trips)
+                results[str(size)] = round(elapsed * 1000, 2)
+                round_trips[str(size)] = statements
+            ratio = max(results.values()) / min(results.values())
+            return {
+                "commit_ms_median": results,
+                "round_trips_per_commit": round_trips,
+                "ratio_largest_smallest": round(ratio, 2),
+                "repeats": repeats,
+            }
+        finally:
+            engine.dispose()
 
 
 def main() -> None:

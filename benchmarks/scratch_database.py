@@ -1,0 +1,32 @@
+"""A database of a benchmark's own on a PostgreSQL server, created empty and dropped on the way out."""
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import create_engine
+
+from adapters.postgres.engine import with_database
+
+
+def _admin(server_url: str, statement: str) -> None:
+    """One statement outside a transaction (CREATE and DROP DATABASE refuse to run inside one), on an
+    engine that holds no connection once it is done."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(statement)
+    finally:
+        admin.dispose()
+
+
+@contextmanager
+def scratch_database(server_url: str, prefix: str) -> Iterator[str]:
+    """The URL of a new empty database named `prefix` and a random suffix; dropped, with any connection
+    still open on it, when the block ends."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    _admin(server_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield with_database(server_url, name)
+    finally:
+        _admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
