@@ -13,10 +13,10 @@ from domain.errors import EventConflict
 from domain.lifecycle import (
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
-    ExpiryFacts,
     complete_run,
     cutoffs,
     expires_at,
+    expiry_facts,
     is_expired,
     sweep_lanes,
     sweep_page,
@@ -715,7 +715,7 @@ def test_lifecycle_store_sweep_gives_the_reference_answers_at_the_exact_boundary
         with uow_factory() as uow:
             for record in due:
                 stored = uow.beliefs.get(OWNER, record.id)
-                expected = decide(_facts_of(record), boundary)
+                expected = decide(expiry_facts(record), boundary)
                 assert stored is not None and expected is not None
                 assert (stored.valid_to, stored.closed_reason) == (expected.valid_to, expected.reason)
                 audit = uow.audits.get(OWNER, f"retired/{record.id}")
@@ -815,20 +815,6 @@ def test_lifecycle_sweep_lanes_retire_disjoint_rows_that_together_are_the_one_la
 def _get(uow_factory: UnitOfWorkFactory, belief_id: UUID) -> MemoryRecord | None:
     with uow_factory() as uow:
         return uow.beliefs.get(OWNER, belief_id)
-
-
-def _facts_of(record: MemoryRecord) -> ExpiryFacts:
-    return ExpiryFacts(
-        id=record.id,
-        tenant_id=record.tenant_id,
-        principal_id=record.principal_id,
-        last_evidence_at=record.last_evidence_at,
-        valid_from=record.valid_from,
-        authority=record.authority,
-        derivation=record.derivation,
-        longevity=record.longevity,
-        claim_kind=record.claim_kind,
-    )
 
 
 def test_recall_reads_ranking_inputs_of_live_beliefs_by_id_and_full_records_by_ids(

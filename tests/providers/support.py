@@ -3,20 +3,13 @@
 import pytest
 
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.stage_schemas import stage_schema
+from domain.stage_schemas import stage_request as domain_stage_request
 from domain.telemetry import Stage
 
 
 def stage_request(stage: Stage, stable: str, content: str, timeout_s: float) -> ProviderRequest:
-    name, schema = stage_schema(stage)
-    return ProviderRequest(
-        stage=stage,
-        stable_instructions=stable,
-        content=content,
-        schema_name=name,
-        json_schema=schema,
-        timeout_s=timeout_s,
-    )
+    """The stages' own request, with a test's short timeout."""
+    return domain_stage_request(stage, stable, content).model_copy(update={"timeout_s": timeout_s})
 
 
 def content_free_failure(provider: Provider, request: ProviderRequest) -> ProviderFailure:
