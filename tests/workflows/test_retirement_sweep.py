@@ -12,7 +12,6 @@ import pytest
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import ScheduleActionStartWorkflow, ScheduleIntervalSpec, WorkflowFailureError
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.testing import WorkflowEnvironment
 
 from adapters.postgres.uow import PostgresStore
 from adapters.temporal.schedules import SCHEDULE_ID, Installed, install_retirement_schedule
@@ -24,7 +23,7 @@ from domain.owner import Owner
 from domain.retrieval import recall
 from domain.telemetry import AuditKind
 from tests.builders import OWNER, belief
-from tests.workflows.conftest import temporal_test_server
+from tests.workflows.conftest import time_skipping_harness
 from tests.workflows.harness import Harness
 from workflows.retirement_sweep import RetirementSweepWorkflow, SweepInput, SweepSummary
 
@@ -35,17 +34,8 @@ SECOND = timedelta(seconds=1)
 
 @pytest.fixture(scope="module")
 def skipping() -> Iterator[Harness]:
-    h = Harness()
-    try:
-        h.env = h.run(
-            WorkflowEnvironment.start_time_skipping(
-                test_server_existing_path=temporal_test_server(), data_converter=pydantic_data_converter
-            ),
-            timeout=120,
-        )
+    with time_skipping_harness() as h:
         yield h
-    finally:
-        h.close()
 
 
 def _now(h: Harness) -> datetime:
