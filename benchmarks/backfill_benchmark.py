@@ -52,7 +52,7 @@ _SEED = text(
            CASE WHEN mod(g, 3) = 0 THEN timestamptz '2026-01-01' + make_interval(mins => g) END,
            1 + mod(g, 4),
            (ARRAY['formation@7', 'formation@8'])[1 + mod(g, 2)]
-    FROM generate_series(:first, :last) AS g
+    FROM generate_series(CAST(:first AS int), CAST(:last AS int)) AS g
     """
 )
 SEED_CHUNK = 250_000

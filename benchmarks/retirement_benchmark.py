@@ -32,19 +32,19 @@ import resource
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, make_url, text
 
 from adapters.postgres import schema
-from adapters.postgres.engine import create_store_engine, sqlalchemy_url, with_database
+from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.repositories import SWEEP_PAGE_CTE, explain_sweep_page
 from adapters.postgres.uow import PostgresStore
+from benchmarks.scratch_database import scratch_database
 from benchmarks.server_settings import SETTINGS_BY_NAME
 from domain.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, SweepLane, sweep_lanes, sweep_page
 from domain.owner import Owner
@@ -64,7 +64,7 @@ _SEED = text(
              (ARRAY['skill','ongoing_project','role','preference','habit','project_fact','goal','interest'])[1 + mod(g, 8)] AS claim_kind,
              CASE WHEN mod(g, 8) = 7 THEN 'explicit_remember' ELSE 'automatic' END AS authority,
              (ARRAY[30, 90, 730, 365, 180, 90, 90, 365])[1 + mod(g, 8)] AS horizon
-      FROM generate_series(:first, :last) AS g
+      FROM generate_series(CAST(:first AS int), CAST(:last AS int)) AS g
     )
     INSERT INTO beliefs (id, tenant_id, principal_id, belief_type, statement, subject, confidence, source_events,
                          valid_from, corroboration_count, formation_version, claim_kind, derivation, longevity,
@@ -127,22 +127,6 @@ _RAW_PAGE = text(
 )
 
 
-def _fresh_database(server_url: str) -> tuple[str, str]:
-    name = f"retirement_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    admin.dispose()
-    return name, with_database(server_url, name)
-
-
-def _drop(server_url: str, name: str) -> None:
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.dispose()
-
-
 def _seed(engine: Engine, rows: int, now: datetime) -> float:
     started = time.perf_counter()
     for first in range(1, rows + 1, SEED_CHUNK):
@@ -160,18 +144,6 @@ def _explain_page_query(engine: Engine, now: datetime, lane: SweepLane) -> list[
         plan = explain_sweep_page(connection, now, lane, "ANALYZE, BUFFERS")
         connection.rollback()
     return [str(line) for line in plan]
-
-
-def _copy(server_url: str, template: str) -> tuple[str, str]:
-    name = f"{template}_copy_{uuid.uuid4().hex[:6]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        version = int(connection.exec_driver_sql("SHOW server_version_num").scalar_one())
-        # FILE_COPY (15+) copies the files and checkpoints, instead of WAL-logging every page of the copy.
-        strategy = " STRATEGY = FILE_COPY" if version >= 150000 else ""
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"{strategy}')
-    admin.dispose()
-    return name, with_database(server_url, name)
 
 
 def _wal(server_url: str, checkpoint: bool = False) -> tuple[int, int]:
@@ -239,27 +211,25 @@ def _timed_sweep(
     run_lane: Callable[[Engine, SweepLane], tuple[int, list[float]]],
 ) -> dict[str, Any]:
     """One sweep on a fresh copy of the seeded database, its lanes in threads; the copy is dropped after."""
-    name, url = _copy(server_url, template)
-    engine = create_store_engine(url, pool_size=lanes + 1)
-    try:
-        wal_before = _wal(server_url, checkpoint=True)
-        started = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=lanes) as pool:
-            outcomes = list(pool.map(lambda lane: run_lane(engine, lane), sweep_lanes(lanes)))
-        seconds = time.perf_counter() - started
-        with engine.connect() as connection:
-            audits = connection.execute(
-                text("SELECT count(*) FROM formation_audits WHERE kind = 'memory.retired'")
-            ).scalar_one()
-            left = connection.execute(
-                text("SELECT count(*) FROM beliefs WHERE valid_to IS NULL AND expires_at <= :now"),
-                {"now": now},
-            ).scalar_one()
-        engine.dispose()
+    with scratch_database(server_url, f"{template}_copy", template=template) as url:
+        engine = create_store_engine(url, pool_size=lanes + 1)
+        try:
+            wal_before = _wal(server_url, checkpoint=True)
+            started = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=lanes) as pool:
+                outcomes = list(pool.map(lambda lane: run_lane(engine, lane), sweep_lanes(lanes)))
+            seconds = time.perf_counter() - started
+            with engine.connect() as connection:
+                audits = connection.execute(
+                    text("SELECT count(*) FROM formation_audits WHERE kind = 'memory.retired'")
+                ).scalar_one()
+                left = connection.execute(
+                    text("SELECT count(*) FROM beliefs WHERE valid_to IS NULL AND expires_at <= :now"),
+                    {"now": now},
+                ).scalar_one()
+        finally:
+            engine.dispose()
         wal_after = _wal(server_url)
-    finally:
-        engine.dispose()
-        _drop(server_url, name)
     retired = sum(count for count, _ in outcomes)
     page_times = [t for _, times in outcomes for t in times]
     return {
@@ -278,7 +248,13 @@ def _timed_sweep(
 
 
 def measure(server_url: str, rows: int, lanes: int) -> dict[str, Any]:
-    name, url = _fresh_database(server_url)
+    with scratch_database(server_url, "retirement_bench") as url:
+        return _measure_on(server_url, url, rows, lanes)
+
+
+def _measure_on(server_url: str, url: str, rows: int, lanes: int) -> dict[str, Any]:
+    name = make_url(url).database
+    assert name is not None
     engine = create_store_engine(url, pool_size=2)
     try:
         schema.upgrade(engine, "head")
@@ -342,7 +318,6 @@ def measure(server_url: str, rows: int, lanes: int) -> dict[str, Any]:
         }
     finally:
         engine.dispose()
-        _drop(server_url, name)
 
 
 def main() -> None:

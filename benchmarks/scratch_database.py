@@ -9,23 +9,29 @@ from sqlalchemy import create_engine
 from adapters.postgres.engine import with_database
 
 
-def _admin(server_url: str, statement: str) -> None:
+def _admin(server_url: str, statement: str, *, template: str | None = None) -> None:
     """One statement outside a transaction (CREATE and DROP DATABASE refuse to run inside one), on an
-    engine that holds no connection once it is done."""
+    engine that holds no connection once it is done. With a template, the statement creates a copy of it."""
     admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
+            if template is not None:
+                version = int(connection.exec_driver_sql("SHOW server_version_num").scalar_one())
+                # FILE_COPY (15+) copies the files and checkpoints, instead of WAL-logging every page.
+                statement += f' TEMPLATE "{template}"' + (
+                    " STRATEGY = FILE_COPY" if version >= 150000 else ""
+                )
             connection.exec_driver_sql(statement)
     finally:
         admin.dispose()
 
 
 @contextmanager
-def scratch_database(server_url: str, prefix: str) -> Iterator[str]:
-    """The URL of a new empty database named `prefix` and a random suffix; dropped, with any connection
-    still open on it, when the block ends."""
+def scratch_database(server_url: str, prefix: str, *, template: str | None = None) -> Iterator[str]:
+    """The URL of a new database named `prefix` and a random suffix, empty or a copy of `template` (which
+    must have no open connection); dropped, with any connection still open on it, when the block ends."""
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    _admin(server_url, f'CREATE DATABASE "{name}"')
+    _admin(server_url, f'CREATE DATABASE "{name}"', template=template)
     try:
         yield with_database(server_url, name)
     finally:
