@@ -7,7 +7,7 @@ from datetime import datetime
 from temporalio import activity
 
 from activities.contracts import CommitInput, CommitReport
-from domain.formation_stages import commit_segment
+from domain.formation.formation_stages import commit_segment
 from domain.ports import UnitOfWorkFactory
 
 log = logging.getLogger(__name__)

@@ -9,10 +9,10 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt
 
-from domain.commit import CommitReport
+from domain.beliefs.commit import CommitReport
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import StageReport
 from domain.owner import BoundedId, Owner
-from domain.segments import SegmentRef
-from domain.stage_results import StageReport
 from domain.telemetry import ConsolidationRun
 
 

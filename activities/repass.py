@@ -7,8 +7,8 @@ from uuid import UUID, uuid4
 from pydantic import BaseModel, ConfigDict, PositiveInt
 from temporalio import activity
 
+from domain.formation.segments import SegmentRef
 from domain.ports import UnitOfWorkFactory
-from domain.segments import SegmentRef
 from domain.telemetry import AuditKind, FormationAudit
 
 

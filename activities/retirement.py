@@ -5,7 +5,8 @@ import logging
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from temporalio import activity
 
-from domain.lifecycle import SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage, sweep_page
+from domain.beliefs.lifecycle import SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage
+from domain.beliefs.sweep import sweep_page
 from domain.ports import UnitOfWorkFactory
 
 log = logging.getLogger(__name__)

@@ -18,10 +18,10 @@ from typing import Any, Final
 from temporalio import activity
 
 from activities.contracts import StageInput, StageReport
-from domain.anticipation import CUE_SENSITIVITIES, MEMORY_POOL
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
-from domain.formation_stages import (
+from domain.formation.anticipation import CUE_SENSITIVITIES, MEMORY_POOL
+from domain.formation.formation_stages import (
     anticipation_outcome,
     anticipation_request,
     distill_outcome,
@@ -31,10 +31,10 @@ from domain.formation_stages import (
     integration_request,
     select_cue_memories,
 )
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import ProviderAnswer
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer
 from domain.staging import StagedKind, StagedOutput
 
 log = logging.getLogger(__name__)

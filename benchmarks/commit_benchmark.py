@@ -27,9 +27,9 @@ from adapters.postgres.repositories import _belief_row
 from adapters.postgres.tables import beliefs
 from adapters.postgres.uow import PostgresStore
 from benchmarks.scratch_database import scratch_database
-from domain.beliefs import Authority, MemoryRecord
+from domain.beliefs.commit import commit_segment
+from domain.beliefs.records import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
-from domain.commit import commit_segment
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput

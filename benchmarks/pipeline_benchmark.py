@@ -15,20 +15,20 @@ import time
 from typing import Any
 from uuid import uuid4
 
-from domain.anticipation import (
+from domain.candidates import ClaimKind
+from domain.events import EventRef
+from domain.formation.anticipation import (
     anticipation_outcome,
     anticipation_request,
     earliest_evidence_seq,
     select_cue_memories,
 )
-from domain.candidates import ClaimKind
-from domain.distillation import coverage_units, distillation_outcome, distillation_request
-from domain.events import EventRef
-from domain.formation_stages import count_coverage_units
-from domain.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.distillation import coverage_units, distillation_outcome, distillation_request
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.segments import EventFootprint, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderRequest, ProviderResponse, ProviderUsage
-from domain.segments import EventFootprint, plan_segments
-from domain.versions import FORMATION_9
 from tests.builders import OWNER, T0, belief, event
 from tests.scripted_answers import TRAINING_INTEGRATION, TRAINING_SESSION, load, training_distillation
 

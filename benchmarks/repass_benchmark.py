@@ -10,7 +10,7 @@ control's), so an exhausted re-pass closes in about 341 x that wait.
 References, from the same fixture conversations: what the provider forms with every call answered (the 0%
 reference), and what the fallback forms with every call failing (its re-passes terminated at once).
 Reports, per share, once every Repass workflow has closed (or the deadline passed):
-  * beliefs lost: reference claims (domain.equivalence.same_claim, per principal) with no live belief (goal 0);
+  * beliefs lost: reference claims (domain.formation.equivalence.same_claim, per principal) with no live belief (goal 0);
     in brackets those of consolidations whose re-pass exhausted (an operator retry recovers them)
   * duplicates: pairs of live beliefs of one principal stating the same claim (goal 0)
   * provider-only contribution recovered: over the consolidations that fell back, the reference claims the
@@ -44,12 +44,12 @@ from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import DEFAULT_FORMATION_POLICY, connect, session_idle
 from adapters.temporal.worker import WorkerPorts, build_worker
-from domain.equivalence import same_claim
 from domain.events import SourceEvent
-from domain.formation_stages import count_coverage_units
+from domain.formation.equivalence import same_claim
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.owner import Owner
 from domain.providers import ProviderFailure, ProviderRequest, transient
-from domain.segments import EventFootprint, SegmentRef, plan_segments
 from tests import scripted_answers as answers
 from tests.workflows.repass_worker import correct_answer
 from workflows.repass import RepassResult, RepassWorkflow, repass_workflow_id

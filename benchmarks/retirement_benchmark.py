@@ -14,13 +14,13 @@ Three sweeps, each on its own copy of that database (CREATE DATABASE ... TEMPLAT
 pays the same full-page images a sweep pays in production (the first change to a page after a checkpoint):
   raw     the floor: one UPDATE per 10,000-row page of the expiry index, no re-check of the row's facts, no
           audit; what a hand-written SQL sweep does;
-  lanes=1 the product's page (domain.lifecycle.sweep_page over the PostgreSQL store: re-checks each row's
+  lanes=1 the product's page (domain.beliefs.lifecycle.sweep_page over the PostgreSQL store: re-checks each row's
           facts, writes one memory.retired audit per retirement), one page at a time;
   lanes=N the same pages, N lanes side by side on disjoint id slices, as RetirementSweepWorkflow runs them
           (one thread per lane here, one activity per lane there).
 Reported per sweep: rows retired/s, WAL bytes and full-page images; the ratios of the three within one run
 (the machine is shared and noisy); the page query's EXPLAIN (ANALYZE, BUFFERS); recall latency
-(domain.retrieval.recall) for the big principal; RSS before and after. Server settings: default and/or
+(domain.beliefs.retrieval.recall) for the big principal; RSS before and after. Server settings: default and/or
 production (benchmarks/server_settings.py); a DATABASE_URL server is measured as configured.
 Goal: >= 30,000 retirements/s, the expiry index in the plan, memory flat in store size.
 """
@@ -46,9 +46,10 @@ from adapters.postgres.repositories import SWEEP_PAGE_CTE, explain_sweep_page
 from adapters.postgres.uow import PostgresStore
 from benchmarks.scratch_database import scratch_database
 from benchmarks.server_settings import SETTINGS_BY_NAME
-from domain.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, SweepLane, sweep_lanes, sweep_page
+from domain.beliefs.lifecycle import SWEEP_LANES, SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, SweepLane, sweep_lanes
+from domain.beliefs.recall import recall
+from domain.beliefs.sweep import sweep_page
 from domain.owner import Owner
-from domain.retrieval import recall
 
 RESULTS_DIR = Path(__file__).parent / "results"
 BIG_PRINCIPAL = Owner(tenant_id="bench", principal_id="p-big")

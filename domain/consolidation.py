@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from typing import Final
 from uuid import UUID
 
-from domain.commit import CommitReport
+from domain.beliefs.commit import CommitReport
+from domain.formation.stage_results import StageReport
 from domain.owner import Owner
-from domain.stage_results import StageReport
 from domain.telemetry import ConsolidationRun, RunOutcome, Stage, StageOutcome
 
 MAX_BATCH_EVENTS: Final = 4096

@@ -10,7 +10,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, m
 
 from domain.events import MAX_EVENT_TEXT_BYTES, SourceEvent
 from domain.owner import BoundedId
-from domain.versions import EPISODE_INTEGRATION
+from domain.policy.versions import EPISODE_INTEGRATION
 
 MAX_SEGMENT_EVENTS = 256
 CITATION_PREFIX_BYTES = 16

@@ -8,11 +8,7 @@ from types import TracebackType
 from typing import Any, NamedTuple, Protocol, Self
 from uuid import UUID
 
-from domain.beliefs import ClosedReason, MemoryRecord
-from domain.candidates import Sensitivity
-from domain.episodes import IntegratedEpisode
-from domain.events import SourceEvent
-from domain.lifecycle import (
+from domain.beliefs.lifecycle import (
     WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
@@ -22,8 +18,12 @@ from domain.lifecycle import (
     SweepPage,
     UsageUpdate,
 )
+from domain.beliefs.records import ClosedReason, MemoryRecord
+from domain.beliefs.retrieval import RankingInputs
+from domain.candidates import Sensitivity
+from domain.episodes import IntegratedEpisode
+from domain.events import SourceEvent
 from domain.owner import Owner
-from domain.retrieval import RankingInputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -115,7 +115,7 @@ class BeliefRepository(Protocol):
         ...
 
     def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
-        """The ranking inputs (domain.retrieval.ranking_inputs) of the owner's live beliefs ordered by id,
+        """The ranking inputs (domain.beliefs.retrieval.ranking_inputs) of the owner's live beliefs ordered by id,
         strictly after after_id, at most limit: bare values, never full records (one indexed query)."""
         ...
 
@@ -292,7 +292,7 @@ class UnitOfWork(Protocol):
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> SweepPage:
         """One retirement-sweep page of ``lane``'s ids in this transaction: the answers
-        domain.lifecycle.sweep_page_by_facts gives (which rows retire, reason, valid_to, one content-free
+        domain.beliefs.lifecycle.sweep_page_by_facts gives (which rows retire, reason, valid_to, one content-free
         memory.retired audit each), in whatever page order the store's cursor follows; at most limit rows
         examined; done when fewer were found."""
         ...

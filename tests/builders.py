@@ -4,12 +4,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain.beliefs import Authority, MemoryRecord
+from domain.beliefs.records import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.episodes import IntegratedEpisode, episode_derivation_key
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
-from domain.versions import EPISODE_INTEGRATION, FORMATION_9
+from domain.policy.versions import EPISODE_INTEGRATION, FORMATION_9
 
 T0 = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
 OWNER = Owner(tenant_id="t1", principal_id="p1")

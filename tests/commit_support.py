@@ -4,6 +4,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
+from domain.beliefs.commit import CommitReport, commit_segment
 from domain.candidates import (
     CandidateOrigin,
     ClaimKind,
@@ -14,13 +15,12 @@ from domain.candidates import (
     Polarity,
     Sensitivity,
 )
-from domain.commit import CommitReport, commit_segment
 from domain.events import SourceEvent
+from domain.formation.segments import SegmentRef, segment_key
 from domain.owner import Owner
+from domain.policy.versions import FORMATION_9
 from domain.ports import UnitOfWorkFactory
-from domain.segments import SegmentRef, segment_key
 from domain.staging import StagedKind, StagedOutput
-from domain.versions import FORMATION_9
 from tests.builders import OWNER, T0
 
 LATER = T0 + timedelta(days=1)

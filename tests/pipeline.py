@@ -3,7 +3,9 @@
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from domain.anticipation import (
+from domain.beliefs.commit import CommitReport, commit_segment
+from domain.events import SourceEvent
+from domain.formation.anticipation import (
     CUE_SENSITIVITIES,
     MEMORY_POOL,
     anticipation_outcome,
@@ -11,18 +13,16 @@ from domain.anticipation import (
     earliest_evidence_seq,
     select_cue_memories,
 )
-from domain.commit import CommitReport, commit_segment
-from domain.distillation import distillation_outcome, distillation_request
-from domain.events import SourceEvent
-from domain.formation_stages import count_coverage_units
-from domain.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.distillation import distillation_outcome, distillation_request
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
+from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.owner import Owner
+from domain.policy.versions import FORMATION_9
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.segments import EventFootprint, SegmentRef, plan_segments
-from domain.stage_results import ProviderAnswer, StageReport
 from domain.staging import StagedKind, StagedOutput
-from domain.versions import FORMATION_9
 
 
 def call(provider: Provider | None, request: ProviderRequest | None) -> ProviderAnswer:

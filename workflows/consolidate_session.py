@@ -38,7 +38,7 @@ with workflow.unsafe.imports_passed_through():
         SessionKey,
     )
     from domain.consolidation import GAP_GRACE, summarize_round
-    from domain.segments import SegmentRef
+    from domain.formation.segments import SegmentRef
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
     from workflows.policies import HISTORY_EVENT_BUDGET, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE

@@ -23,14 +23,14 @@ with workflow.unsafe.imports_passed_through():
     from activities.contracts import CommitInput, CommitReport, StageInput
     from activities.repass import ExhaustionInput, RepassActivities
     from activities.stages import StageActivities
-    from domain.repass import (
+    from domain.formation.segments import SegmentRef
+    from domain.policy.repass import (
         PROVIDER_INITIAL_BACKOFF,
         PROVIDER_MAX_ATTEMPTS,
         RepassState,
         attempt_verdict,
         backoff,
     )
-    from domain.segments import SegmentRef
     from workflows.policies import (
         COMMIT_START_TO_CLOSE,
         INFRASTRUCTURE_RETRY,

@@ -7,7 +7,7 @@
       every lane done? ──▶ return the totals
       many pages run?  ──▶ continue-as-new with each lane's cursor and the totals
 
-Every decision (which beliefs are expired, what reason code, when validity ends) is domain.lifecycle's; the
+Every decision (which beliefs are expired, what reason code, when validity ends) is domain.beliefs.lifecycle's; the
 workflow only walks the expiry index page by page, one cursor per lane. Lanes hold disjoint id ranges, so
 they never touch the same row. Running it twice at once, or beside consolidation, is safe: the store retires
 a row only while it is live and unchanged.
@@ -21,8 +21,7 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.retirement import RetirementActivities, RetirePageInput
-    from domain.beliefs import ClosedReason
-    from domain.lifecycle import (
+    from domain.beliefs.lifecycle import (
         MAX_SWEEP_LANES,
         SWEEP_PAGE_SIZE,
         ExpiryCursor,
@@ -30,6 +29,7 @@ with workflow.unsafe.imports_passed_through():
         SweepPage,
         sweep_lanes,
     )
+    from domain.beliefs.records import ClosedReason
     from workflows.policies import INFRASTRUCTURE_RETRY, SWEEP_PAGE_START_TO_CLOSE
 
 # Each page adds 3 activity events and each round of pages a workflow task triple, so 250 pages stay below
@@ -53,7 +53,7 @@ class SweepInput(BaseModel):
 
     as_of: AwareDatetime | None = None
     # One lane unless asked: a run started (or continued as new) before lanes existed replays as one lane.
-    # The schedule asks for domain.lifecycle.SWEEP_LANES.
+    # The schedule asks for domain.beliefs.lifecycle.SWEEP_LANES.
     lanes: PositiveInt = Field(default=1, le=MAX_SWEEP_LANES)
     # The cursor of a one-lane run continued as new before lanes existed; ``progress`` supersedes it.
     after: ExpiryCursor | None = None

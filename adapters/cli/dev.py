@@ -19,9 +19,9 @@ from rich.markup import escape
 
 from adapters.cli.events import ImportReport, import_events
 from adapters.settings import Settings
+from domain.beliefs.retrieval import project, rank, render_belief
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from domain.retrieval import project, rank, render_belief
 
 if TYPE_CHECKING:
     from temporalio.client import Client

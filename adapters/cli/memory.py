@@ -20,9 +20,9 @@ from rich.table import Table
 
 from domain.candidates import MemoryCandidate
 from domain.events import SourceEvent
-from domain.fallback import fallback_candidates
-from domain.formation7 import Formation7Candidate, form_formation7
-from domain.versions import FORMATION_7, FORMATION_9
+from domain.formation.fallback import fallback_candidates
+from domain.formation.formation7 import Formation7Candidate, form_formation7
+from domain.policy.versions import FORMATION_7, FORMATION_9
 
 memory_app = typer.Typer(help="Inspect and form memories.", no_args_is_help=True)
 

@@ -19,11 +19,12 @@ from rich.markup import escape
 
 from adapters.cli.memory import memory_app
 from adapters.composition import Composition
-from domain.beliefs import MemoryRecord
-from domain.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, complete_run, expires_at, is_expired
+from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, expires_at, is_expired
+from domain.beliefs.records import MemoryRecord
+from domain.beliefs.retrieval import RECALL_PAGE, api_view, project, rank, ref_id_range, render_belief
+from domain.beliefs.usage import complete_run
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from domain.retrieval import RECALL_PAGE, api_view, project, rank, ref_id_range, render_belief
 
 schedule_app = typer.Typer(help="Temporal Schedules of the service.", no_args_is_help=True)
 

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from adapters.settings import Settings
-from domain.repass import RepassState
+from domain.policy.repass import RepassState
 
 repass_app = typer.Typer(
     help="Inspect and retry provider re-passes (RepassWorkflow). Uses TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.",

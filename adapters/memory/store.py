@@ -9,13 +9,7 @@ from types import TracebackType
 from typing import Any, Self
 from uuid import UUID
 
-from domain.beliefs import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.candidates import Sensitivity
-from domain.episodes import IntegratedEpisode
-from domain.equivalence import match_keys
-from domain.errors import EventConflict
-from domain.events import SourceEvent
-from domain.lifecycle import (
+from domain.beliefs.lifecycle import (
     WHOLE_ID_SPACE,
     ExpiryCursor,
     ExpiryCutoffs,
@@ -25,11 +19,17 @@ from domain.lifecycle import (
     SweepPage,
     UsageUpdate,
     expiry_facts,
-    sweep_page_by_facts,
 )
+from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.beliefs.retrieval import RankingInputs, ranking_inputs
+from domain.beliefs.sweep import sweep_page_by_facts
+from domain.candidates import Sensitivity
+from domain.episodes import IntegratedEpisode
+from domain.errors import EventConflict
+from domain.events import SourceEvent
+from domain.formation.equivalence import match_keys
 from domain.owner import Owner
 from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbEntry, VerbKey
-from domain.retrieval import RankingInputs, ranking_inputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 

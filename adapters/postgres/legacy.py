@@ -28,7 +28,7 @@ given a longer life than its type supports, and an unknown type gets the lowest-
 from typing import Final
 
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.versions import LIFECYCLE_BACKFILL
+from domain.policy.versions import LIFECYCLE_BACKFILL
 
 LEGACY_TYPE_MAPPING: Final[dict[str, tuple[ClaimKind, Longevity]]] = {
     "project": (ClaimKind.ONGOING_PROJECT, Longevity.ONGOING),

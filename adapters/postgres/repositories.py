@@ -21,13 +21,7 @@ from adapters.postgres.tables import (
     staged_outputs,
     watermarks,
 )
-from domain.beliefs import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
-from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
-from domain.episodes import IntegratedEpisode
-from domain.equivalence import match_keys
-from domain.errors import EventConflict
-from domain.events import EventRef, SourceEvent, SourceEventKind
-from domain.lifecycle import (
+from domain.beliefs.lifecycle import (
     DURABLE_HORIZON_DAYS,
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
@@ -42,9 +36,16 @@ from domain.lifecycle import (
     UsageUpdate,
     expires_at,
 )
+from domain.beliefs.records import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
+from domain.beliefs.retrieval import RankingInputs
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
+from domain.episodes import IntegratedEpisode
+from domain.errors import EventConflict
+from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.formation.equivalence import match_keys
 from domain.owner import Owner
+from domain.policy.versions import LIFECYCLE
 from domain.ports import AppendResult, EpisodePut, Tombstones, VerbEntry, VerbKey
-from domain.retrieval import RankingInputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
     AuditKind,
@@ -56,7 +57,6 @@ from domain.telemetry import (
     Stage,
     StageMetrics,
 )
-from domain.versions import LIFECYCLE
 
 
 class _Repo:
@@ -910,7 +910,7 @@ def _seconds(delta: Any) -> int:
 
 
 def _horizon_sql() -> tuple[str, str]:
-    """domain.lifecycle.horizon_of rendered as SQL over the row's current facts: (seconds, reason). Built from
+    """domain.beliefs.lifecycle.horizon_of rendered as SQL over the row's current facts: (seconds, reason). Built from
     the domain's constants; the contract suite holds this store's sweep to the domain's answers."""
     durable = " ".join(
         f"WHEN '{kind.value}' THEN {days * 86400}" for kind, days in DURABLE_HORIZON_DAYS.items()
@@ -952,7 +952,7 @@ def _sweep_statement() -> Any:
 
     The boundary and reason come from the row's facts (expires_at only chooses the page), so a stale
     expires_at can delay a retirement but never bring one forward, and validity ends at the horizon (never
-    before valid_from), as domain.lifecycle.decide says. The audit is domain.lifecycle.retirement_audit."""
+    before valid_from), as domain.beliefs.lifecycle.decide says. The audit is domain.beliefs.lifecycle.retirement_audit."""
     seconds, reason = _horizon_sql()
     boundary = f"(b.last_evidence_at + make_interval(secs => {seconds}))"
     # datetime.isoformat() of a UTC instant: microseconds only when there are any.

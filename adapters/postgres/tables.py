@@ -25,7 +25,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 metadata = MetaData()
 
 OWNER_ID = String(128)
-# Must list domain.beliefs.USER_CLOSED_REASONS; spelled out because a partial index predicate is frozen SQL.
+# Must list domain.beliefs.records.USER_CLOSED_REASONS; spelled out because a partial index predicate is frozen SQL.
 USER_CLOSED_WHERE = "closed_reason IN ('retracted', 'rejected', 'deleted', 'edited')"
 
 
@@ -100,7 +100,7 @@ beliefs = Table(
     # the few beliefs a candidate could match or a retraction could end instead of scanning the principal
     Column("main_verb", String(64)),
     Column("terms", ARRAY(Text)),
-    # added by the expires_at revision: last_evidence_at + the lifecycle horizon (domain.lifecycle.expires_at),
+    # added by the expires_at revision: last_evidence_at + the lifecycle horizon (domain.beliefs.lifecycle.expires_at),
     # written with every upsert; NULL when the belief never decays automatically
     Column("expires_at", DateTime(timezone=True)),
     # A commit's per-verb lookup reads its first n live rows by id straight from this index (revision 0007).

@@ -31,7 +31,8 @@ from adapters.postgres.tables import (
     staged_outputs,
     watermarks,
 )
-from domain.lifecycle import WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage, sweep_page_by_facts
+from domain.beliefs.lifecycle import WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage
+from domain.beliefs.sweep import sweep_page_by_facts
 from domain.owner import Owner
 from domain.ports import (
     BeliefRepository,

@@ -6,8 +6,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from domain.formation.stage_schemas import schema_violations
 from domain.providers import protocol
-from domain.stage_schemas import schema_violations
 
 _MAX_RETRY_AFTER_S = 3600.0
 

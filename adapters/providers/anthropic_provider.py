@@ -22,7 +22,7 @@ from adapters.providers.sdk_call import (
     complete_with,
     status_failure,
 )
-from domain.model_policy import MemoryModel
+from domain.policy.model_policy import MemoryModel
 from domain.providers import (
     ProviderFailure,
     ProviderRequest,

@@ -1,6 +1,6 @@
 """Builds the configured provider for a memory model tuple; the effort check runs before any call."""
 
-from domain.model_policy import MemoryModel
+from domain.policy.model_policy import MemoryModel
 from domain.providers import Provider
 
 

@@ -15,7 +15,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletio
 from openai.types.completion_usage import CompletionUsage
 
 from adapters.providers.sdk_call import Answer, SdkErrors, checked_profile, client_options, complete_with
-from domain.model_policy import MemoryModel
+from domain.policy.model_policy import MemoryModel
 from domain.providers import ProviderRequest, ProviderResponse, ProviderUsage, permanent, protocol, transient
 
 _ERRORS = SdkErrors(

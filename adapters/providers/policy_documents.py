@@ -5,7 +5,7 @@ from typing import Final
 
 import yaml
 
-from domain.model_policy import MemoryModel, MemoryModelPolicy, compiled_policy_version
+from domain.policy.model_policy import MemoryModel, MemoryModelPolicy, compiled_policy_version
 
 POLICY_PACKAGE: Final = "adapters.providers.policy"
 MEMORY_MODEL_DOCUMENT: Final = "memory-model.yaml"

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.model_policy import MemoryModel, ModelPrices, cost_usd
+from domain.policy.model_policy import MemoryModel, ModelPrices, cost_usd
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse, ProviderUsage
 from domain.telemetry import Stage
 

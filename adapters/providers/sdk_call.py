@@ -9,7 +9,7 @@ import anthropic
 import openai
 
 from adapters.providers._failures import decode_document, elapsed_ms, provider_error_code, retry_after_s
-from domain.model_policy import MemoryModel
+from domain.policy.model_policy import MemoryModel
 from domain.providers import (
     TIMEOUT_S,
     ProviderFailure,

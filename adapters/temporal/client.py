@@ -6,7 +6,7 @@ from temporalio.client import Client, WorkflowHandle
 from temporalio.contrib.pydantic import pydantic_data_converter
 
 from activities.contracts import SessionKey
-from domain.versions import FORMATION_9
+from domain.policy.versions import FORMATION_9
 from workflows.consolidate_session import (
     IDLE_SIGNAL,
     ConsolidateSessionInput,

@@ -6,7 +6,7 @@ from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
-from domain.repass import RepassState
+from domain.policy.repass import RepassState
 from workflows.repass import RepassInput, RepassWorkflow
 from workflows.search_attributes import REPASS_STATE
 

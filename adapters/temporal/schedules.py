@@ -19,7 +19,7 @@ from temporalio.client import (
 )
 
 from adapters.temporal.client import TASK_QUEUE
-from domain.lifecycle import SWEEP_LANES
+from domain.beliefs.lifecycle import SWEEP_LANES
 from workflows.retirement_sweep import RetirementSweepWorkflow, SweepInput
 
 SCHEDULE_ID: Final = "memory-retirement-sweep"

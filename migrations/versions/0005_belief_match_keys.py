@@ -7,7 +7,7 @@ Create Date: 2026-11-30
 commit_segment used to read every live belief of a principal to find what a candidate reinforces and what a
 retraction ends. These columns let it ask for the few live beliefs sharing a candidate's main verb (and, for a
 retraction, containing every lemma it negates) through an index, and for the user's tombstones by subject or
-verb. Keys are derived by domain.equivalence.match_keys, the same function the in-memory store applies.
+verb. Keys are derived by domain.formation.equivalence.match_keys, the same function the in-memory store applies.
 
 The backfill walks the primary key in bounded pages and commits nothing but the two derived columns; rows the
 new code already wrote (main_verb or terms set) are skipped. EXPECTED_REVISION moves here. Downgrade drops the
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from domain.equivalence import match_keys
+from domain.formation.equivalence import match_keys
 
 revision: str = "0005_belief_match_keys"
 down_revision: str | Sequence[str] | None = "0004_run_stage_metrics"

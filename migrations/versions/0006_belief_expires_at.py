@@ -6,7 +6,7 @@ Create Date: 2026-12-01
 
 The retirement sweep used to walk the live rows of beliefs_evidence_expiry_live up to the widest cutoff and
 filter there, stepping over every explicitly remembered row and every durable row whose horizon is longer
-than the hypothesis horizon. expires_at holds ``last_evidence_at + horizon`` (domain.lifecycle.expires_at;
+than the hypothesis horizon. expires_at holds ``last_evidence_at + horizon`` (domain.beliefs.lifecycle.expires_at;
 NULL for explicit_remember, which never decays), written by the repository with every upsert, so the sweep
 reads exactly the expired live rows as one range of beliefs_expires_live. The sweep still checks the
 deciding facts themselves before it retires a row, so a wrong or missing expires_at can only delay a

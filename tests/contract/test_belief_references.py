@@ -5,9 +5,9 @@ from uuid import UUID
 
 import pytest
 
-from domain.beliefs import ClosedReason
+from domain.beliefs.records import ClosedReason
+from domain.beliefs.retrieval import ref_id_range, short_ref
 from domain.ports import UnitOfWorkFactory
-from domain.retrieval import ref_id_range, short_ref
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief
 
 

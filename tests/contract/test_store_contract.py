@@ -6,25 +6,24 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from domain.beliefs import Authority, ClosedReason, MemoryRecord
-from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
-from domain.equivalence import match_keys
-from domain.errors import EventConflict
-from domain.lifecycle import (
+from domain.beliefs.lifecycle import (
     HYPOTHESIS_HORIZON,
     ONGOING_HORIZON,
-    complete_run,
     cutoffs,
     expires_at,
     expiry_facts,
     is_expired,
     sweep_lanes,
-    sweep_page,
-    sweep_page_by_facts,
 )
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.retrieval import RankingInputs, ranking_inputs
+from domain.beliefs.sweep import sweep_page, sweep_page_by_facts
+from domain.beliefs.usage import complete_run
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
+from domain.errors import EventConflict
+from domain.formation.equivalence import match_keys
 from domain.owner import Owner
 from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
-from domain.retrieval import RankingInputs, ranking_inputs
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit, ReasonCategory, RunOutcome
 from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER, T0, belief, episode, event
@@ -418,7 +417,7 @@ def test_lifecycle_retire_is_conditional_on_unchanged_facts_and_never_twice(
         uow.beliefs.close_validity(OWNER, user_closed.id, now, ClosedReason.EDITED)
         uow.beliefs.upsert(remembered.model_copy(update={"authority": Authority.EXPLICIT_REMEMBER}))
         uow.commit()
-    from domain.lifecycle import decide
+    from domain.beliefs.lifecycle import decide
 
     decided = [d for f in facts if (d := decide(f, now)) is not None]
     with uow_factory() as uow:
@@ -693,7 +692,7 @@ def test_lifecycle_store_sweep_gives_the_reference_answers_at_the_exact_boundary
 ) -> None:
     """retire_expired_page (set-based in PostgreSQL) retires what decide() retires, with its reason, valid_to
     and audit details, only at the boundary, once, and never a belief changed to outlive it."""
-    from domain.lifecycle import decide, retirement_audit
+    from domain.beliefs.lifecycle import decide, retirement_audit
 
     records = _every_shape()
     future = _hypothesis(last_evidence_at=T0 + timedelta(days=3650))

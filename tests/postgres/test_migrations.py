@@ -15,13 +15,13 @@ from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.tables import metadata
 from adapters.postgres.uow import PostgresStore
-from domain.beliefs import Authority, MemoryRecord
+from domain.beliefs.records import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.errors import WrongSchemaRevision
 from domain.events import EventRef
 from domain.owner import Owner
+from domain.policy.versions import LIFECYCLE, LIFECYCLE_BACKFILL
 from domain.staging import StagedKind, StagedOutput
-from domain.versions import LIFECYCLE, LIFECYCLE_BACKFILL
 from tests.builders import OWNER, T0, belief, episode, event
 
 pytestmark = pytest.mark.postgres

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from adapters.cli.main import app
 from adapters.postgres.uow import PostgresStore
-from domain.beliefs import Authority, MemoryRecord
-from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.lifecycle import DURABLE_HORIZON_DAYS, HYPOTHESIS_HORIZON, effective_confidence
-from domain.retrieval import (
+from domain.beliefs.lifecycle import DURABLE_HORIZON_DAYS, HYPOTHESIS_HORIZON, effective_confidence
+from domain.beliefs.recall import recall, user_trace_view
+from domain.beliefs.records import Authority, MemoryRecord
+from domain.beliefs.retrieval import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
     ConfidenceBand,
@@ -23,10 +23,9 @@ from domain.retrieval import (
     band,
     project,
     rank,
-    recall,
     render_context,
-    user_trace_view,
 )
+from domain.candidates import ClaimKind, Derivation, Longevity
 from tests.builders import OWNER, T0, belief
 
 pytestmark = pytest.mark.postgres

@@ -10,7 +10,7 @@ from sqlalchemy import Engine, text
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.repositories import explain_sweep_page
-from domain.lifecycle import SWEEP_LANES, sweep_lanes
+from domain.beliefs.lifecycle import SWEEP_LANES, sweep_lanes
 
 pytestmark = pytest.mark.postgres
 

@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.equivalence import same_claim
-from domain.merging import ClaimMatcher
+from domain.formation.equivalence import same_claim
+from domain.formation.merging import ClaimMatcher
 
 WORDS = [
     "runs", "running", "swims", "builds", "building", "an", "agent", "robot", "outdoors", "every", "day",

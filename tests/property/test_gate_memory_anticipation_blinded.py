@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
-from domain.anticipation import anticipation_outcome, anticipation_request, earliest_evidence_seq
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import Sensitivity
 from domain.events import EventRef, SourceEvent, SourceEventKind
-from domain.integration import trusted_events
+from domain.formation.anticipation import anticipation_outcome, anticipation_request, earliest_evidence_seq
+from domain.formation.integration import trusted_events
+from domain.formation.segments import EventFootprint, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderRequest, ProviderResponse, ProviderUsage
-from domain.segments import EventFootprint, plan_segments
 from domain.telemetry import Stage
-from domain.versions import FORMATION_9
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 from tests.pipeline import append, consolidate
 

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
 from domain.events import SourceEventKind
-from domain.formation_stages import count_coverage_units
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.segments import MAX_SEGMENT_UNITS, EventFootprint, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderRequest
-from domain.segments import MAX_SEGMENT_UNITS, EventFootprint, plan_segments
 from domain.telemetry import Stage
-from domain.versions import FORMATION_9
 from tests.builders import OWNER, T0, event
 from tests.pipeline import append, consolidate
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from domain.lifecycle import MAX_SWEEP_LANES, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, sweep_lanes
+from domain.beliefs.lifecycle import MAX_SWEEP_LANES, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, sweep_lanes
 from tests.builders import T0
 from workflows.retirement_sweep import LaneProgress, SweepInput
 

@@ -2,8 +2,8 @@
 
 import pytest
 
+from domain.formation.stage_schemas import stage_request as domain_stage_request
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.stage_schemas import stage_request as domain_stage_request
 from domain.telemetry import Stage
 
 

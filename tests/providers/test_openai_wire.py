@@ -6,9 +6,9 @@ from typing import Any
 import pytest
 
 from adapters.providers.openai_provider import OpenAIProvider
-from domain.model_policy import EffortNotAccepted, MemoryModel, ModelPrices
+from domain.formation.stage_schemas import stage_schema
+from domain.policy.model_policy import EffortNotAccepted, MemoryModel, ModelPrices
 from domain.providers import ProviderFailure, ProviderRequest
-from domain.stage_schemas import stage_schema
 from domain.telemetry import FailureClass, Stage
 from tests.providers.support import content_free_failure, stage_request
 from tests.providers.wire_server import (

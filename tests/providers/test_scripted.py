@@ -6,8 +6,8 @@ import pytest
 
 from adapters.providers.policy_documents import load_memory_model
 from adapters.providers.scripted import ScriptedProvider
+from domain.formation.stage_schemas import stage_schema
 from domain.providers import ProviderFailure, ProviderRequest, permanent, transient
-from domain.stage_schemas import stage_schema
 from domain.telemetry import FailureClass, Stage
 
 INTEGRATION = {"episodes": [{"subjects": ["agent"], "sentences": [{"text": "x", "source_event_ids": [1]}]}]}

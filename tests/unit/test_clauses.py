@@ -1,6 +1,6 @@
 import pytest
 
-from domain.clauses import MAX_CLAUSE_CHARS, split_clauses
+from domain.formation.clauses import MAX_CLAUSE_CHARS, split_clauses
 
 
 def texts(text: str) -> list[str]:

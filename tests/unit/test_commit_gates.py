@@ -8,11 +8,11 @@ from uuid import uuid4
 import pytest
 
 from adapters.memory.store import InMemoryStore
-from domain.beliefs import Authority, ClosedReason
+from domain.beliefs.governed import GovernedMemory, GovernedOutcome
+from domain.beliefs.records import Authority, ClosedReason
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Polarity
 from domain.events import EventRef, SourceEventKind
-from domain.fallback import fallback_candidates
-from domain.governed import GovernedMemory, GovernedOutcome
+from domain.formation.fallback import fallback_candidates
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind, ReasonCategory
 from tests.builders import OTHER_TENANT, OWNER, T0, belief, event
@@ -101,7 +101,7 @@ def test_gate_memory_compound_recall_thirty_two_per_consolidation_direct_before_
 
 
 def test_gate_memory_compound_recall_first_pass_takes_one_candidate_per_subject() -> None:
-    from domain.ranking import select
+    from domain.beliefs.ranking import select
 
     many = [
         candidate(1, "x", f"User builds thing{i}.", subject="project:a", kind=ClaimKind.ONGOING_PROJECT)
@@ -156,7 +156,7 @@ def test_merging_keeps_the_richer_wording_and_files_a_second_claim_under_an_exte
 
 
 def test_merging_tie_goes_to_the_provider_over_the_fallback() -> None:
-    from domain.merging import merge_batch
+    from domain.formation.merging import merge_batch
 
     fallback = candidate(
         1, "a", "User runs outdoors daily.", subject="activity:run", origin=CandidateOrigin.FALLBACK

@@ -7,14 +7,14 @@ from uuid import UUID, uuid4
 from activities.contracts import StageInput
 from activities.stages import StageActivities
 from adapters.memory.store import InMemoryStore
-from domain.anticipation import CUE_SENSITIVITIES, MEMORY_POOL, select_cue_memories
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import Sensitivity
 from domain.events import EventRef
+from domain.formation.anticipation import CUE_SENSITIVITIES, MEMORY_POOL, select_cue_memories
+from domain.formation.segments import EventFootprint, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
-from domain.segments import EventFootprint, plan_segments
 from domain.telemetry import FailureClass, Stage
-from domain.versions import FORMATION_9
 from tests.builders import OWNER, T0, belief, event
 from tests.pipeline import append
 

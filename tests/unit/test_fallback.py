@@ -8,8 +8,8 @@ import pytest
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Longevity, MemoryCandidate, Polarity
 from domain.episodes import MAX_NARRATIVE_BYTES
 from domain.events import SourceEvent, SourceEventKind
-from domain.fallback import empty_anticipation, fallback_candidates, fallback_episode
-from domain.rendering import has_uncertainty
+from domain.formation.fallback import empty_anticipation, fallback_candidates, fallback_episode
+from domain.formation.rendering import has_uncertainty
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SESSION = UUID("11111111-2222-4333-8444-555555555555")

@@ -13,8 +13,8 @@ import pytest
 
 from domain.candidates import ClaimKind, Derivation, MemoryCandidate, Polarity
 from domain.events import SourceEvent, SourceEventKind
-from domain.fallback import fallback_candidates
-from domain.rendering import has_uncertainty
+from domain.formation.fallback import fallback_candidates
+from domain.formation.rendering import has_uncertainty
 
 SESSION = UUID("22222222-3333-4444-8555-666666666666")
 AT = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)

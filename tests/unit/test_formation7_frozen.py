@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from domain.events import SourceEvent
-from domain.formation7 import EXTRACTOR, form_formation7, normalized_output
-from domain.versions import EXTRACTOR_BY_FORMATION, FORMATION_7, FORMATION_9
+from domain.formation.formation7 import EXTRACTOR, form_formation7, normalized_output
+from domain.policy.versions import EXTRACTOR_BY_FORMATION, FORMATION_7, FORMATION_9
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "formation7"
 INPUTS = sorted(FIXTURES.glob("*.input.jsonl"))

@@ -8,12 +8,12 @@ import pytest
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
 from domain.candidates import Derivation, Longevity, Polarity, Sensitivity
-from domain.distillation import distillation_outcome
 from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.formation.distillation import distillation_outcome
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderFailure, ProviderResponse, ProviderUsage
-from domain.segments import EventFootprint, SegmentRef, plan_segments
 from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
-from domain.versions import FORMATION_9
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 from tests.pipeline import append, consolidate
 from tests.scripted_answers import NO_PREDICTIONS, candidate, entry

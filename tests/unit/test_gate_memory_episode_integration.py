@@ -8,11 +8,11 @@ import pytest
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
 from domain.events import SourceEvent, SourceEventKind
-from domain.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderResponse, ProviderUsage
-from domain.segments import EventFootprint, SegmentRef, plan_segments
 from domain.telemetry import FailureClass, Stage, StageOutcome
-from domain.versions import FORMATION_9
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, event
 from tests.pipeline import append, consolidate
 from tests.scripted_answers import NO_PREDICTIONS, fragment, sentence

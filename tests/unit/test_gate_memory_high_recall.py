@@ -9,10 +9,10 @@ import pytest
 
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.events import EventRef
-from domain.rendering import has_uncertainty
+from domain.formation.rendering import has_uncertainty
 from domain.telemetry import ReasonCategory, Stage, StageOutcome
 from tests.builders import OWNER, T0
 from tests.pipeline import append, consolidate

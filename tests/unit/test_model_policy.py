@@ -10,7 +10,7 @@ from adapters.providers.policy_documents import (
     shipped_documents,
     shipped_policy_version,
 )
-from domain.model_policy import (
+from domain.policy.model_policy import (
     EffortNotAccepted,
     MemoryModel,
     ModelPrices,

@@ -1,8 +1,8 @@
-"""domain.repass.backoff: the first wait is an operator setting; the coefficient and the cap are fixed."""
+"""domain.policy.repass.backoff: the first wait is an operator setting; the coefficient and the cap are fixed."""
 
 from datetime import timedelta
 
-from domain.repass import PROVIDER_INITIAL_BACKOFF, PROVIDER_MAX_BACKOFF, backoff
+from domain.policy.repass import PROVIDER_INITIAL_BACKOFF, PROVIDER_MAX_BACKOFF, backoff
 
 
 def test_default_first_wait_is_the_provider_controls() -> None:

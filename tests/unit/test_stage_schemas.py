@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
-from domain.stage_schemas import (
+from domain.formation.stage_schemas import (
     STAGE_RESPONSES,
     AnticipationResponse,
     DistillationResponse,

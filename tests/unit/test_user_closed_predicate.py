@@ -3,7 +3,7 @@
 import re
 
 from adapters.postgres.tables import USER_CLOSED_WHERE
-from domain.beliefs import USER_CLOSED_REASONS
+from domain.beliefs.records import USER_CLOSED_REASONS
 
 
 def test_user_closed_index_predicate_lists_exactly_the_user_closed_reasons() -> None:

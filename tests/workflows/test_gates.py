@@ -8,10 +8,10 @@ import pytest
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.worker import WorkerPorts
-from domain.formation_stages import count_coverage_units
-from domain.segments import EventFootprint, SegmentRef, plan_segments
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
+from domain.policy.versions import FORMATION_9
 from domain.telemetry import Stage
-from domain.versions import FORMATION_9
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories

@@ -32,16 +32,16 @@ from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import DEFAULT_FORMATION_POLICY, session_idle
 from adapters.temporal.repass import RepassNotRetryable, list_repasses, retry_repass, state_query
 from adapters.temporal.worker import WorkerPorts
-from domain.beliefs import ClosedReason, MemoryRecord
-from domain.commit import CommitReport
-from domain.equivalence import same_claim
+from domain.beliefs.commit import CommitReport
+from domain.beliefs.governed import GovernedMemory, GovernedOutcome
+from domain.beliefs.records import ClosedReason, MemoryRecord
 from domain.events import SourceEvent
-from domain.formation_stages import count_coverage_units
-from domain.governed import GovernedMemory, GovernedOutcome
+from domain.formation.equivalence import same_claim
+from domain.formation.formation_stages import count_coverage_units
+from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.owner import Owner
+from domain.policy.repass import PROVIDER_MAX_ATTEMPTS, RepassState, backoff
 from domain.providers import ProviderFailure, ProviderRequest, permanent, transient
-from domain.repass import PROVIDER_MAX_ATTEMPTS, RepassState, backoff
-from domain.segments import EventFootprint, SegmentRef, plan_segments
 from domain.telemetry import AuditKind, FormationAudit, ReasonCategory, RunOutcome
 from tests import scripted_answers as answers
 from tests.workflows.conftest import temporal_cli, time_skipping_harness

@@ -16,11 +16,12 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from adapters.postgres.uow import PostgresStore
 from adapters.temporal.schedules import SCHEDULE_ID, Installed, install_retirement_schedule
 from adapters.temporal.worker import WorkerPorts
-from domain.beliefs import ClosedReason, MemoryRecord
+from domain.beliefs.lifecycle import HYPOTHESIS_HORIZON, ONGOING_HORIZON, SWEEP_LANES
+from domain.beliefs.recall import recall
+from domain.beliefs.records import ClosedReason, MemoryRecord
+from domain.beliefs.usage import complete_run
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.lifecycle import HYPOTHESIS_HORIZON, ONGOING_HORIZON, SWEEP_LANES, complete_run
 from domain.owner import Owner
-from domain.retrieval import recall
 from domain.telemetry import AuditKind
 from tests.builders import OWNER, belief
 from tests.workflows.conftest import time_skipping_harness

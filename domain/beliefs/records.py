@@ -16,7 +16,7 @@ from domain.candidates import (
 )
 from domain.events import EventRef
 from domain.owner import BoundedId
-from domain.versions import LIFECYCLE
+from domain.policy.versions import LIFECYCLE
 
 
 class Authority(StrEnum):

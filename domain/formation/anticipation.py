@@ -4,16 +4,16 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import MAX_STATEMENT_CHARS, Sensitivity
 from domain.events import SourceEvent
-from domain.fallback import empty_anticipation
-from domain.integration import trusted_events
-from domain.language import content_lemmas
+from domain.formation.fallback import empty_anticipation
+from domain.formation.integration import trusted_events
+from domain.formation.language import content_lemmas
+from domain.formation.segments import MAX_SEGMENT_BYTES, SegmentRef
+from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
+from domain.formation.stage_schemas import AnticipationResponse, stage_request
 from domain.providers import ProviderRequest, ProviderResponse
-from domain.segments import MAX_SEGMENT_BYTES, SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
-from domain.stage_schemas import AnticipationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You anticipate what a person is about to tell their AI agent, for a memory system.

@@ -16,9 +16,9 @@ from domain.candidates import (
     MemoryCandidate,
     Polarity,
 )
-from domain.equivalence import MOST_SHARED, same_claim, terms
-from domain.language import tokenize
-from domain.rendering import conflict_key
+from domain.formation.equivalence import MOST_SHARED, same_claim, terms
+from domain.formation.language import tokenize
+from domain.formation.rendering import conflict_key
 
 MAX_ORDINAL = 99
 

@@ -5,7 +5,7 @@ that a represented clause is what a cited memory asserts, and to find what a ret
 
 import re
 
-from domain.language import STOPWORDS, tokenize
+from domain.formation.language import STOPWORDS, tokenize
 
 NEGATIONS = frozenset({"not", "no", "never", "longer", "anymore", "nor", "without"})
 QUALIFIERS = frozenset(

@@ -2,7 +2,7 @@
 
 Explicit remember, user edit, rejection, retraction and deletion are the user's own acts. They are
 authoritative (an automatic candidate under a subject the user holds is a conflict, never an overwrite) and
-durable: what they close stays closed as a tombstone (domain.beliefs.USER_CLOSED_REASONS), and commit_segment
+durable: what they close stays closed as a tombstone (domain.beliefs.records.USER_CLOSED_REASONS), and commit_segment
 refuses any candidate that restates a tombstoned claim from evidence no later than the user's act, so no
 integration, distillation, retry, replay or re-pass recreates it. Audits carry ids and action codes only."""
 
@@ -12,14 +12,14 @@ from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
 
-from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.events import EventRef
-from domain.grounding import holds_credential, holds_injection
+from domain.formation.grounding import holds_credential, holds_injection
 from domain.owner import Owner
+from domain.policy.versions import LIFECYCLE
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.telemetry import AuditKind, FormationAudit
-from domain.versions import LIFECYCLE
 
 EXPLICIT_CONFIDENCE = 0.95
 GOVERNED_FORMATION = "governed"

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Derivation, Polarity
-from domain.language import STOPWORDS, tokenize
+from domain.formation.language import STOPWORDS, tokenize
 
 UNCERTAINTY_WORDS: frozenset[str] = frozenset({"likely", "may", "tentatively"})
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from domain.events import SourceEvent
-from domain.versions import EXTRACTOR_BY_FORMATION, FORMATION_7
+from domain.policy.versions import EXTRACTOR_BY_FORMATION, FORMATION_7
 
 EXTRACTOR = EXTRACTOR_BY_FORMATION[FORMATION_7]
 MAX_CANDIDATES = 8

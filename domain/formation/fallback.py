@@ -10,7 +10,7 @@ in questions ("..., given that I swim on other days?"), and skips inverted or hy
 "if I", "would I"), so a question about training forms nothing about the user's training. Every candidate
 cites its whole clause, an exact substring of the event. A correction forms a retraction only, keyed by
 running the same rules over the affirmative reading of the clause. Matching uses lemmas from
-domain.language; statements come from domain.rendering.
+domain.formation.language; statements come from domain.formation.rendering.
 """
 
 import re
@@ -27,12 +27,12 @@ from domain.candidates import (
     MemoryCandidate,
     Polarity,
 )
-from domain.clauses import Clause, split_clauses
 from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
-from domain.language import STOPWORDS, Token, lemma, tokenize, verb_lemma
-from domain.rendering import Aspect, Predicate, conflict_key, render_statement, third_person
-from domain.stage_schemas import AnticipationResponse
+from domain.formation.clauses import Clause, split_clauses
+from domain.formation.language import STOPWORDS, Token, lemma, tokenize, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key, render_statement, third_person
+from domain.formation.stage_schemas import AnticipationResponse
 
 MAX_CLAIMS_PER_CLAUSE = 12
 

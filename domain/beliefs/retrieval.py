@@ -1,6 +1,6 @@
 """retrieval@3: rank live beliefs by evidence age, kind and utility; render uncertainty, never raw scores.
 
-Ranking. score = kind usefulness + longevity usefulness (domain.ranking's rubric) + an evidence-age term
+Ranking. score = kind usefulness + longevity usefulness (domain.beliefs.ranking's rubric) + an evidence-age term
 that halves every EVIDENCE_HALF_LIFE of ``last_evidence_at`` + the effective confidence + utility. Usage
 reaches the score only through ``utility``: ``last_used_at`` is shown to people, never ranked on, so
 recalling a memory cannot make it look fresh. Beliefs past their lifecycle@2 horizon are not recalled even
@@ -12,35 +12,28 @@ Rendering. Each recalled belief is two lines inside one delimited block that say
       (direct, ongoing, medium confidence)
 
 The confidence band is the only form a confidence takes on any read surface:
-low < 0.5 <= medium < 0.8 <= high (of the effective confidence, see domain.lifecycle).
+low < 0.5 <= medium < 0.8 <= high (of the effective confidence, see domain.beliefs.lifecycle).
 """
 
-import heapq
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict
 
-from domain.beliefs import Authority, MemoryRecord
+from domain.beliefs.lifecycle import Horizon, confidence_at, effective_confidence, horizon_of, is_expired
+from domain.beliefs.ranking import KIND_USEFULNESS, LONGEVITY_USEFULNESS
+from domain.beliefs.records import Authority, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.lifecycle import Horizon, confidence_at, effective_confidence, horizon_of, is_expired
-from domain.owner import Owner
-from domain.ranking import KIND_USEFULNESS, LONGEVITY_USEFULNESS
-from domain.versions import RETRIEVAL
-
-if TYPE_CHECKING:
-    from domain.ports import UnitOfWork
+from domain.policy.versions import RETRIEVAL
 
 EVIDENCE_HALF_LIFE: Final = timedelta(days=30)
 AGE_WEIGHT: Final = 3.0
 _NO_AGE: Final = timedelta(0)
 DEFAULT_RECALL_LIMIT: Final = 20
 RECALL_PAGE: Final = 1_000
-# recall ranks bare ranking inputs, a page at a time: a few MB per page, one query for most principals.
-RANKING_PAGE: Final = 20_000
 LOW_MEDIUM: Final = 0.5
 MEDIUM_HIGH: Final = 0.8
 BLOCK_OPEN: Final = f'<recalled-memories policy="{RETRIEVAL}">'
@@ -146,15 +139,15 @@ def ranking_inputs(record: MemoryRecord) -> RankingInputs:
     )
 
 
-def _horizon(inputs: RankingInputs) -> Horizon | None:
+def inputs_horizon(inputs: RankingInputs) -> Horizon | None:
     return horizon_of(inputs.authority, inputs.derivation, inputs.longevity, inputs.claim_kind)
 
 
-def _expired(inputs: RankingInputs, found: Horizon | None, now: datetime) -> bool:
+def inputs_expired(inputs: RankingInputs, found: Horizon | None, now: datetime) -> bool:
     return found is not None and now >= inputs.last_evidence_at + found.after
 
 
-def _score(inputs: RankingInputs, found: Horizon | None, now: datetime) -> float:
+def inputs_score(inputs: RankingInputs, found: Horizon | None, now: datetime) -> float:
     """The retrieval@3 score: the one formula (found is the belief's horizon, looked up once)."""
     # Future-dated evidence (client clock skew) ranks as fresh, not fresher than fresh.
     age = max(now - inputs.last_evidence_at, _NO_AGE)
@@ -169,7 +162,7 @@ def _score(inputs: RankingInputs, found: Horizon | None, now: datetime) -> float
 
 
 def score_inputs(inputs: RankingInputs, now: datetime) -> float:
-    return _score(inputs, _horizon(inputs), now)
+    return inputs_score(inputs, inputs_horizon(inputs), now)
 
 
 def score(record: MemoryRecord, now: datetime) -> float:
@@ -181,99 +174,6 @@ def rank(records: Sequence[MemoryRecord], now: datetime, limit: int) -> list[Mem
     # Ties fall to the id so the same store always recalls in the same order.
     live.sort(key=lambda r: (-score(r, now), r.id))
     return live[: max(limit, 0)]
-
-
-# (-score, id, inputs): the order rank() gives, ties to the id.
-_Ranked = tuple[float, UUID, RankingInputs]
-
-
-def _rank_page(
-    page: Sequence[RankingInputs], now: datetime, best: list[_Ranked], limit: int
-) -> tuple[list[_Ranked], int]:
-    """Merge one page of live beliefs' inputs into the best limit so far; also counts the expired ones."""
-    keyed: list[_Ranked] = []
-    hidden = 0
-    for inputs in page:
-        found = _horizon(inputs)
-        if _expired(inputs, found, now):
-            hidden += 1
-        else:
-            keyed.append((-_score(inputs, found, now), inputs.id, inputs))
-    return heapq.nsmallest(max(limit, 0), [*best, *keyed]), hidden
-
-
-class TraceEntry(BaseModel):
-    """Content-free: a recall trace names beliefs and their shape, never their statements or scores."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    ref: str
-    claim_kind: ClaimKind
-    derivation: Derivation
-    longevity: Longevity
-    confidence_band: ConfidenceBand
-    last_evidence_at: AwareDatetime
-    last_used_at: AwareDatetime | None
-
-
-class RecallTrace(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    policy: str = RETRIEVAL
-    as_of: AwareDatetime
-    considered: NonNegativeInt
-    hidden_expired: NonNegativeInt
-    returned: tuple[TraceEntry, ...]
-
-
-class Recall(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    beliefs: tuple[RecalledBelief, ...]
-    trace: RecallTrace
-
-    @property
-    def returned_ids(self) -> list[UUID]:
-        """What the agent hands back in complete_run after its response."""
-        return [b.id for b in self.beliefs]
-
-
-def recall(uow: "UnitOfWork", owner: Owner, now: datetime, limit: int = DEFAULT_RECALL_LIMIT) -> Recall:
-    """The owner's top live beliefs. Ranks the store's ranking inputs a page at a time (holding at most
-    limit + one page of bare tuples), then reads the full records of the top limit only."""
-    best: list[_Ranked] = []
-    considered = hidden = 0
-    after: UUID | None = None
-    while page := uow.beliefs.ranking_page(owner, after, RANKING_PAGE):
-        after = page[-1].id
-        considered += len(page)
-        best, expired = _rank_page(page, now, best, limit)
-        hidden += expired
-        if len(page) < RANKING_PAGE:
-            break
-    top = [ranked[2] for ranked in best]
-    loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
-    # A belief closed between the two reads is left out rather than shown closed.
-    records = [loaded[i.id] for i in top if i.id in loaded and loaded[i.id].is_live]
-    recalled = tuple(project(r, now) for r in records)
-    trace = RecallTrace(
-        as_of=now,
-        considered=considered,
-        hidden_expired=hidden,
-        returned=tuple(
-            TraceEntry(
-                ref=b.ref,
-                claim_kind=b.claim_kind,
-                derivation=b.derivation,
-                longevity=b.longevity,
-                confidence_band=b.confidence_band,
-                last_evidence_at=b.last_evidence_at,
-                last_used_at=b.last_used_at,
-            )
-            for b in recalled
-        ),
-    )
-    return Recall(beliefs=recalled, trace=trace)
 
 
 def _inert(statement: str) -> str:
@@ -290,26 +190,6 @@ def render_context(beliefs: Sequence[RecalledBelief]) -> str:
     """The block the agent puts into its prompt: recalled text is data, never instructions."""
     lines = [BLOCK_OPEN, BLOCK_NOTICE, *(render_belief(b) for b in beliefs), BLOCK_CLOSE]
     return "\n".join(lines)
-
-
-def user_trace_view(trace: RecallTrace) -> dict[str, Any]:
-    """What a person may see of a recall: which memories, their shape and clocks; no scores, no internals."""
-    return {
-        "policy": trace.policy,
-        "as_of": trace.as_of.isoformat(),
-        "memories": [
-            {
-                "ref": entry.ref,
-                "claim_kind": entry.claim_kind.value,
-                "derivation": entry.derivation.value,
-                "longevity": entry.longevity.value,
-                "confidence": f"{entry.confidence_band.value} confidence",
-                "last_evidence_at": entry.last_evidence_at.isoformat(),
-                "last_used_at": entry.last_used_at.isoformat() if entry.last_used_at else None,
-            }
-            for entry in trace.returned
-        ],
-    }
 
 
 def api_view(belief: RecalledBelief) -> dict[str, Any]:

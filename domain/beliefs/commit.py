@@ -19,20 +19,20 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
-from domain.beliefs import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
+from domain.beliefs.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
+from domain.beliefs.records import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
-from domain.equivalence import match_keys, retraction_ends
 from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
-from domain.grounding import admitted_sources, span_rejection
-from domain.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
+from domain.formation.equivalence import match_keys, retraction_ends
+from domain.formation.grounding import admitted_sources, span_rejection
+from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
+from domain.formation.segments import SegmentRef
 from domain.owner import Owner
+from domain.policy.versions import LIFECYCLE
 from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbEntry, VerbKey
-from domain.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
-from domain.segments import SegmentRef
 from domain.staging import StagedKind
 from domain.telemetry import AuditKind, AuditValue, CoverageDisposition, FormationAudit, ReasonCategory
-from domain.versions import LIFECYCLE
 
 # The reference's table of initial automatic confidence; explicit remember (0.95) lives in governed.py.
 CONFIDENCE: dict[Derivation, float] = {Derivation.DIRECT: 0.65, Derivation.HYPOTHESIS: 0.35}

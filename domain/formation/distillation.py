@@ -5,8 +5,7 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from domain.anticipation import cue_memory
-from domain.beliefs import MemoryRecord
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import (
     MAX_SPAN_CHARS,
     CandidateOrigin,
@@ -18,18 +17,24 @@ from domain.candidates import (
     Polarity,
     Sensitivity,
 )
-from domain.clauses import Clause, split_clauses
 from domain.episodes import IntegratedEpisode
-from domain.equivalence import negated, represents, same_claim
 from domain.events import COMMUNICATION_KINDS, SourceEvent
-from domain.fallback import clause_claims, fallback_candidates
-from domain.grounding import admitted_sources, span_rejection
-from domain.integration import trusted_events
+from domain.formation.anticipation import cue_memory
+from domain.formation.clauses import Clause, split_clauses
+from domain.formation.equivalence import negated, represents, same_claim
+from domain.formation.fallback import clause_claims, fallback_candidates
+from domain.formation.grounding import admitted_sources, span_rejection
+from domain.formation.integration import trusted_events
+from domain.formation.rendering import conflict_key, has_uncertainty, user_voice
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
+from domain.formation.stage_schemas import (
+    DistillationResponse,
+    LedgerDisposition,
+    ProposedCandidate,
+    stage_request,
+)
 from domain.providers import ProviderRequest, ProviderResponse
-from domain.rendering import conflict_key, has_uncertainty, user_voice
-from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
-from domain.stage_schemas import DistillationResponse, LedgerDisposition, ProposedCandidate, stage_request
 from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
 
 INSTRUCTIONS = """You distill durable memories about a person from their own words, for their AI agent.

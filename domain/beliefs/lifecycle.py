@@ -23,22 +23,18 @@ corroboration, confidence or expiry, so a memory cannot keep itself alive by bei
 """
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Final
-from uuid import UUID, uuid4, uuid5
+from typing import Final
+from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
-from domain.beliefs import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.owner import BoundedId, Owner
+from domain.owner import BoundedId
+from domain.policy.versions import LIFECYCLE
 from domain.telemetry import AuditKind, FormationAudit
-from domain.versions import LIFECYCLE
-
-if TYPE_CHECKING:  # ports name this module's values, so the service only needs the protocol for typing
-    from domain.ports import UnitOfWork
 
 HYPOTHESIS_HORIZON: Final = timedelta(days=30)
 ONGOING_HORIZON: Final = timedelta(days=90)
@@ -326,60 +322,6 @@ def retirement_audit(retirement: Retirement, now: datetime, audit_id: UUID) -> F
     )
 
 
-def sweep_page(
-    uow: "UnitOfWork",
-    now: datetime,
-    after: ExpiryCursor | None,
-    limit: int = SWEEP_PAGE_SIZE,
-    lane: SweepLane = WHOLE_ID_SPACE,
-) -> SweepPage:
-    """Retire one page of expired beliefs in the caller's unit of work (the caller commits).
-
-    The store runs the page (``UnitOfWork.retire_expired_page``): a store may do it set-based in one
-    statement, and must give the answers ``sweep_page_by_facts`` gives (the contract suite holds both stores
-    to them). Only rows of ``lane`` are examined, so the lanes of one sweep run side by side. Safe to run
-    concurrently with itself and with consolidation: a row is retired only if it is still live and expired
-    on its current facts, and only retired rows get an audit.
-    """
-    return uow.retire_expired_page(now, after, limit, lane)
-
-
-def sweep_page_by_facts(
-    uow: "UnitOfWork",
-    now: datetime,
-    after: ExpiryCursor | None,
-    limit: int = SWEEP_PAGE_SIZE,
-    lane: SweepLane = WHOLE_ID_SPACE,
-    *,
-    new_id: Callable[[], UUID] = uuid4,
-) -> SweepPage:
-    """The reference page: read the expiry facts, decide each here, retire conditionally, audit the retired.
-
-    Safe to run concurrently with itself and with consolidation: the store retires a row only if it is still
-    live and its deciding facts are unchanged, and only retired rows get an audit.
-    """
-    if after is not None and after.expires_at is not None:
-        # A cursor in another store's (expires_at, id) order means nothing here: start over (idempotent).
-        after = None
-    policy = cutoffs(now)
-    candidates = uow.beliefs.expiry_candidates(policy, after, limit, lane)
-    decided = [r for r in (decide(facts, now) for facts in candidates) if r is not None]
-    retired = uow.beliefs.retire(decided) if decided else []
-    if retired:
-        uow.audits.record_many([retirement_audit(r, now, new_id()) for r in retired])
-    by_reason: dict[ClosedReason, int] = {}
-    for r in retired:
-        by_reason[r.reason] = by_reason.get(r.reason, 0) + 1
-    return SweepPage(
-        examined=len(candidates),
-        retired=len(retired),
-        skipped_changed=len(decided) - len(retired),
-        by_reason=by_reason,
-        next_cursor=candidates[-1].cursor if candidates else after,
-        done=len(candidates) < limit,
-    )
-
-
 # --- the usage clock -------------------------------------------------------------------------------
 
 
@@ -398,75 +340,3 @@ class UsageUpdate:
         if self.used_at is None:
             return last_used_at
         return self.used_at if last_used_at is None else max(last_used_at, self.used_at)
-
-
-class RunCompletion(BaseModel):
-    """Counts only: which ids were applied, skipped as repeats, unknown or unfaithful."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    cited: NonNegativeInt = 0
-    returned_uncited: NonNegativeInt = 0
-    already_recorded: NonNegativeInt = 0
-    not_live: NonNegativeInt = 0
-    # Cited but not returned in this run: the model cannot faithfully cite what it was not given.
-    unfaithful_citations: NonNegativeInt = 0
-
-
-def usage_audit(owner: Owner, run_id: UUID, belief_id: UUID, cited: bool, now: datetime) -> FormationAudit:
-    return FormationAudit(
-        # Deterministic so a repeated completion produces the very same audit.
-        id=uuid5(run_id, f"usage/{belief_id}"),
-        tenant_id=owner.tenant_id,
-        principal_id=owner.principal_id,
-        session_id=None,
-        kind=AuditKind.MEMORY_USED,
-        dedupe_key=f"usage/{run_id}/{belief_id}",
-        details={"belief_id": str(belief_id), "run_id": str(run_id), "cited": cited, "policy": LIFECYCLE},
-        created_at=now,
-    )
-
-
-def _unique(ids: Iterable[UUID]) -> list[UUID]:
-    return list(dict.fromkeys(ids))
-
-
-def complete_run(
-    uow: "UnitOfWork",
-    owner: Owner,
-    run_id: UUID,
-    returned_ids: Sequence[UUID],
-    cited_ids: Sequence[UUID],
-    now: datetime,
-) -> RunCompletion:
-    """The call the agent makes after a response (the caller commits). Idempotent per (run, belief)."""
-    returned = _unique(returned_ids)
-    returned_set = set(returned)
-    cited = {i for i in cited_ids if i in returned_set}
-    faithful = uncited = repeats = not_live = 0
-    for belief_id in returned:
-        was_cited = belief_id in cited
-        record = uow.beliefs.get(owner, belief_id)
-        if record is None or not record.is_live:
-            not_live += 1
-            continue
-        # The audit is the record of completion: it is what makes a repeated completion a no-op.
-        if not uow.audits.record(usage_audit(owner, run_id, belief_id, was_cited, now)):
-            repeats += 1
-            continue
-        update = UsageUpdate(
-            reward=CITED_REWARD if was_cited else UNCITED_REWARD, used_at=now if was_cited else None
-        )
-        if not uow.beliefs.record_usage(owner, belief_id, update, now):
-            not_live += 1
-        elif was_cited:
-            faithful += 1
-        else:
-            uncited += 1
-    return RunCompletion(
-        cited=faithful,
-        returned_uncited=uncited,
-        already_recorded=repeats,
-        not_live=not_live,
-        unfaithful_citations=len(set(cited_ids) - returned_set),
-    )

@@ -6,12 +6,12 @@ from pydantic import ValidationError
 
 from domain.episodes import IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
-from domain.fallback import fallback_episode
-from domain.language import content_lemmas, tokenize
+from domain.formation.fallback import fallback_episode
+from domain.formation.language import content_lemmas, tokenize
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
+from domain.formation.stage_schemas import IntegrationResponse, stage_request
 from domain.providers import ProviderRequest, ProviderResponse
-from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer, StageResult, report, unanswered
-from domain.stage_schemas import IntegrationResponse, stage_request
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You integrate a person's own messages into episodes for a memory system.

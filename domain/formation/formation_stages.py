@@ -5,21 +5,21 @@ domain values and hands them to the stage that owns each rule."""
 
 from typing import Any
 
-from domain.anticipation import (
+from domain.beliefs.commit import CommitReport, commit_segment
+from domain.beliefs.records import MemoryRecord
+from domain.events import SourceEvent
+from domain.formation.anticipation import (
     anticipation_outcome,
     anticipation_request,
     earliest_evidence_seq,
     select_cue_memories,
 )
-from domain.beliefs import MemoryRecord
-from domain.clauses import split_clauses
-from domain.commit import CommitReport, commit_segment
-from domain.distillation import distillation_outcome, distillation_request
-from domain.events import SourceEvent
-from domain.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.clauses import split_clauses
+from domain.formation.distillation import distillation_outcome, distillation_request
+from domain.formation.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import ProviderAnswer, StageReport, StageResult
 from domain.providers import ProviderRequest
-from domain.segments import SegmentRef
-from domain.stage_results import ProviderAnswer, StageReport, StageResult
 
 __all__ = [
     "CommitReport",

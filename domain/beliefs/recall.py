@@ -1,0 +1,139 @@
+"""Recall: the owner's top live beliefs by retrieval@3, read from the store a page of ranking inputs at a time."""
+
+import heapq
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Final
+from uuid import UUID
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+
+from domain.beliefs.retrieval import (
+    DEFAULT_RECALL_LIMIT,
+    ConfidenceBand,
+    RankingInputs,
+    RecalledBelief,
+    inputs_expired,
+    inputs_horizon,
+    inputs_score,
+    project,
+)
+from domain.candidates import ClaimKind, Derivation, Longevity
+from domain.owner import Owner
+from domain.policy.versions import RETRIEVAL
+from domain.ports import UnitOfWork
+
+# recall ranks bare ranking inputs, a page at a time: a few MB per page, one query for most principals.
+RANKING_PAGE: Final = 20_000
+
+# (-score, id, inputs): the order rank() gives, ties to the id.
+_Ranked = tuple[float, UUID, RankingInputs]
+
+
+def _rank_page(
+    page: Sequence[RankingInputs], now: datetime, best: list[_Ranked], limit: int
+) -> tuple[list[_Ranked], int]:
+    """Merge one page of live beliefs' inputs into the best limit so far; also counts the expired ones."""
+    keyed: list[_Ranked] = []
+    hidden = 0
+    for inputs in page:
+        found = inputs_horizon(inputs)
+        if inputs_expired(inputs, found, now):
+            hidden += 1
+        else:
+            keyed.append((-inputs_score(inputs, found, now), inputs.id, inputs))
+    return heapq.nsmallest(max(limit, 0), [*best, *keyed]), hidden
+
+
+class TraceEntry(BaseModel):
+    """Content-free: a recall trace names beliefs and their shape, never their statements or scores."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ref: str
+    claim_kind: ClaimKind
+    derivation: Derivation
+    longevity: Longevity
+    confidence_band: ConfidenceBand
+    last_evidence_at: AwareDatetime
+    last_used_at: AwareDatetime | None
+
+
+class RecallTrace(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    policy: str = RETRIEVAL
+    as_of: AwareDatetime
+    considered: NonNegativeInt
+    hidden_expired: NonNegativeInt
+    returned: tuple[TraceEntry, ...]
+
+
+class Recall(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    beliefs: tuple[RecalledBelief, ...]
+    trace: RecallTrace
+
+    @property
+    def returned_ids(self) -> list[UUID]:
+        """What the agent hands back in complete_run after its response."""
+        return [b.id for b in self.beliefs]
+
+
+def recall(uow: UnitOfWork, owner: Owner, now: datetime, limit: int = DEFAULT_RECALL_LIMIT) -> Recall:
+    """The owner's top live beliefs. Ranks the store's ranking inputs a page at a time (holding at most
+    limit + one page of bare tuples), then reads the full records of the top limit only."""
+    best: list[_Ranked] = []
+    considered = hidden = 0
+    after: UUID | None = None
+    while page := uow.beliefs.ranking_page(owner, after, RANKING_PAGE):
+        after = page[-1].id
+        considered += len(page)
+        best, expired = _rank_page(page, now, best, limit)
+        hidden += expired
+        if len(page) < RANKING_PAGE:
+            break
+    top = [ranked[2] for ranked in best]
+    loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
+    # A belief closed between the two reads is left out rather than shown closed.
+    records = [loaded[i.id] for i in top if i.id in loaded and loaded[i.id].is_live]
+    recalled = tuple(project(r, now) for r in records)
+    trace = RecallTrace(
+        as_of=now,
+        considered=considered,
+        hidden_expired=hidden,
+        returned=tuple(
+            TraceEntry(
+                ref=b.ref,
+                claim_kind=b.claim_kind,
+                derivation=b.derivation,
+                longevity=b.longevity,
+                confidence_band=b.confidence_band,
+                last_evidence_at=b.last_evidence_at,
+                last_used_at=b.last_used_at,
+            )
+            for b in recalled
+        ),
+    )
+    return Recall(beliefs=recalled, trace=trace)
+
+
+def user_trace_view(trace: RecallTrace) -> dict[str, Any]:
+    """What a person may see of a recall: which memories, their shape and clocks; no scores, no internals."""
+    return {
+        "policy": trace.policy,
+        "as_of": trace.as_of.isoformat(),
+        "memories": [
+            {
+                "ref": entry.ref,
+                "claim_kind": entry.claim_kind.value,
+                "derivation": entry.derivation.value,
+                "longevity": entry.longevity.value,
+                "confidence": f"{entry.confidence_band.value} confidence",
+                "last_evidence_at": entry.last_evidence_at.isoformat(),
+                "last_used_at": entry.last_used_at.isoformat() if entry.last_used_at else None,
+            }
+            for entry in trace.returned
+        ],
+    }

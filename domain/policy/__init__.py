@@ -1,0 +1,1 @@
+"""Versions of the reference design, the memory model policy and the re-pass policy."""
