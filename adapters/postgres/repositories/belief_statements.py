@@ -45,11 +45,8 @@ UPSERT = {
 _BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expires_at")
 
 
-ENTRY_COLUMNS = "id, statement, terms"
-
-
 def verb_parameters(owner: Owner, wanted: Sequence[VerbKey]) -> dict[str, Any]:
-    """The parameters of by_main_verbs_statement's branches, one verb (and its lemmas, if any) per key."""
+    """The parameters of verb_entries_statement's branches, one verb (and its lemmas, if any) per key."""
     params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
     for i, (verb, containing) in enumerate(wanted):
         params[f"verb_{i}"] = verb[:64]
@@ -63,16 +60,17 @@ def has_terms(wanted: Sequence[VerbKey]) -> tuple[bool, ...]:
 
 
 @functools.cache
-def by_main_verbs_statement(containing: tuple[bool, ...], limit: int, columns: str = "*") -> Any:
-    """One branch per key, UNION ALL: each branch is planned for its own verb (a common verb walks the id
-    index, a rare one reads its few rows from the verb index), which one LATERAL plan for all keys cannot
-    do. The limit is a literal: a generic plan for a prepared statement would assume a LIMIT parameter
-    reads a tenth of the rows and sort them all. Cached by which keys carry content lemmas."""
+def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
+    """Each key's live beliefs as (key_index, id, statement, terms), by id. One branch per key, UNION ALL:
+    each branch is planned for its own verb (a common verb walks the id index, a rare one reads its few rows
+    from the verb index), which one LATERAL plan for all keys cannot do. The limit is a literal: a generic
+    plan for a prepared statement would assume a LIMIT parameter reads a tenth of the rows and sort them
+    all. Cached by which keys carry content lemmas."""
     branches = []
     for i, with_terms in enumerate(containing):
         terms = f" AND terms @> CAST(:terms_{i} AS text[])" if with_terms else ""
         branches.append(
-            f"(SELECT {i} AS key_index, {columns} FROM beliefs"
+            f"(SELECT {i} AS key_index, id, statement, terms FROM beliefs"
             " WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
             f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
         )
@@ -82,7 +80,7 @@ def by_main_verbs_statement(containing: tuple[bool, ...], limit: int, columns: s
 @functools.cache
 def closed_by_user_each_statement(limit: int) -> Any:
     """Each subject's and each verb's newest tombstones, through the partial indexes (whose predicate is
-    spelled here as they spell it); the limit is a literal for the reason by_main_verbs_statement gives."""
+    spelled here as they spell it); the limit is a literal for the reason verb_entries_statement gives."""
     return text(
         f"""
         SELECT 'subject' AS key_kind, k.key_value, {_BELIEF_COLUMNS}

@@ -5,17 +5,16 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, func, or_, select, tuple_, update
+from sqlalchemy import Connection, func, select, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
-    ENTRY_COLUMNS,
     EXISTING_IDS,
     RANKING_PAGE,
     UPSERT,
-    by_main_verbs_statement,
     closed_by_user_each_statement,
     has_terms,
     ranking_inputs_of,
+    verb_entries_statement,
     verb_parameters,
 )
 from adapters.postgres.repositories.retirement import FACT_COLUMNS, RETIRE, expired_sql, expiry_facts_of
@@ -122,14 +121,6 @@ class PostgresBeliefs(Repo):
         )
         return [memory_record(row) for row in rows]
 
-    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
-        rows = self._c.execute(
-            select(*self._columns)
-            .where(owned(beliefs, owner), beliefs.c.subject == subject, beliefs.c.valid_to.is_(None))
-            .order_by(beliefs.c.id)
-        )
-        return [memory_record(row) for row in rows]
-
     def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
         if not subjects:
             return []
@@ -144,88 +135,38 @@ class PostgresBeliefs(Repo):
         )
         return [memory_record(row) for row in rows]
 
-    def by_main_verb(
-        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
-    ) -> list[MemoryRecord]:
-        if not self._keys:
-            live = select(*self._columns).where(owned(beliefs, owner), beliefs.c.valid_to.is_(None))
-            found = []
-            for b in (memory_record(row) for row in self._c.execute(live.order_by(beliefs.c.id))):
-                b_verb, b_terms = match_keys(b.statement)
-                if b_verb == verb and set(containing) <= set(b_terms):
-                    found.append(b)
-            return found[: max(limit, 0)]
-        query = select(*self._columns).where(
-            owned(beliefs, owner), beliefs.c.main_verb == verb[:64], beliefs.c.valid_to.is_(None)
-        )
-        if containing:
-            query = query.where(beliefs.c.terms.contains(list(containing)))
-        rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
-        return [memory_record(row) for row in rows]
-
-    def closed_by_user(
-        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
-    ) -> list[MemoryRecord]:
-        reasons = sorted(r.value for r in USER_CLOSED_REASONS)
-        if not self._keys:
-            closed = select(*self._columns).where(owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons))
-            rows = self._c.execute(closed.order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc()))
-            found = [
-                b
-                for b in (memory_record(row) for row in rows)
-                if b.subject in subjects or match_keys(b.statement)[0] in verbs
-            ]
-            return found[: max(limit, 0)]
-        keyed = []
-        if subjects:
-            keyed.append(beliefs.c.subject.in_(list(subjects)))
-        if verbs:
-            keyed.append(beliefs.c.main_verb.in_([v[:64] for v in verbs]))
-        if not keyed:
-            return []
-        rows = self._c.execute(
-            select(*self._columns)
-            .where(owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons), or_(*keyed))
-            .order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc())
-            .limit(max(limit, 0))
-        )
-        return [memory_record(row) for row in rows]
-
-    def by_main_verbs(
-        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
-    ) -> dict[VerbKey, list[MemoryRecord]]:
-        wanted = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in keys))
-        if not self._keys:
-            return {
-                (verb, containing): self.by_main_verb(owner, verb, containing=containing, limit=limit_per_key)
-                for verb, containing in wanted
-            }
-        found: dict[VerbKey, list[MemoryRecord]] = {key: [] for key in wanted}
-        if not wanted or limit_per_key <= 0:
-            return found
-        params = verb_parameters(owner, wanted)
-        statement = by_main_verbs_statement(has_terms(wanted), limit_per_key)
-        for row in self._c.execute(statement, params):
-            found[wanted[row.key_index]].append(memory_record(row))
-        return found
-
     def verb_entries(
         self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
     ) -> dict[VerbKey, list[VerbEntry]]:
         wanted = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in keys))
         if not self._keys:
             return {
-                key: [VerbEntry(b.id, b.statement, match_keys(b.statement)[1]) for b in found]
-                for key, found in self.by_main_verbs(owner, wanted, limit_per_key=limit_per_key).items()
+                (verb, containing): [
+                    VerbEntry(b.id, b.statement, match_keys(b.statement)[1])
+                    for b in self._unkeyed_by_main_verb(owner, verb, containing, limit_per_key)
+                ]
+                for verb, containing in wanted
             }
         entries: dict[VerbKey, list[VerbEntry]] = {key: [] for key in wanted}
         if not wanted or limit_per_key <= 0:
             return entries
         params = verb_parameters(owner, wanted)
-        statement = by_main_verbs_statement(has_terms(wanted), limit_per_key, ENTRY_COLUMNS)
+        statement = verb_entries_statement(has_terms(wanted), limit_per_key)
         for key_index, belief_id, text_, stored_terms in self._c.execute(statement, params):
             entries[wanted[key_index]].append(VerbEntry(belief_id, text_, tuple(stored_terms or ())))
         return entries
+
+    def _unkeyed_by_main_verb(
+        self, owner: Owner, verb: str, containing: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        """Before the match-keys revision no column holds a main verb: every live belief's is computed."""
+        live = select(*self._columns).where(owned(beliefs, owner), beliefs.c.valid_to.is_(None))
+        found = []
+        for b in (memory_record(row) for row in self._c.execute(live.order_by(beliefs.c.id))):
+            b_verb, b_terms = match_keys(b.statement)
+            if b_verb == verb and set(containing) <= set(b_terms):
+                found.append(b)
+        return found[: max(limit, 0)]
 
     def closed_by_user_each(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
@@ -234,11 +175,12 @@ class PostgresBeliefs(Repo):
         if not self._keys:
             return Tombstones(
                 by_subject={
-                    s: self.closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key)
+                    s: self._unkeyed_closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key)
                     for s in subjects
                 },
                 by_verb={
-                    v: self.closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key) for v in verbs
+                    v: self._unkeyed_closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key)
+                    for v in verbs
                 },
             )
         by_subject: dict[str, list[MemoryRecord]] = {s: [] for s in subjects}
@@ -263,6 +205,20 @@ class PostgresBeliefs(Repo):
         for verb in verbs:
             by_verb[verb] = list(by_stored_verb.get(verb[:64], []))
         return Tombstones(by_subject=by_subject, by_verb=by_verb)
+
+    def _unkeyed_closed_by_user(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        """Before the match-keys revision: the owner's tombstones newest first, each main verb computed."""
+        reasons = sorted(r.value for r in USER_CLOSED_REASONS)
+        closed = select(*self._columns).where(owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons))
+        rows = self._c.execute(closed.order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc()))
+        found = [
+            b
+            for b in (memory_record(row) for row in rows)
+            if b.subject in subjects or match_keys(b.statement)[0] in verbs
+        ]
+        return found[: max(limit, 0)]
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         if not ids:
