@@ -84,9 +84,6 @@ class InMemorySourceEvents(_Repo):
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
         return earlier[-limit:] if limit > 0 else []
 
-    def max_seq(self, owner: Owner, session_id: UUID) -> int:
-        return max((e.seq for e in self._session(owner, session_id)), default=0)
-
 
 class InMemoryEpisodes(_Repo):
     def put(self, episode: IntegratedEpisode) -> EpisodePut:
@@ -311,10 +308,6 @@ class InMemoryRuns(_Repo):
         self._s.runs[run.id] = run
         return True
 
-    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None:
-        run = self._s.runs.get(run_id)
-        return run if run and (run.tenant_id, run.principal_id) == _key(owner) else None
-
     def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]:
         found = [
             r
@@ -355,12 +348,6 @@ class InMemoryStaged(_Repo):
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
         staged = self._s.staged.get((*_key(owner), segment_key, stage))
         return copy.deepcopy(staged.document) if staged else None
-
-    def delete_for_segment(self, owner: Owner, segment_key: str) -> int:
-        doomed = [k for k in self._s.staged if k[:3] == (*_key(owner), segment_key)]
-        for k in doomed:
-            del self._s.staged[k]
-        return len(doomed)
 
 
 def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCounts:

@@ -127,12 +127,3 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [_event(row) for row in reversed(rows.all())]
-
-    def max_seq(self, owner: Owner, session_id: UUID) -> int:
-        found = self._c.execute(
-            select(source_events.c.seq)
-            .where(owned(source_events, owner), source_events.c.session_id == session_id)
-            .order_by(source_events.c.seq.desc())
-            .limit(1)
-        ).scalar()
-        return int(found or 0)

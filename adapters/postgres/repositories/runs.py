@@ -89,12 +89,6 @@ class PostgresRuns(Repo):
         ).first()
         return recorded is not None
 
-    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None:
-        row = self._c.execute(
-            select(*self._columns).where(owned(consolidation_runs, owner), consolidation_runs.c.id == run_id)
-        ).first()
-        return _run(row, self._with_metrics) if row else None
-
     def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]:
         rows = self._c.execute(
             select(*self._columns).where(

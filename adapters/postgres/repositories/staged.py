@@ -3,7 +3,7 @@ earlier one."""
 
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -47,11 +47,3 @@ class PostgresStaged(Repo):
             )
         ).scalar()
         return dict(document) if document is not None else None
-
-    def delete_for_segment(self, owner: Owner, segment_key: str) -> int:
-        result = self._c.execute(
-            delete(staged_outputs).where(
-                owned(staged_outputs, owner), staged_outputs.c.segment_key == segment_key
-            )
-        )
-        return result.rowcount
