@@ -1,4 +1,5 @@
-"""The belief repository: reads and writes of memory records, scoped by owner except the expiry scan."""
+"""The belief repository: memory records read and written by owner; only the retirement sweep's scan and
+close (expiry_candidates, retire) reach every owner's rows."""
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
