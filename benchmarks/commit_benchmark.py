@@ -23,7 +23,7 @@ from sqlalchemy import Engine, event, insert
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
-from adapters.postgres.repositories import _belief_row
+from adapters.postgres.repositories.rows import belief_row
 from adapters.postgres.tables import beliefs
 from adapters.postgres.uow import PostgresStore
 from benchmarks.scratch_database import scratch_database
@@ -68,7 +68,7 @@ def _seed(engine: Engine, owner: Owner, count: int) -> None:
                 corroboration_count=1,
                 updated_at=T0,
             )
-            rows.append(_belief_row(record))
+            rows.append(belief_row(record))
         with engine.begin() as connection:
             connection.execute(insert(beliefs), rows)
     with engine.begin() as connection:

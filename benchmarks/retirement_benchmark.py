@@ -42,7 +42,7 @@ from sqlalchemy import Engine, create_engine, make_url, text
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
-from adapters.postgres.repositories import SWEEP_PAGE_CTE, explain_sweep_page
+from adapters.postgres.repositories.retirement import SWEEP_PAGE_CTE, explain_sweep_page
 from adapters.postgres.uow import PostgresStore
 from benchmarks.scratch_database import scratch_database
 from benchmarks.server_settings import SETTINGS_BY_NAME
@@ -166,8 +166,8 @@ def _raw_lane(engine: Engine, now: datetime) -> tuple[int, list[float]]:
     while True:
         started = time.perf_counter()
         with engine.begin() as connection:
-            # As the product's page does (adapters.postgres.repositories.retire_expired_page): probe by
-            # primary key, never hash a scan of the whole table.
+            # As the product's page does (adapters.postgres.repositories.retirement.retire_expired_page):
+            # probe by primary key, never hash a scan of the whole table.
             connection.exec_driver_sql(
                 "SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)"
             )

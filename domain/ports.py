@@ -64,8 +64,6 @@ class SourceEventRepository(Protocol):
         """The latest events with seq < before_seq, at most limit, in seq order."""
         ...
 
-    def max_seq(self, owner: Owner, session_id: UUID) -> int: ...
-
 
 class IntegratedEpisodeRepository(Protocol):
     def put(self, episode: IntegratedEpisode) -> EpisodePut: ...
@@ -94,7 +92,7 @@ class VerbEntry(NamedTuple):
 
 @dataclass(frozen=True)
 class Tombstones:
-    """closed_by_user answered for each subject and for each verb on its own."""
+    """The user's tombstones (BeliefRepository.closed_by_user_each) for each subject and each verb on its own."""
 
     by_subject: dict[str, list[MemoryRecord]]
     by_verb: dict[str, list[MemoryRecord]]
@@ -132,47 +130,25 @@ class BeliefRepository(Protocol):
         (one indexed query)."""
         ...
 
-    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
-        """Live beliefs filed under subject."""
-        ...
-
     def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
         """Live beliefs filed under any of a few subjects, by id (one indexed query)."""
-        ...
-
-    def by_main_verb(
-        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
-    ) -> list[MemoryRecord]:
-        """Live beliefs whose statement's main verb (equivalence.match_keys) is verb and whose content
-        lemmas include every one of containing, by id, at most limit."""
-        ...
-
-    def by_main_verbs(
-        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
-    ) -> dict[VerbKey, list[MemoryRecord]]:
-        """by_main_verb for each (verb, containing) key, in one query: every key asked for maps to its own
-        live beliefs by id, at most limit_per_key."""
         ...
 
     def verb_entries(
         self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
     ) -> dict[VerbKey, list[VerbEntry]]:
-        """by_main_verbs reading only each belief's VerbEntry (no full rows): the same beliefs, the same
-        order, in one query; full records are read afterwards (get_many) for the few that match."""
-        ...
-
-    def closed_by_user(
-        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
-    ) -> list[MemoryRecord]:
-        """Tombstones: beliefs closed for a USER_CLOSED_REASONS reason whose subject is one of subjects or
-        whose main verb is one of verbs, most recently closed first, at most limit."""
+        """For each (verb, containing) key, in one query: the live beliefs whose statement's main verb
+        (equivalence.match_keys) is verb and whose content lemmas include every one of containing, by id, at
+        most limit_per_key, each read as its VerbEntry only (no full rows); every key asked for maps to its
+        own list. Full records are read afterwards (get_many) for the few that match."""
         ...
 
     def closed_by_user_each(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
     ) -> Tombstones:
-        """closed_by_user for each subject alone and each verb alone, in one query: every subject and verb
-        asked for maps to its own tombstones, most recently closed first, at most limit_per_key."""
+        """Tombstones, in one query: for each subject alone and each verb alone, the beliefs closed for a
+        USER_CLOSED_REASONS reason whose subject is that subject (or whose main verb is that verb), most
+        recently closed first, at most limit_per_key; every subject and verb asked for maps to its own list."""
         ...
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
@@ -222,8 +198,6 @@ class ConsolidationRunRepository(Protocol):
         """Idempotent on run id; True when newly recorded."""
         ...
 
-    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None: ...
-
     def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]: ...
 
 
@@ -249,8 +223,6 @@ class StagedOutputRepository(Protocol):
         ...
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
-
-    def delete_for_segment(self, owner: Owner, segment_key: str) -> int: ...
 
 
 class UnitOfWork(Protocol):

@@ -84,9 +84,6 @@ class InMemorySourceEvents(_Repo):
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
         return earlier[-limit:] if limit > 0 else []
 
-    def max_seq(self, owner: Owner, session_id: UUID) -> int:
-        return max((e.seq for e in self._session(owner, session_id)), default=0)
-
 
 class InMemoryEpisodes(_Repo):
     def put(self, episode: IntegratedEpisode) -> EpisodePut:
@@ -176,19 +173,25 @@ class InMemoryBeliefs(_Repo):
         found = (self.get(owner, i) for i in set(ids))
         return sorted((b for b in found if b is not None), key=lambda b: b.id)
 
-    def by_subject(self, owner: Owner, subject: str) -> list[MemoryRecord]:
-        return sorted(
-            (b for b in self._owned(owner) if b.is_live and b.subject == subject), key=lambda b: b.id
-        )
-
     def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
         wanted = set(subjects)
         return sorted(
             (b for b in self._owned(owner) if b.is_live and b.subject in wanted), key=lambda b: b.id
         )
 
-    def by_main_verb(
-        self, owner: Owner, verb: str, *, containing: Sequence[str] = (), limit: int
+    def verb_entries(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[VerbEntry]]:
+        return {
+            (verb, tuple(containing)): [
+                VerbEntry(b.id, b.statement, match_keys(b.statement)[1])
+                for b in self._by_main_verb(owner, verb, containing, limit_per_key)
+            ]
+            for verb, containing in keys
+        }
+
+    def _by_main_verb(
+        self, owner: Owner, verb: str, containing: Sequence[str], limit: int
     ) -> list[MemoryRecord]:
         found = []
         for belief in sorted(self._owned(owner), key=lambda b: b.id):
@@ -199,25 +202,19 @@ class InMemoryBeliefs(_Repo):
                 found.append(belief)
         return found[: max(limit, 0)]
 
-    def by_main_verbs(
-        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
-    ) -> dict[VerbKey, list[MemoryRecord]]:
-        return {
-            (verb, tuple(containing)): self.by_main_verb(
-                owner, verb, containing=containing, limit=limit_per_key
-            )
-            for verb, containing in keys
-        }
+    def closed_by_user_each(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
+    ) -> Tombstones:
+        return Tombstones(
+            by_subject={
+                s: self._closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key) for s in subjects
+            },
+            by_verb={
+                v: self._closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key) for v in verbs
+            },
+        )
 
-    def verb_entries(
-        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
-    ) -> dict[VerbKey, list[VerbEntry]]:
-        return {
-            key: [VerbEntry(b.id, b.statement, match_keys(b.statement)[1]) for b in found]
-            for key, found in self.by_main_verbs(owner, keys, limit_per_key=limit_per_key).items()
-        }
-
-    def closed_by_user(
+    def _closed_by_user(
         self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
     ) -> list[MemoryRecord]:
         found = [
@@ -228,18 +225,6 @@ class InMemoryBeliefs(_Repo):
         ]
         found.sort(key=lambda b: (b.valid_to, b.id), reverse=True)
         return found[: max(limit, 0)]
-
-    def closed_by_user_each(
-        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
-    ) -> Tombstones:
-        return Tombstones(
-            by_subject={
-                s: self.closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key) for s in subjects
-            },
-            by_verb={
-                v: self.closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key) for v in verbs
-            },
-        )
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         return {i for i in ids if self.get(owner, i) is not None}
@@ -323,10 +308,6 @@ class InMemoryRuns(_Repo):
         self._s.runs[run.id] = run
         return True
 
-    def get(self, owner: Owner, run_id: UUID) -> ConsolidationRun | None:
-        run = self._s.runs.get(run_id)
-        return run if run and (run.tenant_id, run.principal_id) == _key(owner) else None
-
     def for_session(self, owner: Owner, session_id: UUID) -> list[ConsolidationRun]:
         found = [
             r
@@ -367,12 +348,6 @@ class InMemoryStaged(_Repo):
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
         staged = self._s.staged.get((*_key(owner), segment_key, stage))
         return copy.deepcopy(staged.document) if staged else None
-
-    def delete_for_segment(self, owner: Owner, segment_key: str) -> int:
-        doomed = [k for k in self._s.staged if k[:3] == (*_key(owner), segment_key)]
-        for k in doomed:
-            del self._s.staged[k]
-        return len(doomed)
 
 
 def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCounts:

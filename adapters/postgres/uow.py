@@ -6,16 +6,14 @@ from typing import Self
 
 from sqlalchemy import Connection, Engine, Table, delete
 
-from adapters.postgres.repositories import (
-    PostgresAudits,
-    PostgresBeliefs,
-    PostgresEpisodes,
-    PostgresRuns,
-    PostgresSourceEvents,
-    PostgresStaged,
-    PostgresWatermarks,
-    retire_expired_page,
-)
+from adapters.postgres.repositories.audits import PostgresAudits
+from adapters.postgres.repositories.beliefs import PostgresBeliefs
+from adapters.postgres.repositories.episodes import PostgresEpisodes
+from adapters.postgres.repositories.events import PostgresSourceEvents
+from adapters.postgres.repositories.retirement import retire_expired_page
+from adapters.postgres.repositories.runs import PostgresRuns
+from adapters.postgres.repositories.staged import PostgresStaged
+from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
     EXPIRES_AT_COLUMN,
     MATCH_KEYS_COLUMN,

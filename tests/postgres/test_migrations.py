@@ -386,11 +386,11 @@ def test_runs_are_recorded_without_stage_metrics_until_the_metrics_revision(engi
         assert uow.runs.record(run)
         uow.commit()
     with store() as uow:
-        assert uow.runs.get(OWNER, run.id) == run.model_copy(update={"stage_metrics": ()})
+        assert uow.runs.for_session(OWNER, run.session_id) == [run.model_copy(update={"stage_metrics": ()})]
     schema.upgrade(engine, "head")
     later = run.model_copy(update={"id": uuid4()})
     with store() as uow:
         assert uow.runs.record(later)
         uow.commit()
     with store() as uow:
-        assert uow.runs.get(OWNER, later.id) == later
+        assert {r.id: r for r in uow.runs.for_session(OWNER, later.session_id)}[later.id] == later

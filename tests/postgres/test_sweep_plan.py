@@ -9,7 +9,7 @@ from sqlalchemy import Engine, text
 
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine
-from adapters.postgres.repositories import explain_sweep_page
+from adapters.postgres.repositories.retirement import explain_sweep_page
 from domain.beliefs.lifecycle import SWEEP_LANES, sweep_lanes
 
 pytestmark = pytest.mark.postgres

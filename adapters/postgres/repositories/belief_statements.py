@@ -1,0 +1,154 @@
+"""Statements the belief repository builds ahead: the upsert, the batched main-verb and tombstone lookups,
+the ranking page and the id check."""
+
+import functools
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import and_, text
+from sqlalchemy.dialects.postgresql import insert
+
+from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
+from adapters.postgres.repositories.rows import stored_columns
+from adapters.postgres.tables import USER_CLOSED_WHERE, beliefs
+from domain.beliefs.records import Authority
+from domain.beliefs.retrieval import RankingInputs
+from domain.candidates import ClaimKind, Derivation, Longevity
+from domain.owner import Owner
+from domain.ports import VerbKey
+
+
+def _upsert_statement(with_match_keys: bool, with_expires_at: bool) -> Any:
+    """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
+    names = [c.name for c in stored_columns(with_match_keys, with_expires_at)]
+    statement = insert(beliefs)
+    changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
+    # The owner condition keeps an id that belongs to someone else from being overwritten.
+    return statement.on_conflict_do_update(
+        index_elements=[beliefs.c.id],
+        set_=changed,
+        where=and_(
+            beliefs.c.tenant_id == statement.excluded.tenant_id,
+            beliefs.c.principal_id == statement.excluded.principal_id,
+        ),
+    )
+
+
+UPSERT = {
+    (keys, expires): _upsert_statement(keys, expires) for keys in (True, False) for expires in (True, False)
+}
+
+# Only for a store with match keys.
+# expires_at is left out: no reader needs it, and it is absent before its revision.
+_BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expires_at")
+
+
+def verb_parameters(owner: Owner, wanted: Sequence[VerbKey]) -> dict[str, Any]:
+    """The parameters of verb_entries_statement's branches, one verb (and its lemmas, if any) per key."""
+    params: dict[str, Any] = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
+    for i, (verb, containing) in enumerate(wanted):
+        params[f"verb_{i}"] = verb[:64]
+        if containing:
+            params[f"terms_{i}"] = list(containing)
+    return params
+
+
+def has_terms(wanted: Sequence[VerbKey]) -> tuple[bool, ...]:
+    return tuple(bool(containing) for _, containing in wanted)
+
+
+@functools.cache
+def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
+    """Each key's live beliefs as (key_index, id, statement, terms), by id. One branch per key, UNION ALL:
+    each branch is planned for its own verb (a common verb walks the id index, a rare one reads its few rows
+    from the verb index), which one LATERAL plan for all keys cannot do. The limit is a literal: a generic
+    plan for a prepared statement would assume a LIMIT parameter reads a tenth of the rows and sort them
+    all. Cached by which keys carry content lemmas."""
+    branches = []
+    for i, with_terms in enumerate(containing):
+        terms = f" AND terms @> CAST(:terms_{i} AS text[])" if with_terms else ""
+        branches.append(
+            f"(SELECT {i} AS key_index, id, statement, terms FROM beliefs"
+            " WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
+            f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
+        )
+    return text(f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS found ORDER BY key_index, id")
+
+
+@functools.cache
+def closed_by_user_each_statement(limit: int) -> Any:
+    """Each subject's and each verb's newest tombstones, through the partial indexes (whose predicate is
+    spelled here as they spell it); the limit is a literal for the reason verb_entries_statement gives."""
+    return text(
+        f"""
+        SELECT 'subject' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
+          FROM unnest(CAST(:subjects AS text[])) AS k(key_value)
+         CROSS JOIN LATERAL (
+               SELECT * FROM beliefs
+                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
+                  AND subject = k.key_value
+                ORDER BY valid_to DESC, id DESC
+                LIMIT {int(limit)}) AS b
+        UNION ALL
+        SELECT 'verb' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
+          FROM unnest(CAST(:verbs AS text[])) AS k(key_value)
+         CROSS JOIN LATERAL (
+               SELECT * FROM beliefs
+                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
+                  AND main_verb = k.key_value
+                ORDER BY valid_to DESC, id DESC
+                LIMIT {int(limit)}) AS b
+        ORDER BY key_kind, key_value, valid_to DESC, id DESC
+        """
+    )
+
+
+def _ranking_page_statement(with_after: bool) -> Any:
+    """Only the ranking inputs, through beliefs_owner_id in id order. The four shape columns travel as one
+    string (a principal's rows have a handful of shapes, decoded once each); a row the lifecycle@2 backfill
+    has not reached reads as memory_record reads it (its belief_type's legacy mapping, evidence at
+    valid_from)."""
+    after = " AND id > :after" if with_after else ""
+    return text(
+        "SELECT id, coalesce(last_evidence_at, valid_from) AS last_evidence_at, confidence, utility,"
+        " concat_ws('|', coalesce(claim_kind, ''), coalesce(longevity, ''), coalesce(derivation, ''),"
+        " authority, CASE WHEN claim_kind IS NULL OR longevity IS NULL THEN belief_type ELSE '' END) AS shape"
+        " FROM beliefs WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
+        f"{after} ORDER BY id LIMIT :limit"
+    )
+
+
+RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
+
+_Shape = tuple[ClaimKind, Longevity, Derivation, Authority]
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape(shape: str) -> _Shape:
+    claim_kind, longevity, derivation, authority, belief_type = shape.split("|", 4)
+    legacy_kind, legacy_longevity = legacy_mapping(belief_type)
+    return (
+        ClaimKind(claim_kind) if claim_kind else legacy_kind,
+        Longevity(longevity) if longevity else legacy_longevity,
+        Derivation(derivation) if derivation else LEGACY_DERIVATION,
+        Authority(authority),
+    )
+
+
+def ranking_inputs_of(
+    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str
+) -> RankingInputs:
+    kind, longevity, derivation, authority = _shape(shape)
+    return RankingInputs(
+        belief_id, kind, longevity, derivation, authority, last_evidence_at, confidence, utility
+    )
+
+
+EXISTING_IDS = text(
+    """
+    SELECT id FROM beliefs
+     WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND id = ANY(CAST(:ids AS uuid[]))
+    """
+)

@@ -1,0 +1,322 @@
+"""The belief repository: memory records read and written by owner; only the retirement sweep's scan and
+close (expiry_candidates, retire) reach every owner's rows."""
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import Connection, func, select, tuple_, update
+
+from adapters.postgres.repositories.belief_statements import (
+    EXISTING_IDS,
+    RANKING_PAGE,
+    UPSERT,
+    closed_by_user_each_statement,
+    has_terms,
+    ranking_inputs_of,
+    verb_entries_statement,
+    verb_parameters,
+)
+from adapters.postgres.repositories.retirement import FACT_COLUMNS, RETIRE, expired_sql, expiry_facts_of
+from adapters.postgres.repositories.rows import Repo, belief_row, memory_record, owned, stored_columns
+from adapters.postgres.tables import beliefs
+from domain.beliefs.lifecycle import (
+    WHOLE_ID_SPACE,
+    ExpiryCursor,
+    ExpiryCutoffs,
+    ExpiryFacts,
+    Retirement,
+    SweepLane,
+    UsageUpdate,
+)
+from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.beliefs.retrieval import RankingInputs
+from domain.candidates import Sensitivity
+from domain.formation.equivalence import match_keys
+from domain.owner import Owner
+from domain.ports import Tombstones, VerbEntry, VerbKey
+
+
+class PostgresBeliefs(Repo):
+    def __init__(
+        self, connection: Connection, *, with_match_keys: bool = True, with_expires_at: bool = True
+    ) -> None:
+        super().__init__(connection)
+        # False only between the structural revision and the additive match-keys (expires_at) revision.
+        self._keys = with_match_keys
+        self._expires = with_expires_at and with_match_keys
+        self._columns = stored_columns(self._keys, self._expires)
+
+    def _row(self, record: MemoryRecord) -> dict[str, Any]:
+        return belief_row(record, with_match_keys=self._keys, with_expires_at=self._expires)
+
+    def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
+        row = self._c.execute(
+            select(*self._columns).where(owned(beliefs, owner), beliefs.c.id == belief_id)
+        ).first()
+        return memory_record(row) if row else None
+
+    def in_id_range(self, owner: Owner, first: UUID, last: UUID, limit: int) -> list[MemoryRecord]:
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(owned(beliefs, owner), beliefs.c.id.between(first, last))
+            .order_by(beliefs.c.id)
+            .limit(max(limit, 0))
+        )
+        return [memory_record(row) for row in rows]
+
+    def page(
+        self, owner: Owner, after_id: UUID | None, limit: int, *, live_only: bool = True
+    ) -> list[MemoryRecord]:
+        query = select(*self._columns).where(owned(beliefs, owner))
+        if live_only:
+            query = query.where(beliefs.c.valid_to.is_(None))
+        if after_id is not None:
+            query = query.where(beliefs.c.id > after_id)
+        rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
+        return [memory_record(row) for row in rows]
+
+    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
+        params: dict[str, Any] = {
+            "tenant_id": owner.tenant_id,
+            "principal_id": owner.principal_id,
+            "limit": max(limit, 0),
+        }
+        if after_id is not None:
+            params["after"] = after_id
+        result = self._c.execute(RANKING_PAGE[after_id is not None], params)
+        # The driver's plain tuples: building 10,000 Row objects would cost more than the query.
+        rows = result.cursor.fetchall() if result.cursor is not None else []
+        return [ranking_inputs_of(*row) for row in rows]
+
+    def most_recent(
+        self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[MemoryRecord]:
+        wanted = sorted({s.value for s in sensitivities})
+        if not wanted or limit <= 0:
+            return []
+        # Walks beliefs_owner_recent_live (revision 0008) from its newest entry and stops after limit
+        # matches: the read is bounded by limit (plus any more sensitive beliefs skipped on the way), not by
+        # the owner's size. Before revision 0008 the same query is answered without that index; between the
+        # structural revision and the backfill a row with no updated_at yet sorts first (DESC NULLS FIRST).
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(
+                owned(beliefs, owner),
+                beliefs.c.valid_to.is_(None),
+                beliefs.c.sensitivity.in_(wanted),
+            )
+            .order_by(beliefs.c.updated_at.desc(), beliefs.c.id.desc())
+            .limit(limit)
+        )
+        return [memory_record(row) for row in rows]
+
+    def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
+        if not ids:
+            return []
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(owned(beliefs, owner), beliefs.c.id.in_(list(set(ids))))
+            .order_by(beliefs.c.id)
+        )
+        return [memory_record(row) for row in rows]
+
+    def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
+        if not subjects:
+            return []
+        rows = self._c.execute(
+            select(*self._columns)
+            .where(
+                owned(beliefs, owner),
+                beliefs.c.subject.in_(list(dict.fromkeys(subjects))),
+                beliefs.c.valid_to.is_(None),
+            )
+            .order_by(beliefs.c.id)
+        )
+        return [memory_record(row) for row in rows]
+
+    def verb_entries(
+        self, owner: Owner, keys: Sequence[VerbKey], *, limit_per_key: int
+    ) -> dict[VerbKey, list[VerbEntry]]:
+        wanted = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in keys))
+        if not self._keys:
+            return {
+                (verb, containing): [
+                    VerbEntry(b.id, b.statement, match_keys(b.statement)[1])
+                    for b in self._unkeyed_by_main_verb(owner, verb, containing, limit_per_key)
+                ]
+                for verb, containing in wanted
+            }
+        entries: dict[VerbKey, list[VerbEntry]] = {key: [] for key in wanted}
+        if not wanted or limit_per_key <= 0:
+            return entries
+        params = verb_parameters(owner, wanted)
+        statement = verb_entries_statement(has_terms(wanted), limit_per_key)
+        for key_index, belief_id, text_, stored_terms in self._c.execute(statement, params):
+            entries[wanted[key_index]].append(VerbEntry(belief_id, text_, tuple(stored_terms or ())))
+        return entries
+
+    def _unkeyed_by_main_verb(
+        self, owner: Owner, verb: str, containing: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        """Before the match-keys revision no column holds a main verb: every live belief's is computed."""
+        live = select(*self._columns).where(owned(beliefs, owner), beliefs.c.valid_to.is_(None))
+        found = []
+        for b in (memory_record(row) for row in self._c.execute(live.order_by(beliefs.c.id))):
+            b_verb, b_terms = match_keys(b.statement)
+            if b_verb == verb and set(containing) <= set(b_terms):
+                found.append(b)
+        return found[: max(limit, 0)]
+
+    def closed_by_user_each(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit_per_key: int
+    ) -> Tombstones:
+        subjects, verbs = list(dict.fromkeys(subjects)), list(dict.fromkeys(verbs))
+        if not self._keys:
+            return Tombstones(
+                by_subject={
+                    s: self._unkeyed_closed_by_user(owner, subjects=[s], verbs=[], limit=limit_per_key)
+                    for s in subjects
+                },
+                by_verb={
+                    v: self._unkeyed_closed_by_user(owner, subjects=[], verbs=[v], limit=limit_per_key)
+                    for v in verbs
+                },
+            )
+        by_subject: dict[str, list[MemoryRecord]] = {s: [] for s in subjects}
+        by_verb: dict[str, list[MemoryRecord]] = {v: [] for v in verbs}
+        if (not subjects and not verbs) or limit_per_key <= 0:
+            return Tombstones(by_subject=by_subject, by_verb=by_verb)
+        rows = self._c.execute(
+            closed_by_user_each_statement(limit_per_key),
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "subjects": subjects,
+                "verbs": list(dict.fromkeys(v[:64] for v in verbs)),
+            },
+        )
+        by_stored_verb: dict[str, list[MemoryRecord]] = {}
+        for row in rows:
+            if row.key_kind == "subject":
+                by_subject[row.key_value].append(memory_record(row))
+            else:
+                by_stored_verb.setdefault(row.key_value, []).append(memory_record(row))
+        for verb in verbs:
+            by_verb[verb] = list(by_stored_verb.get(verb[:64], []))
+        return Tombstones(by_subject=by_subject, by_verb=by_verb)
+
+    def _unkeyed_closed_by_user(
+        self, owner: Owner, *, subjects: Sequence[str], verbs: Sequence[str], limit: int
+    ) -> list[MemoryRecord]:
+        """Before the match-keys revision: the owner's tombstones newest first, each main verb computed."""
+        reasons = sorted(r.value for r in USER_CLOSED_REASONS)
+        closed = select(*self._columns).where(owned(beliefs, owner), beliefs.c.closed_reason.in_(reasons))
+        rows = self._c.execute(closed.order_by(beliefs.c.valid_to.desc(), beliefs.c.id.desc()))
+        found = [
+            b
+            for b in (memory_record(row) for row in rows)
+            if b.subject in subjects or match_keys(b.statement)[0] in verbs
+        ]
+        return found[: max(limit, 0)]
+
+    def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
+        if not ids:
+            return set()
+        rows = self._c.execute(
+            EXISTING_IDS,
+            {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id, "ids": list(set(ids))},
+        )
+        return {row.id for row in rows}
+
+    def upsert(self, record: MemoryRecord) -> None:
+        self._c.execute(UPSERT[self._keys, self._expires], self._row(record))
+
+    def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
+        latest = {record.id: record for record in records}
+        if latest:
+            rows = [self._row(record) for record in latest.values()]
+            self._c.execute(UPSERT[self._keys, self._expires], rows)
+
+    def close_validity(
+        self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
+    ) -> MemoryRecord | None:
+        row = self._c.execute(
+            update(beliefs)
+            .where(owned(beliefs, owner), beliefs.c.id == belief_id, beliefs.c.valid_to.is_(None))
+            .values(valid_to=at, closed_reason=reason.value, updated_at=at, version=beliefs.c.version + 1)
+            .returning(*self._columns)
+        ).first()
+        return memory_record(row) if row else None
+
+    def expiry_candidates(
+        self, cutoffs: ExpiryCutoffs, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
+    ) -> list[ExpiryFacts]:
+        query = (
+            select(*FACT_COLUMNS)
+            .where(
+                beliefs.c.valid_to.is_(None),
+                # The range bound (and the cursor's lower bound below) is what lets the partial
+                # expiry index on last_evidence_at drive the scan.
+                beliefs.c.last_evidence_at <= cutoffs.scan_until,
+                beliefs.c.derivation.is_not(None),
+                beliefs.c.longevity.is_not(None),
+                beliefs.c.claim_kind.is_not(None),
+                expired_sql(cutoffs),
+            )
+            .order_by(beliefs.c.last_evidence_at, beliefs.c.id)
+            .limit(max(limit, 0))
+        )
+        if self._expires:
+            # From revision 0007 on no index covers last_evidence_at: read beliefs_expires_live's expired
+            # range (expires_at is last_evidence_at + the horizon, so this only narrows) and filter there.
+            query = query.where(beliefs.c.expires_at.is_not(None), beliefs.c.expires_at <= cutoffs.now)
+        if lane != WHOLE_ID_SPACE:
+            query = query.where(beliefs.c.id >= lane.first_id)
+            if (end := lane.end_id) is not None:
+                query = query.where(beliefs.c.id < end)
+        if after is not None:
+            query = query.where(
+                beliefs.c.last_evidence_at >= after.last_evidence_at,
+                tuple_(beliefs.c.last_evidence_at, beliefs.c.id) > tuple_(after.last_evidence_at, after.id),
+            )
+        return [expiry_facts_of(row) for row in self._c.execute(query)]
+
+    def retire(self, retirements: Sequence[Retirement]) -> list[Retirement]:
+        if not retirements:
+            return []
+        facts = [r.facts for r in retirements]
+        closed = self._c.execute(
+            RETIRE,
+            {
+                "ids": [f.id for f in facts],
+                "tenants": [f.tenant_id for f in facts],
+                "principals": [f.principal_id for f in facts],
+                "valid_tos": [r.valid_to for r in retirements],
+                "reasons": [r.reason.value for r in retirements],
+                "evidence": [f.last_evidence_at for f in facts],
+                "authorities": [f.authority.value for f in facts],
+                "derivations": [f.derivation.value for f in facts],
+                "longevities": [f.longevity.value for f in facts],
+                "kinds": [f.claim_kind.value for f in facts],
+            },
+        )
+        done = {row.id for row in closed}
+        return [r for r in retirements if r.facts.id in done]
+
+    def record_usage(self, owner: Owner, belief_id: UUID, usage: UsageUpdate, at: datetime) -> bool:
+        values: dict[str, Any] = {
+            "utility": beliefs.c.utility + usage.weight * (usage.reward - beliefs.c.utility)
+        }
+        if usage.used_at is not None:
+            values["last_used_at"] = func.greatest(
+                func.coalesce(beliefs.c.last_used_at, usage.used_at), usage.used_at
+            )
+        row = self._c.execute(
+            update(beliefs)
+            .where(owned(beliefs, owner), beliefs.c.id == belief_id, beliefs.c.valid_to.is_(None))
+            .values(values)
+            .returning(beliefs.c.id)
+        ).first()
+        return row is not None

@@ -1,0 +1,129 @@
+"""The source-event repository: append-only, idempotent per (tenant, principal, session, seq)."""
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import Row, select, text
+from sqlalchemy.dialects.postgresql import insert
+
+from adapters.postgres.repositories.rows import Repo, owned
+from adapters.postgres.tables import source_events
+from domain.errors import EventConflict
+from domain.events import SourceEvent, SourceEventKind
+from domain.owner import Owner
+from domain.ports import AppendResult
+
+# The primary key, in its order.
+_EVENT_KEY = (
+    source_events.c.tenant_id,
+    source_events.c.principal_id,
+    source_events.c.session_id,
+    source_events.c.seq,
+)
+_EventKey = tuple[str, str, UUID, int]
+
+
+def _event_key(event: SourceEvent) -> _EventKey:
+    return (event.tenant_id, event.principal_id, event.session_id, event.seq)
+
+
+# The stored kind and text under each offered key: the keys travel as four arrays and are joined to the
+# primary key, so the read stays one index probe per key however many were offered.
+_STORED_EVENTS = text(
+    """
+    SELECT s.tenant_id, s.principal_id, s.session_id, s.seq, s.kind, s.text
+      FROM unnest(CAST(:tenants AS text[]), CAST(:principals AS text[]), CAST(:sessions AS uuid[]),
+                  CAST(:seqs AS bigint[])) AS k(tenant_id, principal_id, session_id, seq)
+      JOIN source_events AS s USING (tenant_id, principal_id, session_id, seq)
+    """
+)
+
+
+def _event(row: Row[Any]) -> SourceEvent:
+    return SourceEvent(
+        tenant_id=row.tenant_id,
+        principal_id=row.principal_id,
+        session_id=row.session_id,
+        seq=row.seq,
+        kind=SourceEventKind(row.kind),
+        text=row.text,
+        occurred_at=row.occurred_at,
+    )
+
+
+class PostgresSourceEvents(Repo):
+    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+        if not events:
+            return AppendResult(appended=0, already_present=0)
+        # A savepoint makes the append all-or-nothing even if the caller goes on to commit other work.
+        savepoint = self._c.begin_nested()
+        try:
+            inserted = self._c.execute(
+                insert(source_events)
+                .values(
+                    [
+                        {
+                            "tenant_id": e.tenant_id,
+                            "principal_id": e.principal_id,
+                            "session_id": e.session_id,
+                            "seq": e.seq,
+                            "kind": e.kind.value,
+                            "text": e.text,
+                            "occurred_at": e.occurred_at,
+                        }
+                        for e in events
+                    ]
+                )
+                .on_conflict_do_nothing()
+                .returning(*_EVENT_KEY)
+            ).all()
+            fresh = {tuple(row) for row in inserted}
+            offered = {_event_key(e): e for e in events}
+            present = {key: e for key, e in offered.items() if key not in fresh}
+            if present:
+                self._check_same(present)
+        except BaseException:
+            savepoint.rollback()
+            raise
+        savepoint.commit()
+        return AppendResult(appended=len(fresh), already_present=len(events) - len(fresh))
+
+    def _check_same(self, present: dict[_EventKey, SourceEvent]) -> None:
+        """One read for every offered event already stored (a re-import is all of them), not one per event."""
+        tenants, principals, sessions, seqs = (list(column) for column in zip(*present, strict=True))
+        rows = self._c.execute(
+            _STORED_EVENTS,
+            {"tenants": tenants, "principals": principals, "sessions": sessions, "seqs": seqs},
+        )
+        stored = {(row.tenant_id, row.principal_id, row.session_id, row.seq): row for row in rows}
+        for key, event in present.items():
+            row = stored[key]
+            if row.text != event.text or row.kind != event.kind.value:
+                raise EventConflict(f"seq {event.seq} already holds a different event")
+
+    def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
+        rows = self._c.execute(
+            select(source_events)
+            .where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq > after_seq,
+            )
+            .order_by(source_events.c.seq)
+            .limit(max(limit, 0))
+        )
+        return [_event(row) for row in rows]
+
+    def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
+        rows = self._c.execute(
+            select(source_events)
+            .where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq < before_seq,
+            )
+            .order_by(source_events.c.seq.desc())
+            .limit(max(limit, 0))
+        )
+        return [_event(row) for row in reversed(rows.all())]

@@ -1,0 +1,49 @@
+"""The staged-output repository: each stage's document per segment; a retried stage replaces the
+earlier one."""
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert
+
+from adapters.postgres.repositories.rows import Repo, owned
+from adapters.postgres.tables import staged_outputs
+from domain.owner import Owner
+from domain.staging import StagedKind, StagedOutput
+
+
+class PostgresStaged(Repo):
+    def put(self, staged: StagedOutput) -> None:
+        statement = insert(staged_outputs).values(
+            tenant_id=staged.tenant_id,
+            principal_id=staged.principal_id,
+            segment_key=staged.segment_key,
+            stage=staged.stage.value,
+            session_id=staged.session_id,
+            document=staged.document,
+        )
+        self._c.execute(
+            statement.on_conflict_do_update(
+                index_elements=[
+                    staged_outputs.c.tenant_id,
+                    staged_outputs.c.principal_id,
+                    staged_outputs.c.segment_key,
+                    staged_outputs.c.stage,
+                ],
+                set_={
+                    "document": statement.excluded.document,
+                    "session_id": statement.excluded.session_id,
+                    "updated_at": func.now(),
+                },
+            )
+        )
+
+    def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
+        document = self._c.execute(
+            select(staged_outputs.c.document).where(
+                owned(staged_outputs, owner),
+                staged_outputs.c.segment_key == segment_key,
+                staged_outputs.c.stage == stage.value,
+            )
+        ).scalar()
+        return dict(document) if document is not None else None
