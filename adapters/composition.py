@@ -1,4 +1,4 @@
-"""The composition root: the one place that turns Settings into adapters (the store, the provider, a worker's ports)."""
+"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports)."""
 
 import logging
 import os

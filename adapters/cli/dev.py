@@ -74,16 +74,14 @@ def dev(
     settings = Settings()
     if data_dir is not None:
         settings = settings.model_copy(update={"dev_data_dir": data_dir})
-    # Always the embedded server, even when DATABASE_URL is set: dev never touches a configured database.
+    # Embedded even when DATABASE_URL is set: `agent dev` must never migrate an operator's database.
     composition = Composition(settings=settings, embedded=True)
     with console.status("starting embedded PostgreSQL and migrating it…"):
         upgrade(composition.engine, "head")
     server: DevServer | None = None
     try:
         with console.status("starting the Temporal dev server…"):
-            server = start_dev_server(
-                settings.dev_data_dir.resolve() / "temporal", port=port, ui_port=ui_port
-            )
+            server = start_dev_server(settings.embedded_temporal_dir.resolve(), port=port, ui_port=ui_port)
         console.print(f"Temporal at {server.address}, web UI at {server.ui_url}")
         asyncio.run(_serve(server, composition, console, demo=demo, exit_after_demo=exit_after_demo))
     except RuntimeError as failure:
