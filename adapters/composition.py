@@ -1,17 +1,26 @@
-"""The composition root: the one place that turns Settings into adapters."""
+"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports)."""
 
+import logging
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from adapters.settings import Settings
 from domain.ports import UnitOfWorkFactory
+from domain.providers import Provider
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
-# The PostgreSQL adapters (SQLAlchemy, Alembic, the repositories) are imported on first use, not here:
-# every `agent` command imports this module, and most never open a database.
+    from adapters.temporal.worker import WorkerPorts
+
+# The PostgreSQL, provider and Temporal adapters are imported on first use, not here: every `agent`
+# command imports this module, and most never open a database or start a worker.
+
+log = logging.getLogger(__name__)
+
+API_KEY_VARIABLES: Final = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
@@ -50,6 +59,27 @@ class Composition:
         require_expected_revision(self.engine)
         store: UnitOfWorkFactory = PostgresStore(self.engine)
         return store
+
+    @cached_property
+    def provider(self) -> Provider | None:
+        """The shipped memory model's provider; None (deterministic formation, audited as not_configured)
+        unless the model's API key is set."""
+        from adapters.providers.factory import provider_for
+        from adapters.providers.policy_documents import load_memory_model
+
+        model = load_memory_model(self.settings.memory_model_profile)
+        variable = API_KEY_VARIABLES.get(model.provider)
+        if variable is None or not os.environ.get(variable):
+            log.info("no provider configured; stages fall back to deterministic formation")
+            return None
+        return provider_for(model)
+
+    @cached_property
+    def worker_ports(self) -> "WorkerPorts":
+        """What a worker's activities run against: the store (revision checked) and the provider."""
+        from adapters.temporal.worker import WorkerPorts
+
+        return WorkerPorts(uow_factory=self.unit_of_work_factory, provider=self.provider)
 
     def close(self) -> None:
         if "engine" in self.__dict__:

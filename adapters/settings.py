@@ -30,3 +30,7 @@ class Settings(BaseSettings):
     @property
     def embedded_postgres_dir(self) -> Path:
         return self.dev_data_dir / "postgres"
+
+    @property
+    def embedded_temporal_dir(self) -> Path:
+        return self.dev_data_dir / "temporal"

@@ -1,10 +1,11 @@
 """FormSegmentWorkflow: one planned segment, three provider stages, one commit.
 
     parent ──start child segment/{run_id}/{index}──▶ FormSegmentWorkflow
-      integrate_episodes  (provider call 1)  ──▶ staged integration document, StageReport
-      anticipate          (provider call 2)  ──▶ staged anticipation document, StageReport
-      distill             (provider call 3)  ──▶ staged distillation document, StageReport
-      commit_segment      (one unit of work) ──▶ CommitReport
+      run_formation_stages (workflows.stages)
+        integrate_episodes  (provider call 1)  ──▶ staged integration document, StageReport
+        anticipate          (provider call 2)  ──▶ staged anticipation document, StageReport
+        distill             (provider call 3)  ──▶ staged distillation document, StageReport
+      commit_segment        (one unit of work) ──▶ CommitReport
     ◀── SegmentOutcome (reports only)
 
 Each stage reads its inputs from the store and stages its output there; only reports cross this file.
@@ -16,13 +17,9 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
-    from activities.contracts import CommitInput, SegmentInput, SegmentOutcome, StageInput
-    from activities.stages import StageActivities
-    from workflows.policies import (
-        COMMIT_START_TO_CLOSE,
-        INFRASTRUCTURE_RETRY,
-        PROVIDER_STAGE_START_TO_CLOSE,
-    )
+    from activities.contracts import CommitInput, SegmentInput, SegmentOutcome
+    from workflows.policies import COMMIT_START_TO_CLOSE, INFRASTRUCTURE_RETRY
+    from workflows.stages import run_formation_stages
 
 
 def segment_workflow_id(run_id: str, index: int) -> str:
@@ -33,25 +30,7 @@ def segment_workflow_id(run_id: str, index: int) -> str:
 class FormSegmentWorkflow:
     @workflow.run
     async def run(self, params: SegmentInput) -> SegmentOutcome:
-        stage_input = StageInput(ref=params.ref, run_id=params.run_id)
-        integration = await workflow.execute_activity_method(
-            StageActivities.integrate_episodes,
-            stage_input,
-            start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
-        anticipation = await workflow.execute_activity_method(
-            StageActivities.anticipate,
-            stage_input,
-            start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
-        distillation = await workflow.execute_activity_method(
-            StageActivities.distill,
-            stage_input,
-            start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
+        stages = await run_formation_stages(params.ref, params.run_id)
         commit = await workflow.execute_activity_method(
             CommitActivities.commit_segment,
             CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before),
@@ -62,4 +41,4 @@ class FormSegmentWorkflow:
             "segment committed",
             extra={"segment_index": params.ref.index, "event_count": params.ref.event_count},
         )
-        return SegmentOutcome(ref=params.ref, stages=(integration, anticipation, distillation), commit=commit)
+        return SegmentOutcome(ref=params.ref, stages=stages, commit=commit)

@@ -3,7 +3,7 @@
     ConsolidateSession ──start, abandoned──▶ repass/{tenant}/{principal}/{session}/{from}-{to}
       for attempt in 1..PROVIDER_MAX_ATTEMPTS:
         durable timer backoff(attempt, initial_backoff_s)
-        integrate_episodes, anticipate, distill    (re-read the range; three provider calls)
+        run_formation_stages                     (re-read the range; three provider calls)
         every stage answered?  ──▶ commit_segment (a run of its own) ──▶ RepassState=succeeded
         a non-transient failure ──▶ RepassState=abandoned
       after the last attempt ──▶ record_exhaustion audit ──▶ RepassState=exhausted
@@ -20,9 +20,8 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
-    from activities.contracts import CommitInput, CommitReport, StageInput
+    from activities.contracts import CommitInput, CommitReport
     from activities.repass import ExhaustionInput, RepassActivities
-    from activities.stages import StageActivities
     from domain.formation.segments import SegmentRef
     from domain.policy.repass import (
         PROVIDER_INITIAL_BACKOFF,
@@ -31,13 +30,9 @@ with workflow.unsafe.imports_passed_through():
         attempt_verdict,
         backoff,
     )
-    from workflows.policies import (
-        COMMIT_START_TO_CLOSE,
-        INFRASTRUCTURE_RETRY,
-        PROVIDER_STAGE_START_TO_CLOSE,
-        STORE_START_TO_CLOSE,
-    )
+    from workflows.policies import COMMIT_START_TO_CLOSE, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
     from workflows.search_attributes import FORMATION_POLICY, REPASS_STATE
+    from workflows.stages import run_formation_stages
 
 
 def repass_workflow_id(ref: SegmentRef) -> str:
@@ -76,20 +71,7 @@ class RepassWorkflow:
         for attempt in range(1, params.max_attempts + 1):
             await workflow.sleep(backoff(attempt, timedelta(seconds=params.initial_backoff_s)))
             run_id = workflow.uuid4()
-            stage_input = StageInput(ref=params.ref, run_id=run_id)
-            reports = [
-                await workflow.execute_activity_method(
-                    stage,
-                    stage_input,
-                    start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
-                    retry_policy=INFRASTRUCTURE_RETRY,
-                )
-                for stage in (
-                    StageActivities.integrate_episodes,
-                    StageActivities.anticipate,
-                    StageActivities.distill,
-                )
-            ]
+            reports = await run_formation_stages(params.ref, run_id)
             verdict = attempt_verdict(
                 [r.failure_class for r in reports if r.provider_called or r.failure_class]
             )

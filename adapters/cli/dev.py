@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.events import ImportReport, import_events
+from adapters.composition import Composition
 from adapters.settings import Settings
 from domain.beliefs.retrieval import project, rank, render_belief
 from domain.owner import Owner
@@ -66,42 +67,39 @@ def dev(
     ] = None,
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
-    from adapters.embedded.postgres import start_embedded_postgres
     from adapters.embedded.temporal import start_dev_server
-    from adapters.postgres.engine import create_store_engine
     from adapters.postgres.schema import upgrade
-    from adapters.postgres.uow import PostgresStore
 
     console = Console(highlight=False)
-    root = (data_dir or Settings().dev_data_dir).resolve()
+    settings = Settings()
+    if data_dir is not None:
+        settings = settings.model_copy(update={"dev_data_dir": data_dir})
+    # Embedded even when DATABASE_URL is set: `agent dev` must never migrate an operator's database.
+    composition = Composition(settings=settings, embedded=True)
     with console.status("starting embedded PostgreSQL and migrating it…"):
-        engine = create_store_engine(start_embedded_postgres(root / "postgres"))
-        upgrade(engine, "head")
+        upgrade(composition.engine, "head")
     server: DevServer | None = None
     try:
         with console.status("starting the Temporal dev server…"):
-            server = start_dev_server(root / "temporal", port=port, ui_port=ui_port)
+            server = start_dev_server(settings.embedded_temporal_dir.resolve(), port=port, ui_port=ui_port)
         console.print(f"Temporal at {server.address}, web UI at {server.ui_url}")
-        asyncio.run(
-            _serve(server, PostgresStore(engine), console, demo=demo, exit_after_demo=exit_after_demo)
-        )
+        asyncio.run(_serve(server, composition, console, demo=demo, exit_after_demo=exit_after_demo))
     except RuntimeError as failure:
         console.print(f"[red]{escape(str(failure))}[/red]")
         raise typer.Exit(1) from None
     finally:
         if server is not None:
             server.stop()
-        engine.dispose()
+        composition.close()
         console.print("stopped")
 
 
 async def _serve(
-    server: "DevServer", store: UnitOfWorkFactory, console: Console, *, demo: bool, exit_after_demo: bool
+    server: "DevServer", composition: Composition, console: Console, *, demo: bool, exit_after_demo: bool
 ) -> None:
     from adapters.temporal.client import TASK_QUEUE, connect
-    from adapters.temporal.providers import configured_provider
     from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
-    from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker
+    from adapters.temporal.worker import activity_executor, build_worker
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -110,11 +108,11 @@ async def _serve(
     client = await connect(server.address)
     installed = await install_retirement_schedule(client, task_queue=TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
-    ports = WorkerPorts(uow_factory=store, provider=configured_provider(Settings().memory_model_profile))
+    ports = composition.worker_ports
     with activity_executor() as executor:
         async with build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5):
             if demo:
-                await _demo(client, store, console, server)
+                await _demo(client, ports.uow_factory, console, server)
                 if exit_after_demo:
                     return
             console.print("worker running; Ctrl-C stops PostgreSQL, Temporal and the worker")

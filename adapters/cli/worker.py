@@ -38,8 +38,7 @@ def worker(
     ] = None,
 ) -> None:
     """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision."""
-    from adapters.temporal.providers import configured_provider
-    from adapters.temporal.worker import WorkerPorts, serve
+    from adapters.temporal.worker import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
@@ -48,12 +47,11 @@ def worker(
         raise typer.Exit(EXIT_NOT_CONFIGURED)
     composition = Composition(settings=settings)
     try:
-        store = composition.unit_of_work_factory
+        ports = composition.worker_ports
     except WrongSchemaRevision as refusal:
         typer.echo(f"worker refused to start: {refusal}", err=True)
         composition.close()
         raise typer.Exit(EXIT_WRONG_REVISION) from None
-    ports = WorkerPorts(uow_factory=store, provider=configured_provider(settings.memory_model_profile))
     try:
         asyncio.run(
             serve(
