@@ -3,12 +3,7 @@ assertion its affirmative reading forms."""
 
 import re
 
-from domain.candidates import (
-    ClaimKind,
-    Derivation,
-    Longevity,
-    Polarity,
-)
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim
 from domain.formation.deterministic.habits import activity_of

@@ -7,12 +7,7 @@ configured, and reads with clause_claims whether a clause retracts something.
 import re
 from collections.abc import Sequence
 
-from domain.candidates import (
-    CandidateOrigin,
-    Derivation,
-    EvidenceSpan,
-    MemoryCandidate,
-)
+from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.claims import Claim

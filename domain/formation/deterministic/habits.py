@@ -3,10 +3,7 @@ has done for years ("I've trained most of my life", "six years of gymnastic stre
 
 import re
 
-from domain.candidates import (
-    ClaimKind,
-    Longevity,
-)
+from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
 from domain.formation.deterministic.parsing import AUX, Parse, aspect_of, content_words, cut, phrase_of
 from domain.formation.deterministic.patterns import folded, frequency, hinted

@@ -3,10 +3,7 @@ members, projects, body conditions, favourites and professional cues."""
 
 import re
 
-from domain.candidates import (
-    ClaimKind,
-    Longevity,
-)
+from domain.candidates import ClaimKind, Longevity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim, skill_hypothesis
 from domain.formation.deterministic.patterns import folded, hinted

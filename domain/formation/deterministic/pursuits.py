@@ -1,4 +1,4 @@
-"""Projects, goals and progress: what the user is building or wants, and whether their training progresses."""
+"""Projects, goals and progress: what the user is building or wants, and whether they are progressing."""
 
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.clauses import Clause
