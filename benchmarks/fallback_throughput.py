@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.events import SourceEvent  # noqa: E402
-from domain.formation.fallback import fallback_candidates  # noqa: E402
+from domain.formation.deterministic.former import fallback_candidates  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "training_conversation.jsonl"
 # The eleven supported memories, written by hand: the words each statement must carry.

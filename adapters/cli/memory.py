@@ -20,8 +20,8 @@ from rich.table import Table
 
 from domain.candidates import MemoryCandidate
 from domain.events import SourceEvent
-from domain.formation.fallback import fallback_candidates
-from domain.formation.formation7 import Formation7Candidate, form_formation7
+from domain.formation.deterministic.formation7 import Formation7Candidate, form_formation7
+from domain.formation.deterministic.former import fallback_candidates
 from domain.policy.versions import FORMATION_7, FORMATION_9
 
 memory_app = typer.Typer(help="Inspect and form memories.", no_args_is_help=True)

@@ -7,7 +7,6 @@ from pydantic import ValidationError
 from domain.beliefs.records import MemoryRecord
 from domain.candidates import MAX_STATEMENT_CHARS, Sensitivity
 from domain.events import SourceEvent
-from domain.formation.fallback import empty_anticipation
 from domain.formation.integration import trusted_events
 from domain.formation.language import content_lemmas
 from domain.formation.segments import MAX_SEGMENT_BYTES, SegmentRef
@@ -160,6 +159,11 @@ def anticipation_outcome(
             ),
         )
     return _empty(ref, answer, *unanswered(answer))
+
+
+def empty_anticipation() -> AnticipationResponse:
+    """No predictions: with nothing anticipated, no clause can be dropped as redundant."""
+    return AnticipationResponse(predictions=[])
 
 
 def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reason: str) -> StageResult:

@@ -21,8 +21,8 @@ from domain.episodes import IntegratedEpisode
 from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.formation.anticipation import cue_memory
 from domain.formation.clauses import Clause, split_clauses
+from domain.formation.deterministic.former import clause_claims, fallback_candidates
 from domain.formation.equivalence import negated, represents, same_claim
-from domain.formation.fallback import clause_claims, fallback_candidates
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.integration import trusted_events
 from domain.formation.rendering import conflict_key, has_uncertainty, user_voice

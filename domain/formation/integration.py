@@ -1,12 +1,13 @@
-"""Call 1, episode integration: the request, and local validation of the provider's partition."""
+"""Call 1, episode integration: the request, local validation of the provider's partition, and the one
+owner-text episode that stands in when there is no usable partition."""
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import ValidationError
 
-from domain.episodes import IntegratedEpisode, integrated_episode
+from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
-from domain.formation.fallback import fallback_episode
 from domain.formation.language import content_lemmas, tokenize
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
@@ -142,6 +143,38 @@ def validated_episodes(
     if flattened != sorted(flattened):
         raise IntegrationInvalid("unordered_provenance")
     return episodes
+
+
+def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> IntegratedEpisode | None:
+    """One episode over the owner-asserted events, their text joined in sequence order under the bound.
+
+    Returns None when no event is an owner assertion: there is nothing the user said to integrate.
+    """
+    owned = sorted((e for e in events if e.is_owner_assertion), key=lambda e: e.seq)
+    if not owned:
+        return None
+    first = owned[0]
+    if any(e.owner != first.owner or e.session_id != first.session_id for e in owned):
+        raise ValueError("a fallback episode covers one owner's session")
+    included: set[int] = set()
+    parts: list[str] = []
+    used = 0
+    for event in owned:
+        if event.seq in included:
+            continue
+        piece = f"[{event.seq}] {event.text}"
+        encoded = piece.encode("utf-8")
+        room = MAX_NARRATIVE_BYTES - used - (1 if parts else 0)
+        if room <= 0:
+            break
+        if len(encoded) > room:
+            # Cut on a character boundary: the narrative is bounded, the source events stay authoritative.
+            piece = encoded[:room].decode("utf-8", errors="ignore")
+        parts.append(piece)
+        included.add(event.seq)
+        used += len(piece.encode("utf-8")) + (1 if len(parts) > 1 else 0)
+    cited = [e for e in owned if e.seq in included]
+    return integrated_episode(cited, "\n".join(parts), (), created_at)
 
 
 def integration_outcome(

@@ -12,7 +12,7 @@ from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import Authority, ClosedReason
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Polarity
 from domain.events import EventRef, SourceEventKind
-from domain.formation.fallback import fallback_candidates
+from domain.formation.deterministic.former import fallback_candidates
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind, ReasonCategory
 from tests.builders import OTHER_TENANT, OWNER, T0, belief, event

@@ -8,7 +8,9 @@ import pytest
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Longevity, MemoryCandidate, Polarity
 from domain.episodes import MAX_NARRATIVE_BYTES
 from domain.events import SourceEvent, SourceEventKind
-from domain.formation.fallback import empty_anticipation, fallback_candidates, fallback_episode
+from domain.formation.anticipation import empty_anticipation
+from domain.formation.deterministic.former import fallback_candidates
+from domain.formation.integration import fallback_episode
 from domain.formation.rendering import has_uncertainty
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

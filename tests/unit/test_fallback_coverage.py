@@ -13,7 +13,7 @@ import pytest
 
 from domain.candidates import ClaimKind, Derivation, MemoryCandidate, Polarity
 from domain.events import SourceEvent, SourceEventKind
-from domain.formation.fallback import fallback_candidates
+from domain.formation.deterministic.former import fallback_candidates
 from domain.formation.rendering import has_uncertainty
 
 SESSION = UUID("22222222-3333-4444-8555-666666666666")

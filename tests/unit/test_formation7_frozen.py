@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from domain.events import SourceEvent
-from domain.formation.formation7 import EXTRACTOR, form_formation7, normalized_output
+from domain.formation.deterministic.formation7 import EXTRACTOR, form_formation7, normalized_output
 from domain.policy.versions import EXTRACTOR_BY_FORMATION, FORMATION_7, FORMATION_9
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "formation7"

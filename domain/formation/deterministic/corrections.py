@@ -1,0 +1,108 @@
+"""Correction claims: a correction ("I quit running", "I don't swim anymore") only retracts, keyed as the
+assertion its affirmative reading forms."""
+
+import re
+
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.formation.clauses import Clause
+from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.habits import activity_of
+from domain.formation.deterministic.parsing import Parse, content_words, cut, phrase_of
+from domain.formation.deterministic.rules import predicate_claims
+from domain.formation.language import verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key
+
+_ANY_MORE = re.compile(r"\bany\s+more\b", re.IGNORECASE)
+
+
+def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) -> list[Claim]:
+    """A correction names a belief it ends; it can only retract, keyed as the assertion would be."""
+    rest = parse.rest
+    quitting = (parse.lemma == "give" and rest[:1] and rest[0].lower == "up") or parse.lemma in {
+        "quit",
+        "stop",
+    }
+    if quitting and not parse.negated:
+        object_tokens = rest[1:] if parse.lemma == "give" else rest
+        if not object_tokens:
+            return []
+        head = object_tokens[0]
+        activity = activity_of(head, as_verb=True)
+        if activity is not None:
+            return [
+                Claim(
+                    ClaimKind.HABIT,
+                    Derivation.DIRECT,
+                    Longevity.ONGOING,
+                    Polarity.RETRACT,
+                    f"activity:{activity.gerund}",
+                    Predicate(activity.verb, activity.verb, Aspect.SIMPLE, activity.complement),
+                )
+            ]
+        kept = cut(object_tokens[1:], text)
+        verb = verb_lemma(head)
+        return [
+            Claim(
+                ClaimKind.HABIT,
+                Derivation.DIRECT,
+                Longevity.ONGOING,
+                Polarity.RETRACT,
+                conflict_key("habit", [verb] + content_words(kept)),
+                Predicate(verb, head.text, Aspect.SIMPLE, phrase_of(text, kept)),
+            )
+        ]
+    if not (
+        parse.no_longer
+        or parse.negated
+        and (
+            any(t.lower == "anymore" for t in rest)
+            or _ANY_MORE.search(text[parse.verb.start : region_end]) is not None
+        )
+    ):
+        return []
+    affirmative = Parse(
+        parse.tokens,
+        parse.verb_at,
+        False,
+        None,
+        parse.perfect,
+        parse.progressive,
+        False,
+        False,
+        parse.been,
+        parse.adverbs,
+    )
+    found = [
+        c
+        for c in predicate_claims(text, clause, affirmative, region_end)
+        if c.derivation is Derivation.DIRECT
+    ]
+    if not found:
+        kept = cut(rest, text)
+        found = [
+            direct_claim(
+                ClaimKind.HABIT,
+                conflict_key("habit", [parse.lemma] + content_words(kept)),
+                Predicate(parse.lemma, parse.verb.text, Aspect.SIMPLE, phrase_of(text, kept)),
+                Longevity.ONGOING,
+            )
+        ]
+    retractions: list[Claim] = []
+    for claim in found:
+        predicate = claim.predicate
+        if predicate.aspect is Aspect.BARE:
+            predicate = Predicate(
+                parse.lemma, parse.verb.text, Aspect.SIMPLE, phrase_of(text, cut(rest, text))
+            )
+        retractions.append(
+            Claim(
+                claim.kind,
+                Derivation.DIRECT,
+                claim.longevity,
+                Polarity.RETRACT,
+                claim.subject,
+                predicate,
+                claim.holder,
+            )
+        )
+    return retractions

@@ -1,0 +1,153 @@
+"""The formation@9 deterministic former's entry points: the claims of one clause, the candidates of events.
+
+Distillation falls back to fallback_candidates when the provider's answer is unusable or no provider is
+configured, and reads with clause_claims whether a clause retracts something.
+"""
+
+import re
+from collections.abc import Sequence
+
+from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
+from domain.events import SourceEvent
+from domain.formation.clauses import Clause, split_clauses
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.corrections import correction_claims
+from domain.formation.deterministic.parsing import copula_rest, parse_predicate
+from domain.formation.deterministic.patterns import frequency, says_not_stalled
+from domain.formation.deterministic.possessives import possessive_claims
+from domain.formation.deterministic.preferences import negated_claims
+from domain.formation.deterministic.rules import predicate_claims
+from domain.formation.deterministic.states import constraint_claims
+from domain.formation.language import tokenize
+
+MAX_CLAIMS_PER_CLAUSE = 12
+_INVERSION = frozenset(
+    {
+        "should",
+        "would",
+        "could",
+        "can",
+        "do",
+        "does",
+        "did",
+        "will",
+        "am",
+        "was",
+        "have",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "were",
+    }
+)
+_HYPOTHETICAL = frozenset(
+    {"if", "whether", "suppose", "supposing", "imagine", "unless", "assuming", "hypothetically", "pretend"}
+)
+_HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
+_QUOTES = ('"', "“", "”")
+_LEAD_WORDS = frozenset(
+    {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
+)
+
+
+def _inside_quote(text: str, start: int, at: int) -> bool:
+    """Whether an odd number of quotation marks opens before position at within the clause."""
+    span = text[start:at]
+    return sum(span.count(q) for q in _QUOTES) % 2 == 1
+
+
+def clause_claims(text: str, clause: Clause) -> list[Claim]:
+    """All claims one clause of an owner-asserted event states; empty when it states none."""
+    if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
+        return []
+    tokens = tokenize(text, clause.start, clause.end)
+    claims = possessive_claims(text, clause, tokens)
+    subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
+    body = clause.text
+    quoted = '"' in body or "“" in body
+    for n, at in enumerate(subjects):
+        before = [t.lower for t in tokens[max(0, at - 3) : at]]
+        if before and before[-1] in _INVERSION:
+            continue
+        if any(word in _HYPOTHETICAL for word in before) or (before[-2:] == ["what", "if"]):
+            continue
+        if quoted and _inside_quote(text, clause.start, tokens[at].start):
+            # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
+            continue
+        stop = subjects[n + 1] if n + 1 < len(subjects) else len(tokens)
+        predicate_tokens = tokens[at + 1 : stop]
+        if not predicate_tokens:
+            continue
+        parse = parse_predicate(predicate_tokens)
+        if parse is None:
+            continue
+        if n == 0 and at and any(t.lower in _LEAD_WORDS for t in tokens[:at]):
+            lead = frequency(text, clause.start, tokens[at].start)
+            if lead is not None:
+                parse.lead = lead.group(0)
+        region_end = tokens[stop].start if stop < len(tokens) else clause.end
+        correction = correction_claims(text, clause, parse, region_end)
+        if correction:
+            claims.extend(correction)
+            continue
+        if parse.modal is not None and not (
+            parse.modal == "would"
+            and (parse.lemma in {"like", "love", "prefer"} or parse.verb.lower == "rather")
+        ):
+            continue
+        can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
+        found: list[Claim]
+        if parse.negated and not says_not_stalled(body) and not can:
+            found = negated_claims(text, parse)
+        elif parse.negated and can:
+            found = constraint_claims(text, parse)
+        else:
+            found = predicate_claims(text, clause, parse, region_end)
+            if copula_rest(parse) is not None:
+                found.extend(constraint_claims(text, parse))
+        if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
+            for claim in found:
+                if claim.derivation is Derivation.DIRECT:
+                    claim.hedged = True
+        claims.extend(found)
+    return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
+    """High-recall candidates over owner-asserted events, in the order the user stated them.
+
+    The same claim stated in several events becomes one candidate citing each of them.
+    """
+    merged: dict[tuple[str, str, str], tuple[Claim, dict[int, str]]] = {}
+    for event in sorted(events, key=lambda e: e.seq):
+        if not event.is_owner_assertion:
+            continue
+        text = event.text
+        for clause in split_clauses(event.seq, text):
+            for claim in clause_claims(text, clause):
+                statement = claim.statement()
+                key = (claim.subject, claim.polarity.value, statement)
+                entry = merged.get(key)
+                if entry is None:
+                    merged[key] = (claim, {event.seq: clause.text})
+                else:
+                    entry[1].setdefault(event.seq, clause.text)
+    candidates: list[MemoryCandidate] = []
+    for (_, _, statement), (claim, spans) in merged.items():
+        seqs = tuple(sorted(spans))
+        candidates.append(
+            MemoryCandidate(
+                subject=claim.subject,
+                statement=statement,
+                claim_kind=claim.kind,
+                derivation=claim.derivation,
+                longevity=claim.longevity,
+                polarity=claim.polarity,
+                source_event_ids=seqs,
+                evidence_spans=tuple(EvidenceSpan(seq=seq, text=spans[seq]) for seq in seqs),
+                origin=CandidateOrigin.FALLBACK,
+            )
+        )
+    return candidates

@@ -1,0 +1,224 @@
+"""Habits and history: what the user does on a schedule ("I swim on other days", "I do 5x5 2-3x a week") and
+has done for years ("I've trained most of my life", "six years of gymnastic strength training")."""
+
+import re
+
+from domain.candidates import ClaimKind, Longevity
+from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.parsing import AUX, Parse, aspect_of, content_words, cut, phrase_of
+from domain.formation.deterministic.patterns import folded, frequency, hinted
+from domain.formation.deterministic.predicate_words import (
+    ACTIVITY_CARRIERS,
+    EXPERIENCE_VERBS,
+    FREQUENCY_ADVERBS,
+)
+from domain.formation.deterministic.topic_words import (
+    ACTIVITIES,
+    NOUN_ACTIVITIES,
+    TRAINING_WORDS,
+    Activity,
+    is_program,
+)
+from domain.formation.language import STOPWORDS, Token
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
+
+_LIFETIME = re.compile(
+    r"\b(?:for\s+(?:about\s+|around\s+|roughly\s+|almost\s+|nearly\s+|over\s+|more\s+than\s+|the\s+(?:last|past)\s+)?(?:\d+|a\s+few|a\s+couple\s+of|several|many|two|three|four|five|six|seven|eight|nine|ten|twenty|\w+teen)\s+(?:years?|decades?)"
+    r"|for\s+(?:years|decades)|most\s+of\s+my\s+(?:adult\s+)?life|all\s+my\s+life|my\s+whole\s+life|since\s+I\s+was)\b",
+    re.IGNORECASE,
+)
+_LIFETIME_HINTS = ("year", "decade", "life", "since")
+_YEARS_OF = re.compile(
+    r"(?P<q>\b(?:(?:about|around|roughly|almost|nearly|over|more\s+than|some)\s+)?(?:(?:\d+|a\s+few|several|many|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?)"
+    r"years?\s+of\s+(?P<x>[^\W\d_][\w\s-]*?)(?=\s*(?:[,.;:!?)]|$)|\s+(?:and|but|before|after|so|then|which|that|because|when|with|in|at|on)\b)",
+    re.IGNORECASE,
+)
+_YEARS_OF_HINTS = ("year",)
+
+
+def activity_of(tok: Token, as_verb: bool) -> Activity | None:
+    key = tok.lemma
+    activity = ACTIVITIES.get(key)
+    if activity is None:
+        return None
+    if key in NOUN_ACTIVITIES or as_verb:
+        return activity
+    return activity if tok.lower == activity.gerund else None
+
+
+def _activity_list(text: str, tokens: list[Token], first_is_verb: bool) -> list[tuple[Token, Activity]]:
+    """The first run of coordinated activities ("swimming, running and biking"), each atomically."""
+    found: list[tuple[Token, Activity]] = []
+    for index, tok in enumerate(tokens):
+        activity = activity_of(tok, as_verb=first_is_verb and index == 0 or (first_is_verb and bool(found)))
+        if activity is None:
+            if found and tok.lower not in ("and", "or", "plus"):
+                break
+            continue
+        if found:
+            gap = text[found[-1][0].end : tok.start].strip(" ,&").lower()
+            if gap not in ("", "and", "or", "plus", "as well as", "and also", "and then"):
+                break
+        if all(a.gerund != activity.gerund for _, a in found):
+            found.append((tok, activity))
+    return found
+
+
+def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
+    claims: list[Claim] = []
+    main = parse.lemma
+    rest = parse.rest
+    aspect, _ = aspect_of(parse)
+    if aspect not in (Aspect.SIMPLE, Aspect.PROGRESSIVE):
+        return claims
+    verb_is_activity = main in ACTIVITIES and (
+        not rest
+        or rest[0].lower
+        not in (
+            "a",
+            "an",
+            "the",
+            "my",
+            "this",
+            "that",
+            "our",
+            "his",
+            "her",
+            "their",
+            "some",
+            "it",
+            "late",
+            "out",
+            "into",
+        )
+    )
+    freq = frequency(text, parse.verb.start, region_end)
+    if aspect is Aspect.PROGRESSIVE and freq is None:
+        return claims
+    # The routine: a named program ("5x5") with its schedule.
+    program_at = next((i for i, t in enumerate(rest) if is_program(t.lower)), None)
+    bounded = cut(rest, text)
+    if freq is not None and (not bounded or freq.start() > bounded[-1].end):
+        freq = None
+    if program_at is not None and freq is not None and main in {"do", "run", "follow", "train", "use", "be"}:
+        program = rest[program_at].lower
+        object_tokens = [t for t in rest if t.end <= freq.end()]
+        kept = cut(object_tokens, text)
+        complement = phrase_of(text, kept)
+        if freq.end() > (kept[-1].end if kept else 0):
+            complement = text[rest[0].start : freq.end()] if rest else freq.group(0)
+        claims.append(
+            direct_claim(
+                ClaimKind.HABIT,
+                f"routine:{program}",
+                Predicate(main if main != "be" else "do", parse.verb.text, Aspect.SIMPLE, complement),
+                Longevity.ONGOING,
+            )
+        )
+    # Coordinated activities, each its own habit with the schedule that follows the list.
+    if verb_is_activity or main in ACTIVITY_CARRIERS or program_at is not None:
+        candidates = ([parse.verb] if verb_is_activity else []) + rest
+        activities = _activity_list(text, candidates, first_is_verb=verb_is_activity)
+        if activities:
+            after = activities[-1][0].end
+            schedule = frequency(text, after, region_end) or freq
+            qualifier = schedule.group(0) if schedule is not None and schedule.start() >= after else ""
+            for _, activity in activities:
+                complement = " ".join(part for part in (activity.complement, qualifier) if part)
+                claims.append(
+                    direct_claim(
+                        ClaimKind.HABIT,
+                        f"activity:{activity.gerund}",
+                        Predicate(activity.verb, activity.verb, Aspect.SIMPLE, complement),
+                        Longevity.ONGOING,
+                    )
+                )
+    plain = main not in AUX or main in ("do", "have") and rest and rest[0].lower not in ("not", "to", "no")
+    if not claims and freq is None and aspect is Aspect.SIMPLE and plain:
+        # A schedule said before the verb: "I usually go to bed around 11", "Every Friday I call my mom".
+        often = [a for a in parse.adverbs if a in FREQUENCY_ADVERBS]
+        kept = cut(rest, text)
+        if (often or parse.lead) and kept and any(t.lemma not in STOPWORDS for t in kept):
+            lead = parse.lead[:1].lower() + parse.lead[1:] if parse.lead else ""
+            complement = " ".join(p for p in (phrase_of(text, kept), lead) if p)
+            claims.append(
+                direct_claim(
+                    ClaimKind.HABIT,
+                    conflict_key("habit", [main] + content_words(kept)),
+                    Predicate(main, " ".join([*often, third_person(main)]), Aspect.BARE, complement),
+                    Longevity.ONGOING,
+                )
+            )
+    if not claims and freq is not None and aspect is Aspect.SIMPLE and plain:
+        kept = cut(rest, text)
+        # The schedule must belong to this predicate, not to a subordinate clause after a cut.
+        if kept and kept[-1].end >= freq.end() and any(t.lemma not in STOPWORDS for t in kept):
+            words = [main] + content_words(kept)
+            claims.append(
+                direct_claim(
+                    ClaimKind.HABIT,
+                    conflict_key("habit", words),
+                    Predicate(main, parse.verb.text, Aspect.SIMPLE, phrase_of(text, kept)),
+                    Longevity.ONGOING,
+                )
+            )
+    return claims
+
+
+def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
+    claims: list[Claim] = []
+    aspect, surface = aspect_of(parse)
+    region = text[parse.verb.start : region_end]
+    low = folded(region)
+    lifetime = _LIFETIME.search(text, parse.verb.start, region_end) if hinted(low, _LIFETIME_HINTS) else None
+    restarting = parse.lemma in {"restart", "resume", "return", "start"}
+    experienced = (
+        parse.lemma in EXPERIENCE_VERBS or parse.lemma in ACTIVITIES or parse.lemma in TRAINING_WORDS
+    )
+    # One scan serves both questions: whether a restart names years of something, and which years.
+    all_years = (
+        list(_YEARS_OF.finditer(region))
+        if (restarting or experienced) and hinted(low, _YEARS_OF_HINTS)
+        else []
+    )
+    restart = restarting and (_mentions_training_word(parse.tokens) or bool(all_years))
+    years_of = all_years if experienced else []
+    main_is_years = parse.lemma == "have" and bool(years_of)
+    if (
+        (lifetime is not None or restart or parse.used_to)
+        and not main_is_years
+        and aspect is not Aspect.PROGRESSIVE
+    ):
+        kept = cut(parse.rest, text)
+        if lifetime is not None and (not kept or kept[-1].end < lifetime.end()):
+            # The duration is the point of a history claim; keep it even past a cut.
+            kept = [t for t in parse.rest if t.end <= lifetime.end()]
+        complement = phrase_of(text, kept)
+        if aspect is Aspect.SIMPLE and lifetime is not None:
+            aspect = Aspect.PERFECT
+        claims.append(
+            direct_claim(
+                ClaimKind.SKILL,
+                conflict_key("history", [parse.lemma] + content_words(kept)),
+                Predicate(parse.lemma, surface, aspect, complement),
+            )
+        )
+    for match in years_of:
+        what = match.group("x").strip()
+        if not what or what.lower() in ("age", "experience"):
+            continue
+        quantity = match.group("q").strip()
+        phrase = f"{quantity} years of {what}".strip() if quantity else f"years of {what}"
+        tail = "" if what.lower().endswith(("experience", "practice")) else " experience"
+        claims.append(
+            direct_claim(
+                ClaimKind.SKILL,
+                conflict_key("history", what),
+                Predicate("have", "has", Aspect.SIMPLE, f"{phrase}{tail}"),
+            )
+        )
+    return claims
+
+
+def _mentions_training_word(tokens: list[Token]) -> bool:
+    return any(t.lemma in TRAINING_WORDS or t.lower in TRAINING_WORDS or is_program(t.lower) for t in tokens)

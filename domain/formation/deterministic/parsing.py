@@ -1,0 +1,282 @@
+"""Clause predicate parsing: one first-person predicate (its auxiliaries, main verb and the tokens after it),
+where its phrase ends, and its aspect."""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from domain.formation.deterministic.predicate_words import TRIGGERS
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+from domain.formation.rendering import Aspect, third_person
+
+AUX = frozenset(
+    {"be", "have", "do", "will", "would", "can", "could", "should", "might", "may", "must", "shall"}
+)
+_MODALS = frozenset({"will", "would", "could", "should", "might", "may", "must", "shall"})
+_ADVERBS = frozenset(
+    {
+        "still",
+        "currently",
+        "also",
+        "usually",
+        "regularly",
+        "really",
+        "just",
+        "now",
+        "always",
+        "mostly",
+        "often",
+        "recently",
+        "already",
+        "actually",
+        "basically",
+        "generally",
+        "sometimes",
+        "typically",
+        "normally",
+        "mainly",
+        "definitely",
+        "personally",
+        "honestly",
+        "even",
+        "only",
+        "again",
+        "frequently",
+        "occasionally",
+        "consistently",
+        "probably",
+        "maybe",
+        "possibly",
+        "perhaps",
+    }
+)
+_CUT_WORDS = frozenset(
+    {
+        "and",
+        "but",
+        "because",
+        "so",
+        "which",
+        "that",
+        "since",
+        "while",
+        "although",
+        "though",
+        "who",
+        "whether",
+        "if",
+        "what",
+        "when",
+        "where",
+        "how",
+        "or",
+    }
+)
+_CORRECTION_TAIL = frozenset({"anymore"})
+
+
+@dataclass(slots=True)
+class Parse:
+    """One first-person predicate: its auxiliaries, main verb and the tokens after it."""
+
+    tokens: list[Token]
+    verb_at: int
+    negated: bool
+    modal: str | None
+    perfect: bool
+    progressive: bool
+    used_to: bool
+    no_longer: bool
+    been: bool
+    adverbs: list[str] = field(default_factory=list)
+    lead: str = ""  # a schedule stated before the subject: "Every Friday I call my mom"
+    _lemma: str | None = None
+    _rest: list[Token] | None = None
+    _aspect: tuple[Aspect, str] | None = None
+
+    @property
+    def verb(self) -> Token:
+        return self.tokens[self.verb_at]
+
+    @property
+    def lemma(self) -> str:
+        # Rules ask for the verb's lemma many times per predicate; compute it once.
+        if self._lemma is None:
+            self._lemma = verb_lemma(self.verb)
+        return self._lemma
+
+    @property
+    def rest(self) -> list[Token]:
+        # Read by every rule; no rule changes the list, so one slice serves them all.
+        if self._rest is None:
+            self._rest = self.tokens[self.verb_at + 1 :]
+        return self._rest
+
+
+def parse_predicate(tokens: list[Token]) -> Parse | None:
+    i = 0
+    negated = perfect = progressive = used_to = no_longer = been = False
+    modal: str | None = None
+    adverbs: list[str] = []
+    while i < len(tokens):
+        tok = tokens[i]
+        low = tok.lower
+        if low in ("not", "never"):
+            negated = True
+        elif low == "no" and i + 1 < len(tokens) and tokens[i + 1].lower == "longer":
+            negated = no_longer = True
+            i += 1
+        elif low == "used" and i + 1 < len(tokens) and tokens[i + 1].lower == "to":
+            used_to = True
+            i += 1
+        elif low in _ADVERBS:
+            adverbs.append(low)
+        elif tok.lemma in AUX and i + 1 < len(tokens) and _continues_aux(tokens, i):
+            if low in _MODALS:
+                modal = low
+            elif tok.lemma == "have":
+                perfect = True
+            elif low == "been":
+                been = True
+            elif tok.lemma == "be":
+                progressive = True
+        else:
+            break
+        i += 1
+    if i >= len(tokens):
+        return None
+    parse = Parse(tokens, i, negated, modal, perfect, progressive, used_to, no_longer, been, adverbs)
+    if perfect and not been and tokens[i].lower == "got":
+        # "I've got a bike" states possession: "have", not the perfect of "get".
+        parse.perfect = False
+        parse._lemma = "have"
+    return parse
+
+
+def _continues_aux(tokens: list[Token], i: int) -> bool:
+    """An auxiliary is followed by another verb form; "I have a bike" and "I am 44" are main verbs."""
+    nxt = tokens[i + 1]
+    if nxt.lower in ("not", "never", "no") or nxt.lower in _ADVERBS or nxt.lemma in AUX:
+        return True
+    low = tokens[i].lower
+    if low in _MODALS or low == "can":
+        return True
+    if tokens[i].lemma == "do":
+        # "I do a 5x5 routine" has "do" as its main verb; only "I do not ..." makes it an auxiliary.
+        return False
+    if tokens[i].lemma == "have":
+        # "have trained" (participle) versus "have two kids" (object).
+        return (
+            nxt.lower != nxt.lemma
+            and not nxt.lower.endswith("s")
+            or nxt.lower in ("been", "done", "had", "made", "got")
+        )
+    if tokens[i].lemma == "be":
+        return nxt.lower.endswith("ing") and nxt.lower not in (
+            "something",
+            "nothing",
+            "anything",
+            "everything",
+        )
+    return False
+
+
+_TRAILING = frozenset(
+    {"for", "to", "of", "in", "on", "at", "with", "a", "an", "the", "my", "as", "by", "from", "than", "about"}
+)
+_COORDINATORS = frozenset({"and", "or"})
+_TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
+_CUT_GAP = re.compile(r'[,;:—–()"“”]')
+
+
+def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
+    """Tokens up to the first clause-internal boundary: a comma, a dash, or a subordinating word.
+
+    keep_and keeps a coordinated noun phrase whole ("web search and web fetch").
+    """
+    kept: list[Token] = []
+    for index, tok in enumerate(tokens):
+        prev = tokens[index - 1].lower if index else ""
+        nxt = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+        if index and tok.lower in _CUT_WORDS:
+            if (
+                tok.lower == "while"
+                and prev == "a"
+                or keep_and
+                and tok.lower in _COORDINATORS
+                and nxt not in ("i", "then", "also", "so", "but", "")
+            ):
+                pass
+            else:
+                break
+        if tok.lower == "as" and nxt in ("long", "soon", "far", "much", "well"):
+            break
+        if kept:
+            gap = text[kept[-1].end : tok.start]
+            if gap and gap != " " and (_CUT_GAP.search(gap) is not None or " - " in gap):
+                break
+        kept.append(tok)
+    while kept and kept[-1].lower in _TAIL_WORDS:
+        if kept[-1].lower == "more" and (len(kept) < 2 or kept[-2].lower != "any"):
+            break
+        kept.pop()
+        if kept and kept[-1].lower == "any":
+            kept.pop()
+    while kept and kept[-1].lower in _TRAILING:
+        kept.pop()
+    return kept
+
+
+def phrase_of(text: str, tokens: list[Token]) -> str:
+    if not tokens:
+        return ""
+    return text[tokens[0].start : tokens[-1].end]
+
+
+def content_words(tokens: Sequence[Token]) -> list[str]:
+    return [
+        t.lemma if not t.text.isupper() else t.lower
+        for t in tokens
+        if t.lemma not in STOPWORDS and t.lower not in STOPWORDS
+    ]
+
+
+def aspect_of(parse: Parse) -> tuple[Aspect, str]:
+    # Both the history and the habit rules ask; a predicate's aspect never changes, so compute it once.
+    if parse._aspect is None:
+        parse._aspect = _compute_aspect(parse)
+    return parse._aspect
+
+
+def _compute_aspect(parse: Parse) -> tuple[Aspect, str]:
+    verb = parse.verb
+    if parse.perfect and parse.been:
+        return Aspect.PERFECT, f"been {verb.text}"
+    if parse.perfect:
+        return Aspect.PERFECT, verb.text
+    if parse.progressive:
+        return Aspect.PROGRESSIVE, verb.text
+    if parse.used_to:
+        return Aspect.PAST, f"used to {verb.lower}"
+    if verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma):
+        return Aspect.PAST, verb.text
+    return Aspect.SIMPLE, verb.text
+
+
+def copula_rest(parse: Parse) -> list[Token] | None:
+    """The complement of "I am ...", also when an adverb made "am" read as an auxiliary."""
+    if parse.lemma == "be" and not parse.progressive:
+        return parse.rest
+    if parse.progressive and not parse.verb.lower.endswith("ing"):
+        return [parse.verb, *parse.rest]
+    return None
+
+
+def through_trigger(text: str, tokens: list[Token], stop: int) -> list[Token]:
+    """Tokens up to the first boundary, carried past a trigger word ("when", "after") to the next one."""
+    kept = cut(tokens, text)
+    after = len(kept)
+    if after < len(tokens) and tokens[after].lower in TRIGGERS:
+        tail = cut(tokens[after + 1 :], text)
+        kept = tokens[: after + 1 + len(tail)] if tail else kept
+    return [t for t in kept if t.end <= stop]
