@@ -99,14 +99,10 @@ class SourceEvent(BaseModel):
         # PostgreSQL text cannot hold NUL (every other control character it stores as given).
         if "\x00" in text:
             raise _refused(EventRefusalReason.TEXT_CONTROL_CHARACTER, "text must not contain NUL")
-        try:
-            size = len(text.encode("utf-8"))
-        except UnicodeEncodeError:
-            # A JSON escape can name a lone surrogate, which no UTF-8 encoder (or store) accepts.
-            raise _refused(EventRefusalReason.NOT_UTF8, "text must be valid Unicode") from None
+        # (A lone surrogate never gets here: pydantic refuses it as string_unicode.)
         if not text.strip():
             raise ValueError("text must not be blank")
-        if size > MAX_EVENT_TEXT_BYTES:
+        if len(text.encode("utf-8")) > MAX_EVENT_TEXT_BYTES:
             raise ValueError(f"text exceeds {MAX_EVENT_TEXT_BYTES} bytes")
         return text
 
