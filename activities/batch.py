@@ -18,7 +18,12 @@ from activities.contracts import (
     RecordRunInput,
     WatermarkAdvance,
 )
-from domain.consolidation import MAX_BATCH_EVENTS, MAX_BATCH_SEGMENTS, consolidatable_prefix
+from domain.consolidation import (
+    MAX_BATCH_EVENTS,
+    MAX_BATCH_SEGMENTS,
+    consolidatable_prefix,
+    quiet_round_id,
+)
 from domain.formation.formation_stages import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
 from domain.ports import UnitOfWorkFactory
@@ -130,7 +135,10 @@ class BatchActivities:
 
     @activity.defn(name="record_run")
     def record_run(self, params: RecordRunInput) -> bool:
+        """Record a round that advanced nothing under its quiet_round_id: idempotent per session position,
+        so idles on a session with no new events add no rows after the first."""
+        run = params.run.model_copy(update={"id": quiet_round_id(params.run)})
         with self._uow() as uow:
-            recorded = uow.runs.record(params.run)
+            recorded = uow.runs.record(run)
             uow.commit()
         return recorded

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Final
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from domain.beliefs.commit import CommitReport
 from domain.formation.stage_results import StageReport
@@ -23,6 +23,7 @@ MAX_BATCH_EVENTS: Final = 4096
 # Bounds one round's history (about 8 events per segment) and the text one load_batch reads.
 MAX_BATCH_SEGMENTS: Final = 64
 GAP_GRACE: Final = timedelta(minutes=10)
+_QUIET_ROUND_NAMESPACE: Final = UUID("c3a9e7d4-2f61-4b8a-9d0e-71f5a2b6c8e3")
 
 
 def consolidatable_prefix(
@@ -40,6 +41,14 @@ def consolidatable_prefix(
             return index
         expected = seq + 1
     return len(seqs)
+
+
+def quiet_round_id(run: ConsolidationRun) -> UUID:
+    """The run id of a round that found nothing to consolidate: one per session and watermark, so any
+    number of idles on a session with no new events record one run, not one each."""
+    return uuid5(
+        _QUIET_ROUND_NAMESPACE, f"{run.tenant_id}/{run.principal_id}/{run.session_id}/{run.from_seq}"
+    )
 
 
 def summarize_round(

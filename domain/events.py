@@ -1,13 +1,46 @@
-"""Source events: the raw, authoritative record of what was said and by whom."""
+"""Source events: the raw, authoritative record of what was said and by whom.
 
+A SourceEvent holds only what every store, clock and later computation can hold: a refusal of its own
+fields is a pydantic error whose type is a reason code (EventRefusalReason for the ones defined here).
+"""
+
+from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Final
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, field_validator
+from pydantic_core import PydanticCustomError
 
 from domain.owner import BoundedId, Owner
 
 MAX_EVENT_TEXT_BYTES = 1_048_576
+
+# The window occurred_at must fall in, [EARLIEST, LATEST). Fixed rather than relative to the wall clock so
+# a stored event validates the same way when it is read back, in any process, forever. The upper bound
+# leaves room for every horizon computed from evidence time (at most two years, lifecycle@2's durable
+# horizon) far below datetime.max (year 9999), where expires_at would overflow.
+OCCURRED_AT_EARLIEST: Final = datetime(1970, 1, 1, tzinfo=UTC)
+OCCURRED_AT_LATEST: Final = datetime(2200, 1, 1, tzinfo=UTC)
+# 2**53 - 1, the largest integer a JSON number keeps exactly in every client (JavaScript's
+# MAX_SAFE_INTEGER), and far below bigint's 2**63 - 1, so the watermark and seq + 1 never overflow.
+MAX_SEQ: Final = 2**53 - 1
+
+
+class EventRefusalReason(StrEnum):
+    """Reason codes of refused input that pydantic has no type for; the others are pydantic's types."""
+
+    INVALID_JSON = "invalid_json"
+    NOT_AN_OBJECT = "not_an_object"
+    NOT_UTF8 = "not_utf8"
+    TEXT_CONTROL_CHARACTER = "text_control_character"
+    SEQ_OUT_OF_RANGE = "seq_out_of_range"
+    OCCURRED_AT_OUT_OF_RANGE = "occurred_at_out_of_range"
+
+
+def _refused(reason: EventRefusalReason, message: str) -> PydanticCustomError:
+    # The message names the rule, never the value: pydantic renders it into errors a caller may print.
+    return PydanticCustomError(reason.value, message)
 
 
 class SourceEventKind(StrEnum):
@@ -42,9 +75,31 @@ class SourceEvent(BaseModel):
     text: str = Field(min_length=1)
     occurred_at: AwareDatetime
 
+    @field_validator("seq")
+    @classmethod
+    def _seq_in_range(cls, seq: int) -> int:
+        if seq > MAX_SEQ:
+            raise _refused(EventRefusalReason.SEQ_OUT_OF_RANGE, f"seq must be at most {MAX_SEQ}")
+        return seq
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _occurred_in_window(cls, occurred_at: datetime) -> datetime:
+        if not OCCURRED_AT_EARLIEST <= occurred_at < OCCURRED_AT_LATEST:
+            raise _refused(
+                EventRefusalReason.OCCURRED_AT_OUT_OF_RANGE,
+                f"occurred_at must be from {OCCURRED_AT_EARLIEST.isoformat()} and before "
+                f"{OCCURRED_AT_LATEST.isoformat()}",
+            )
+        return occurred_at
+
     @field_validator("text")
     @classmethod
     def _bounded_non_blank(cls, text: str) -> str:
+        # PostgreSQL text cannot hold NUL (every other control character it stores as given).
+        if "\x00" in text:
+            raise _refused(EventRefusalReason.TEXT_CONTROL_CHARACTER, "text must not contain NUL")
+        # (A lone surrogate never gets here: pydantic refuses it as string_unicode.)
         if not text.strip():
             raise ValueError("text must not be blank")
         if len(text.encode("utf-8")) > MAX_EVENT_TEXT_BYTES:

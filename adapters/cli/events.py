@@ -1,22 +1,22 @@
 """`agent events import FILE.jsonl`: append source events, idempotently, refusing bad lines by reason code.
 
-A refusal names the line, the field and a reason code (pydantic's error type, or invalid_json,
-event_conflict, below_watermark) and never echoes content: an import file is a user's conversation.
+Every line is validated (domain.event_intake) before anything is written, so a bad line costs only
+itself: the valid lines are stored, each refused line is reported by number, field and reason code
+(an EventRefusalReason, pydantic's error type, event_conflict or below_watermark), never by content.
 """
 
-import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Final
 from uuid import UUID
 
 import typer
-from pydantic import ValidationError
 
 from adapters.cli.db import database_composition
 from domain.errors import EventConflict
+from domain.event_intake import Refusal, parse_lines
 from domain.events import SourceEvent
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
@@ -24,16 +24,6 @@ from domain.ports import UnitOfWorkFactory
 events_app = typer.Typer(help="Append source events to the store.", no_args_is_help=True)
 
 BATCH: Final = 500
-
-
-@dataclass(frozen=True)
-class Refusal:
-    line: int
-    field: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.field}: {self.reason}"
 
 
 @dataclass
@@ -48,39 +38,17 @@ class ImportReport:
         return len(self.refusals)
 
 
-def parse_lines(lines: Iterable[str]) -> Iterator[tuple[int, SourceEvent] | Refusal]:
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError:
-            yield Refusal(number, "-", "invalid_json")
-            continue
-        if not isinstance(data, dict):
-            yield Refusal(number, "-", "not_an_object")
-            continue
-        try:
-            yield number, SourceEvent.model_validate(data)
-        except ValidationError as invalid:
-            # loc and type only: pydantic's message and input would quote the line.
-            for error in invalid.errors(include_input=False, include_url=False):
-                yield Refusal(number, ".".join(str(p) for p in error["loc"]) or "-", error["type"])
-
-
-def import_events(store: UnitOfWorkFactory, lines: Iterable[str]) -> ImportReport:
+def import_events(store: UnitOfWorkFactory, lines: Iterable[bytes | str]) -> ImportReport:
     report = ImportReport()
-    batch: list[tuple[int, SourceEvent]] = []
+    valid: list[tuple[int, SourceEvent]] = []
     for item in parse_lines(lines):
         if isinstance(item, Refusal):
             report.refusals.append(item)
-            continue
-        batch.append(item)
-        if len(batch) >= BATCH:
-            _append(store, batch, report)
-            batch = []
-    if batch:
-        _append(store, batch, report)
+        else:
+            valid.append(item)
+    for start in range(0, len(valid), BATCH):
+        _append(store, valid[start : start + BATCH], report)
+    report.refusals.sort(key=lambda refusal: refusal.line)
     return report
 
 
@@ -130,7 +98,8 @@ def import_command(
     """Append the file's events; re-importing the same file changes nothing. Exits 1 if a line was refused."""
     composition = database_composition(embedded)
     try:
-        with file.open(encoding="utf-8") as lines:
+        # Bytes, decoded line by line: a byte that is not UTF-8 refuses its own line only.
+        with file.open("rb") as lines:
             report = import_events(composition.unit_of_work_factory, lines)
     finally:
         composition.close()

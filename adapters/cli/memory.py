@@ -14,11 +14,11 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
 from domain.candidates import MemoryCandidate
+from domain.event_intake import Refusal, parse_lines
 from domain.events import SourceEvent
 from domain.formation.deterministic.formation7 import Formation7Candidate, form_formation7
 from domain.formation.deterministic.former import fallback_candidates
@@ -45,44 +45,27 @@ class ReadReport:
     duplicates: int = 0
 
 
-def _reason(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first.get("loc", ())) or "line"
-    return f"{where}: {first.get('type', 'invalid')}"
-
-
 def read_events(path: Path) -> ReadReport:
-    """Validate every line into a SourceEvent; a bad line is counted by reason, never quoted."""
+    """Validate every line into a SourceEvent (domain.event_intake); a bad line is counted by reason,
+    never quoted."""
     report = ReadReport()
     seen: set[tuple[str, str, UUID, int]] = set()
-    with path.open("r", encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
+    with path.open("rb") as handle:
+        for item in parse_lines(handle):
+            if isinstance(item, Refusal):
+                reason = f"{item.field}: {item.reason}"
+                report.bad_by_reason[reason] += 1
+                report.bad_lines.append((item.line, reason))
                 continue
-            try:
-                raw: Any = json.loads(line)
-            except json.JSONDecodeError:
-                reason = "line: not JSON"
-            else:
-                if not isinstance(raw, dict):
-                    reason = "line: not a JSON object"
-                else:
-                    try:
-                        event = SourceEvent.model_validate(raw)
-                    except ValidationError as error:
-                        reason = _reason(error)
-                    else:
-                        key = (event.tenant_id, event.principal_id, event.session_id, event.seq)
-                        if key in seen:
-                            report.duplicates += 1
-                            continue
-                        seen.add(key)
-                        report.events.append(event)
-                        if not event.is_owner_assertion:
-                            report.skipped_non_owner[event.kind.value] += 1
-                        continue
-            report.bad_by_reason[reason] += 1
-            report.bad_lines.append((number, reason))
+            _, event = item
+            key = (event.tenant_id, event.principal_id, event.session_id, event.seq)
+            if key in seen:
+                report.duplicates += 1
+                continue
+            seen.add(key)
+            report.events.append(event)
+            if not event.is_owner_assertion:
+                report.skipped_non_owner[event.kind.value] += 1
     return report
 
 

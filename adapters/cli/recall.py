@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.memory import memory_app
+from adapters.cli.options import Principal, Tenant
 from adapters.composition import Composition
 from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, expires_at, is_expired
 from domain.beliefs.records import MemoryRecord
@@ -27,9 +28,6 @@ from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 
 schedule_app = typer.Typer(help="Temporal Schedules of the service.", no_args_is_help=True)
-
-Tenant = Annotated[str, typer.Option("--tenant", help="Tenant id.")]
-Principal = Annotated[str, typer.Option("--principal", help="Principal id.")]
 
 
 def now_utc() -> datetime:

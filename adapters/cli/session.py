@@ -7,6 +7,7 @@ from uuid import UUID
 import typer
 from rich.console import Console
 
+from adapters.cli.options import Principal, Tenant
 from adapters.settings import Settings
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
@@ -14,8 +15,8 @@ session_app = typer.Typer(help="Trigger and follow session consolidations.", no_
 
 @session_app.command("idle")
 def idle(
-    tenant: Annotated[str, typer.Option("--tenant", help="Tenant id of the session.")],
-    principal: Annotated[str, typer.Option("--principal", help="Principal (user) id of the session.")],
+    tenant: Tenant,
+    principal: Principal,
     session: Annotated[UUID, typer.Option("--session", help="Session id (a UUID).")],
     wait: Annotated[
         bool,

@@ -24,8 +24,20 @@ DEFAULT_FORMATION_POLICY = FORMATION_9
 SessionHandle = WorkflowHandle[ConsolidateSessionWorkflow, ConsolidationSummary]
 
 
+class TemporalUnavailable(Exception):
+    """No Temporal server answered at the address."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"Temporal is not reachable at {address}")
+        self.address = address
+
+
 async def connect(address: str = DEFAULT_ADDRESS, namespace: str = DEFAULT_NAMESPACE) -> Client:
-    return await Client.connect(address, namespace=namespace, data_converter=pydantic_data_converter)
+    try:
+        return await Client.connect(address, namespace=namespace, data_converter=pydantic_data_converter)
+    except RuntimeError as failed:
+        # The SDK's core reports every failure to connect as a bare RuntimeError.
+        raise TemporalUnavailable(address) from failed
 
 
 async def session_idle(

@@ -70,7 +70,8 @@ def test_bad_lines_reported_by_line_and_field_without_content(tmp_path: Path) ->
     result = runner.invoke(app, ["memory", "form", str(path), "--json"])
     assert result.exit_code == 0
     assert "line 2: text" in result.stderr
-    assert "line 3: line: not JSON" in result.stderr
+    assert "line 3: -: invalid_json" in result.stderr
+    assert "line 5: text: text_control_character" in result.stderr
     assert "line 4: kind" in result.stderr
     assert secret_text not in result.stderr
     rows = _rows(result.stdout)

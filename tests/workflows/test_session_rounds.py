@@ -78,6 +78,25 @@ def test_idle_for_unknown_or_empty_session_completes_with_nothing_to_do(
     assert [r.outcome for r in counts.runs] == [RunOutcome.NOTHING_TO_DO]
 
 
+def test_idles_on_a_session_with_no_new_events_record_no_more_runs(
+    harness: Harness, store: PostgresStore
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 3)
+    append(store, events)
+    with harness.worker(WorkerPorts(store, ScriptedProvider(plausible_answer))) as worker:
+        first = consolidate(harness, worker.task_queue, session)
+        quiet = [consolidate(harness, worker.task_queue, session) for _ in range(3)]
+
+    assert first.last_round and first.last_round.outcome is not RunOutcome.NOTHING_TO_DO
+    assert all(s.last_round and s.last_round.outcome is RunOutcome.NOTHING_TO_DO for s in quiet)
+    runs = store_counts(store, session).runs
+    # The consolidating round, and one record of the quiet position after it however often idled.
+    assert sorted((r.from_seq, r.to_seq, r.outcome.value) for r in runs) == sorted(
+        [(0, len(events), first.last_round.outcome.value), (len(events), len(events), "nothing_to_do")]
+    )
+
+
 def test_idles_during_a_round_coalesce_into_one_follow_up_round(
     harness: Harness, store: PostgresStore
 ) -> None:

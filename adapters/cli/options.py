@@ -1,0 +1,25 @@
+"""Options shared by `agent` commands that name an owner: refused at parse time with a reason code."""
+
+from typing import Annotated
+
+import typer
+from pydantic import TypeAdapter, ValidationError
+
+from domain.owner import BoundedId
+
+_BOUNDED_ID: TypeAdapter[str] = TypeAdapter(Annotated[str, BoundedId])
+
+
+def bounded_id(value: str) -> str:
+    """The id if the domain accepts it; else a usage error naming the reason code, not the value."""
+    try:
+        return _BOUNDED_ID.validate_python(value)
+    except ValidationError as invalid:
+        reason = invalid.errors(include_input=False, include_url=False)[0]["type"]
+        raise typer.BadParameter(
+            f"{reason}: 1-128 characters of A-Z a-z 0-9 . _ : @ -, starting with a letter or digit"
+        ) from None
+
+
+Tenant = Annotated[str, typer.Option("--tenant", help="Tenant id.", callback=bounded_id)]
+Principal = Annotated[str, typer.Option("--principal", help="Principal (user) id.", callback=bounded_id)]

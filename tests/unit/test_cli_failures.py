@@ -1,0 +1,75 @@
+"""An `agent` command whose database or Temporal server is away fails in one line, with exit code 69."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adapters.cli.failures import EX_UNAVAILABLE
+from adapters.cli.main import app
+
+# Nothing listens on port 1: the connection is refused at once.
+DOWN_DATABASE = {"DATABASE_URL": "postgresql+psycopg://agent:secret@127.0.0.1:1/memory"}
+DOWN_TEMPORAL = {"TEMPORAL_ADDRESS": "127.0.0.1:1"}
+BELIEF = "00000000-0000-4000-8000-000000000001"
+SESSION = "7b1e2c84-0000-4000-8000-000000000001"
+
+
+def one_line_failure(args: list[str], env: dict[str, str]) -> str:
+    result = CliRunner().invoke(app, args, env=env)
+    assert result.exit_code == EX_UNAVAILABLE, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("agent: "), result.stderr
+    assert "secret" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["memory", "list", "--tenant", "t1", "--principal", "p1"],
+        ["memory", "show", BELIEF, "--tenant", "t1", "--principal", "p1"],
+        ["memory", "cite", "--tenant", "t1", "--principal", "p1", "--run", BELIEF, "--returned", BELIEF],
+        ["db", "current"],
+        ["db", "upgrade"],
+        ["db", "downgrade", "base"],
+    ],
+)
+def test_database_down(args: list[str]) -> None:
+    line = one_line_failure(args, DOWN_DATABASE)
+    assert "the database failed" in line and "DATABASE_URL" in line
+
+
+def test_database_down_for_an_import(tmp_path: Path) -> None:
+    file = tmp_path / "events.jsonl"
+    file.write_text("{}\n")
+    assert "DATABASE_URL" in one_line_failure(["events", "import", str(file)], DOWN_DATABASE)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["session", "idle", "--tenant", "t1", "--principal", "p1", "--session", SESSION],
+        ["repass", "list"],
+        ["repass", "retry", f"repass/t1/p1/{SESSION}/1-2"],
+        ["schedule", "install"],
+    ],
+)
+def test_temporal_down(args: list[str]) -> None:
+    line = one_line_failure(args, DOWN_TEMPORAL)
+    assert "Temporal is not reachable at 127.0.0.1:1" in line and "TEMPORAL_ADDRESS" in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["session", "idle", "--tenant", "t1/other", "--principal", "p1", "--session", SESSION],
+        ["memory", "list", "--tenant", "t1", "--principal", "p/1"],
+    ],
+)
+def test_an_id_the_domain_refuses_is_one_line_with_its_reason_code(args: list[str]) -> None:
+    result = CliRunner().invoke(app, args, env=DOWN_TEMPORAL | DOWN_DATABASE)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "string_pattern_mismatch" in lines[0], result.stderr
