@@ -19,7 +19,7 @@ from activities.contracts import (
     WatermarkAdvance,
 )
 from domain.consolidation import MAX_BATCH_EVENTS, MAX_BATCH_SEGMENTS, consolidatable_prefix
-from domain.formation.formation_stages import count_coverage_units
+from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
 from domain.ports import UnitOfWorkFactory
 

@@ -17,22 +17,22 @@ from typing import Any, Final
 
 from temporalio import activity
 
-from activities.contracts import StageInput, StageReport
+from activities.contracts import StageInput
 from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
-from domain.formation.anticipation import CUE_SENSITIVITIES, MEMORY_POOL
-from domain.formation.formation_stages import (
+from domain.formation.anticipation import (
+    CUE_SENSITIVITIES,
+    MEMORY_POOL,
     anticipation_outcome,
     anticipation_request,
-    distill_outcome,
-    distill_request,
     earliest_evidence_seq,
-    integration_outcome,
-    integration_request,
     select_cue_memories,
+    staged_predictions,
 )
+from domain.formation.distillation import distillation_outcome, distillation_request
+from domain.formation.integration import integration_outcome, integration_request, staged_episodes
 from domain.formation.segments import SegmentRef
-from domain.formation.stage_results import ProviderAnswer
+from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
 from domain.staging import StagedKind, StagedOutput
@@ -93,8 +93,9 @@ class StageActivities:
             integration_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
             anticipation_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
-        answer = self._ask(distill_request(ref, events, integration_doc, anticipation_doc))
-        result = distill_outcome(ref, events, anticipation_doc, memories, answer)
+        predictions = staged_predictions(anticipation_doc)
+        answer = self._ask(distillation_request(ref, events, staged_episodes(integration_doc), predictions))
+        result = distillation_outcome(ref, events, predictions, memories, answer)
         self._stage(ref, StagedKind.DISTILLATION, result.document)
         return _logged(result.report)
 

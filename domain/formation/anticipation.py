@@ -175,3 +175,8 @@ def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reaso
             counts={"predictions": 0, f"invalid.{reason}": 1},
         ),
     )
+
+
+def staged_predictions(document: dict[str, object]) -> list[dict[str, object]]:
+    predictions = document.get("predictions", [])
+    return list(predictions) if isinstance(predictions, list) else []
