@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 from temporalio import activity
 
@@ -27,15 +27,14 @@ from domain.formation.anticipation import (
     anticipation_request,
     earliest_evidence_seq,
     select_cue_memories,
-    staged_predictions,
 )
 from domain.formation.distillation import distillation_outcome, distillation_request
-from domain.formation.integration import integration_outcome, integration_request, staged_episodes
+from domain.formation.integration import integration_outcome, integration_request
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.staging import StagedKind, StagedOutput
+from domain.staging import AnticipationDocument, IntegrationDocument, StagedDocument
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ class StageActivities:
             events = _segment_events(uow, ref)
         answer = self._ask(integration_request(ref, events))
         result = integration_outcome(ref, events, answer, now=self._clock())
-        self._stage(ref, StagedKind.INTEGRATION, result.document)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     @activity.defn(name="anticipate")
@@ -82,7 +81,7 @@ class StageActivities:
             anticipation_request(ref, cue_events, memories, before_seq=before_seq, segment_events=events)
         )
         result = anticipation_outcome(ref, memories, answer)
-        self._stage(ref, StagedKind.ANTICIPATION, result.document)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     @activity.defn(name="distill")
@@ -90,13 +89,14 @@ class StageActivities:
         ref = params.ref
         with self._uow() as uow:
             events = _segment_events(uow, ref)
-            integration_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
-            anticipation_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
+            integration = IntegrationDocument.read(uow.staged, ref)
+            anticipation = AnticipationDocument.read(uow.staged, ref)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
-        predictions = staged_predictions(anticipation_doc)
-        answer = self._ask(distillation_request(ref, events, staged_episodes(integration_doc), predictions))
+        # The distiller takes predictions in their staged JSON form.
+        predictions = [p.model_dump(mode="json") for p in anticipation.predictions]
+        answer = self._ask(distillation_request(ref, events, list(integration.episodes), predictions))
         result = distillation_outcome(ref, events, predictions, memories, answer)
-        self._stage(ref, StagedKind.DISTILLATION, result.document)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     def _ask(self, request: ProviderRequest | None) -> ProviderAnswer:
@@ -108,15 +108,8 @@ class StageActivities:
         except ProviderFailure as failure:
             return failure
 
-    def _stage(self, ref: SegmentRef, stage: StagedKind, document: dict[str, Any]) -> None:
-        staged = StagedOutput(
-            tenant_id=ref.tenant_id,
-            principal_id=ref.principal_id,
-            session_id=ref.session_id,
-            segment_key=ref.segment_key,
-            stage=stage,
-            document=document,
-        )
+    def _stage(self, ref: SegmentRef, document: StagedDocument) -> None:
+        staged = document.staged_output(ref)
         deadline = time.monotonic() + STAGING_PATIENCE_S
         attempt = 0
         while True:
@@ -133,7 +126,11 @@ class StageActivities:
                 # The class name only: a driver message can quote a statement.
                 log.warning(
                     "staging write failed; retrying in-process",
-                    extra={"stage": stage.value, "error_type": type(error).__name__, "attempt": attempt},
+                    extra={
+                        "stage": staged.stage.value,
+                        "error_type": type(error).__name__,
+                        "attempt": attempt,
+                    },
                 )
                 _heartbeat()
                 self._sleep(delay)

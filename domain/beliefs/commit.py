@@ -28,10 +28,11 @@ from domain.formation.equivalence import match_keys, retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
 from domain.formation.segments import SegmentRef
+from domain.formation.stage_schemas import Prediction
 from domain.owner import Owner
 from domain.policy.versions import LIFECYCLE
 from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbEntry, VerbKey
-from domain.staging import StagedKind
+from domain.staging import AnticipationDocument, DistillationDocument, IntegrationDocument
 from domain.telemetry import AuditKind, AuditValue, CoverageDisposition, FormationAudit, ReasonCategory
 
 # The reference's table of initial automatic confidence; explicit remember (0.95) lives in governed.py.
@@ -325,7 +326,7 @@ class _Tally:
 
 class _SegmentCommit:
     def __init__(
-        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: list[dict[str, Any]]
+        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: Sequence[Prediction]
     ) -> None:
         self.uow, self.ref, self.run_id, self.now = uow, ref, run_id, now
         events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
@@ -341,10 +342,8 @@ class _SegmentCommit:
         # The anticipation's attributed predictions: memory id -> the statements it was predicted to hold.
         self.attributed: dict[str, list[str]] = {}
         for prediction in predictions:
-            if prediction.get("memory_id"):
-                self.attributed.setdefault(str(prediction["memory_id"]), []).append(
-                    str(prediction.get("statement", ""))
-                )
+            if prediction.memory_id:
+                self.attributed.setdefault(prediction.memory_id, []).append(prediction.statement)
         # Beliefs this commit already read or wrote, by id, so later candidates see earlier ones.
         self.touched: dict[UUID, MemoryRecord] = {}
         self.claims = ClaimMatcher()
@@ -657,7 +656,7 @@ class _SegmentCommit:
             )
         )
 
-    def store_episodes(self, episodes: list[IntegratedEpisode]) -> tuple[int, int]:
+    def store_episodes(self, episodes: Sequence[IntegratedEpisode]) -> tuple[int, int]:
         stored = conflicts = 0
         for episode in episodes:
             outcome = self.uow.episodes.put(episode)
@@ -686,16 +685,14 @@ def commit_segment(
     if recorded is not None:
         return CommitReport.model_validate_json(str(recorded.details["report"]))
 
-    integration = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
-    anticipation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
-    distillation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.DISTILLATION) or {}
+    integration = IntegrationDocument.read(uow.staged, ref)
+    anticipation = AnticipationDocument.read(uow.staged, ref)
+    distillation = DistillationDocument.read(uow.staged, ref)
 
-    work = _SegmentCommit(uow, ref, run_id, now, list(anticipation.get("predictions", [])))
-    stored, conflicts = work.store_episodes(
-        [IntegratedEpisode.model_validate(e) for e in integration.get("episodes", [])]
-    )
-    proposed = [MemoryCandidate.model_validate(c) for c in distillation.get("candidates", [])]
-    rejections = {ReasonCategory(k): int(v) for k, v in distillation.get("rejections", {}).items()}
+    work = _SegmentCommit(uow, ref, run_id, now, anticipation.predictions)
+    stored, conflicts = work.store_episodes(integration.episodes)
+    proposed = distillation.candidates
+    rejections = distillation.rejections
     for category, count in rejections.items():
         work.tally.add(category, count)
 
@@ -734,7 +731,7 @@ def commit_segment(
         provider_invalid=provider_invalid,
         admitted=len(selection.admitted),
         categories=work.tally.categories,
-        coverage={CoverageDisposition(k): int(v) for k, v in distillation.get("coverage", {}).items()},
+        coverage=distillation.coverage,
         direct_proposed=sum(c.derivation is Derivation.DIRECT for c in proposed),
         direct_committed=work.tally.direct_committed,
         hypothesis_proposed=sum(c.derivation is Derivation.HYPOTHESIS for c in proposed),

@@ -12,6 +12,7 @@ from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.formation.stage_schemas import IntegrationResponse, stage_request
 from domain.providers import ProviderRequest, ProviderResponse
+from domain.staging import IntegrationDocument
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You integrate a person's own messages into episodes for a memory system.
@@ -154,7 +155,8 @@ def integration_outcome(
     trusted = trusted_events(ref, events)
     if not trusted:
         return StageResult(
-            document={"episodes": []}, report=report(ref.index, Stage.INTEGRATION, StageOutcome.SKIPPED, None)
+            staged=IntegrationDocument(),
+            report=report(ref.index, Stage.INTEGRATION, StageOutcome.SKIPPED, None),
         )
     if isinstance(answer, ProviderResponse):
         try:
@@ -165,7 +167,7 @@ def integration_outcome(
         except IntegrationInvalid as invalid:
             return _fallback(ref, trusted, answer, FailureClass.STRUCTURAL, invalid.reason, now)
         return StageResult(
-            document={"episodes": [e.model_dump(mode="json") for e in episodes]},
+            staged=IntegrationDocument(episodes=tuple(episodes)),
             report=report(
                 ref.index, Stage.INTEGRATION, StageOutcome.OK, answer, counts={"episodes": len(episodes)}
             ),
@@ -182,9 +184,9 @@ def _fallback(
     now: datetime,
 ) -> StageResult:
     episode = fallback_episode(trusted, created_at=now)
-    episodes = [episode.model_dump(mode="json")] if episode else []
+    episodes = (episode,) if episode else ()
     return StageResult(
-        document={"episodes": episodes, "fallback_reason": reason},
+        staged=IntegrationDocument(episodes=episodes, fallback_reason=reason),
         report=report(
             ref.index,
             Stage.INTEGRATION,
@@ -197,5 +199,5 @@ def _fallback(
 
 
 def staged_episodes(document: dict[str, object]) -> list[IntegratedEpisode]:
-    raw = document.get("episodes", [])
-    return [IntegratedEpisode.model_validate(item) for item in raw] if isinstance(raw, list) else []
+    """The episodes of an integration document in its stored JSON form."""
+    return list(IntegrationDocument.model_validate(document).episodes)
