@@ -30,7 +30,7 @@ from domain.formation.anticipation import (
 )
 from domain.formation.distillation import distillation_outcome, distillation_request
 from domain.formation.integration import integration_outcome, integration_request
-from domain.formation.segments import SegmentRef
+from domain.formation.segments import SegmentRef, segment_events
 from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
@@ -62,7 +62,7 @@ class StageActivities:
     def integrate_episodes(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
+            events = segment_events(uow.events, ref)
         answer = self._ask(integration_request(ref, events))
         result = integration_outcome(ref, events, answer, now=self._clock())
         self._stage(ref, result.staged)
@@ -72,7 +72,7 @@ class StageActivities:
     def anticipate(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
+            events = segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
@@ -88,7 +88,7 @@ class StageActivities:
     def distill(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
+            events = segment_events(uow.events, ref)
             integration = IntegrationDocument.read(uow.staged, ref)
             anticipation = AnticipationDocument.read(uow.staged, ref)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
@@ -134,11 +134,6 @@ class StageActivities:
                 )
                 _heartbeat()
                 self._sleep(delay)
-
-
-def _segment_events(uow: UnitOfWork, ref: SegmentRef) -> list[SourceEvent]:
-    events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-    return [e for e in events if e.seq <= ref.last_seq]
 
 
 def _segment_text(events: list[SourceEvent]) -> str:

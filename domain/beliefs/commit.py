@@ -27,7 +27,7 @@ from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
 from domain.formation.equivalence import match_keys, retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
-from domain.formation.segments import SegmentRef
+from domain.formation.segments import SegmentRef, segment_events
 from domain.formation.stage_schemas import Prediction
 from domain.owner import Owner
 from domain.policy.versions import LIFECYCLE
@@ -329,15 +329,7 @@ class _SegmentCommit:
         self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: Sequence[Prediction]
     ) -> None:
         self.uow, self.ref, self.run_id, self.now = uow, ref, run_id, now
-        events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-        in_segment = [
-            e
-            for e in events
-            if ref.first_seq <= e.seq <= ref.last_seq
-            and e.owner == ref.owner
-            and e.session_id == ref.session_id
-        ]
-        self.admitted: dict[int, SourceEvent] = admitted_sources(in_segment)
+        self.admitted: dict[int, SourceEvent] = admitted_sources(ref, segment_events(uow.events, ref))
         self.tally = _Tally()
         # The anticipation's attributed predictions: memory id -> the statements it was predicted to hold.
         self.attributed: dict[str, list[str]] = {}

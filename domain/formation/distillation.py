@@ -280,12 +280,7 @@ def distillation_outcome(
         return _fallback(ref, trusted, units, answer, FailureClass.STRUCTURAL, invalid.reason)
 
     by_unit = {u.id: u for u in units}
-    owner = ref.owner
-    admitted = {
-        seq: e
-        for seq, e in admitted_sources(events).items()
-        if ref.first_seq <= seq <= ref.last_seq and e.owner == owner and e.session_id == ref.session_id
-    }
+    admitted = admitted_sources(ref, events)
     by_memory = {str(m.id): m for m in memories if cue_memory(m, ref)}
     by_seq = {e.seq: e for e in trusted}
     coverage: dict[CoverageDisposition, int] = {}

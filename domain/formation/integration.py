@@ -30,18 +30,7 @@ NARRATIVE_VOCABULARY = frozenset({"user", "person", "episode", "mention", "say",
 
 def trusted_events(ref: SegmentRef, events: list[SourceEvent]) -> list[SourceEvent]:
     """The segment's owner-asserted events of this owner and session, in sequence order."""
-    owner = ref.owner  # a property that builds an Owner: once, not once per event
-    return sorted(
-        (
-            e
-            for e in events
-            if e.is_owner_assertion
-            and e.owner == owner
-            and e.session_id == ref.session_id
-            and ref.first_seq <= e.seq <= ref.last_seq
-        ),
-        key=lambda e: e.seq,
-    )
+    return sorted((e for e in events if e.is_owner_assertion and ref.holds(e)), key=lambda e: e.seq)
 
 
 def integration_request(ref: SegmentRef, events: list[SourceEvent]) -> ProviderRequest | None:
