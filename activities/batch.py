@@ -24,7 +24,7 @@ from domain.consolidation import (
     consolidatable_prefix,
     quiet_round_id,
 )
-from domain.formation.formation_stages import count_coverage_units
+from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
 from domain.ports import UnitOfWorkFactory
 

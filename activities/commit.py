@@ -6,8 +6,8 @@ from datetime import datetime
 
 from temporalio import activity
 
-from activities.contracts import CommitInput, CommitReport
-from domain.formation.formation_stages import commit_segment
+from activities.contracts import CommitInput
+from domain.beliefs.commit import CommitReport, commit_segment
 from domain.ports import UnitOfWorkFactory
 
 log = logging.getLogger(__name__)

@@ -105,13 +105,11 @@ __all__ = [
     "AdvanceWatermarkInput",
     "BatchPlan",
     "CommitInput",
-    "CommitReport",
     "LoadBatchInput",
     "RecordRunInput",
     "SegmentInput",
     "SegmentOutcome",
     "SessionKey",
     "StageInput",
-    "StageReport",
     "WatermarkAdvance",
 ]

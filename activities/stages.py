@@ -13,29 +13,28 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 from temporalio import activity
 
-from activities.contracts import StageInput, StageReport
+from activities.contracts import StageInput
 from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
-from domain.formation.anticipation import CUE_SENSITIVITIES, MEMORY_POOL
-from domain.formation.formation_stages import (
+from domain.formation.anticipation import (
+    CUE_SENSITIVITIES,
+    MEMORY_POOL,
     anticipation_outcome,
     anticipation_request,
-    distill_outcome,
-    distill_request,
     earliest_evidence_seq,
-    integration_outcome,
-    integration_request,
     select_cue_memories,
 )
-from domain.formation.segments import SegmentRef
-from domain.formation.stage_results import ProviderAnswer
+from domain.formation.distillation import distillation_outcome, distillation_request
+from domain.formation.integration import integration_outcome, integration_request
+from domain.formation.segments import SegmentRef, segment_events
+from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
-from domain.staging import StagedKind, StagedOutput
+from domain.staging import AnticipationDocument, IntegrationDocument, StagedDocument
 
 log = logging.getLogger(__name__)
 
@@ -63,17 +62,17 @@ class StageActivities:
     def integrate_episodes(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
+            events = segment_events(uow.events, ref)
         answer = self._ask(integration_request(ref, events))
         result = integration_outcome(ref, events, answer, now=self._clock())
-        self._stage(ref, StagedKind.INTEGRATION, result.document)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     @activity.defn(name="anticipate")
     def anticipate(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
+            events = segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
@@ -82,20 +81,22 @@ class StageActivities:
             anticipation_request(ref, cue_events, memories, before_seq=before_seq, segment_events=events)
         )
         result = anticipation_outcome(ref, memories, answer)
-        self._stage(ref, StagedKind.ANTICIPATION, result.document)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     @activity.defn(name="distill")
     def distill(self, params: StageInput) -> StageReport:
         ref = params.ref
         with self._uow() as uow:
-            events = _segment_events(uow, ref)
-            integration_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
-            anticipation_doc = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
+            events = segment_events(uow.events, ref)
+            integration = IntegrationDocument.read(uow.staged, ref)
+            anticipation = AnticipationDocument.read(uow.staged, ref)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
-        answer = self._ask(distill_request(ref, events, integration_doc, anticipation_doc))
-        result = distill_outcome(ref, events, anticipation_doc, memories, answer)
-        self._stage(ref, StagedKind.DISTILLATION, result.document)
+        # The distiller takes predictions in their staged JSON form.
+        predictions = [p.model_dump(mode="json") for p in anticipation.predictions]
+        answer = self._ask(distillation_request(ref, events, list(integration.episodes), predictions))
+        result = distillation_outcome(ref, events, predictions, memories, answer)
+        self._stage(ref, result.staged)
         return _logged(result.report)
 
     def _ask(self, request: ProviderRequest | None) -> ProviderAnswer:
@@ -107,15 +108,8 @@ class StageActivities:
         except ProviderFailure as failure:
             return failure
 
-    def _stage(self, ref: SegmentRef, stage: StagedKind, document: dict[str, Any]) -> None:
-        staged = StagedOutput(
-            tenant_id=ref.tenant_id,
-            principal_id=ref.principal_id,
-            session_id=ref.session_id,
-            segment_key=ref.segment_key,
-            stage=stage,
-            document=document,
-        )
+    def _stage(self, ref: SegmentRef, document: StagedDocument) -> None:
+        staged = document.staged_output(ref)
         deadline = time.monotonic() + STAGING_PATIENCE_S
         attempt = 0
         while True:
@@ -132,15 +126,14 @@ class StageActivities:
                 # The class name only: a driver message can quote a statement.
                 log.warning(
                     "staging write failed; retrying in-process",
-                    extra={"stage": stage.value, "error_type": type(error).__name__, "attempt": attempt},
+                    extra={
+                        "stage": staged.stage.value,
+                        "error_type": type(error).__name__,
+                        "attempt": attempt,
+                    },
                 )
                 _heartbeat()
                 self._sleep(delay)
-
-
-def _segment_events(uow: UnitOfWork, ref: SegmentRef) -> list[SourceEvent]:
-    events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-    return [e for e in events if e.seq <= ref.last_seq]
 
 
 def _segment_text(events: list[SourceEvent]) -> str:

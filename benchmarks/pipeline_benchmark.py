@@ -23,8 +23,8 @@ from domain.formation.anticipation import (
     earliest_evidence_seq,
     select_cue_memories,
 )
+from domain.formation.clauses import count_coverage_units
 from domain.formation.distillation import coverage_units, distillation_outcome, distillation_request
-from domain.formation.formation_stages import count_coverage_units
 from domain.formation.integration import integration_outcome, integration_request, staged_episodes
 from domain.formation.segments import EventFootprint, plan_segments
 from domain.policy.versions import FORMATION_9

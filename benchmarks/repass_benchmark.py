@@ -45,8 +45,8 @@ from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import DEFAULT_FORMATION_POLICY, connect, session_idle
 from adapters.temporal.worker import WorkerPorts, build_worker
 from domain.events import SourceEvent
+from domain.formation.clauses import count_coverage_units
 from domain.formation.equivalence import same_claim
-from domain.formation.formation_stages import count_coverage_units
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.owner import Owner
 from domain.providers import ProviderFailure, ProviderRequest, transient

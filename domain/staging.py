@@ -1,12 +1,34 @@
-"""Stage outputs kept in the store, so workflow histories carry keys instead of content."""
+"""Stage outputs kept in the store, so workflow histories carry keys instead of content.
+
+Each stage stages one document per segment; the next stage and the commit read it back. The three
+document shapes are stated here, once, beside the staging row, because writers (the stages) and readers
+(the distill activity, the commit) meet only through the store: a reader never imports the stage that
+wrote. A document is validated once, when it is read back; its stored JSON is its model's JSON dump.
+"""
 
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
+from domain.candidates import MemoryCandidate
+from domain.episodes import IntegratedEpisode
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_schemas import Prediction
 from domain.owner import BoundedId
+from domain.telemetry import CoverageDisposition, ReasonCategory
+
+if TYPE_CHECKING:
+    # The port names this module's values, so the import can only run one way.
+    from domain.ports import StagedOutputRepository
 
 
 class StagedKind(StrEnum):
@@ -24,3 +46,63 @@ class StagedOutput(BaseModel):
     segment_key: str = Field(pattern=r"^[0-9a-f]{64}$")
     stage: StagedKind
     document: dict[str, Any]
+
+
+class _StagedDocument(BaseModel):
+    # The documents hold user text: a validation error must not quote it.
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    kind: ClassVar[StagedKind]
+
+    @classmethod
+    def read(cls, staged: "StagedOutputRepository", ref: SegmentRef) -> Self:
+        """The segment's document of this stage; a stage that staged nothing reads as an empty one."""
+        return cls.model_validate(staged.get(ref.owner, ref.segment_key, cls.kind) or {})
+
+    def staged_output(self, ref: SegmentRef) -> StagedOutput:
+        return StagedOutput(
+            tenant_id=ref.tenant_id,
+            principal_id=ref.principal_id,
+            session_id=ref.session_id,
+            segment_key=ref.segment_key,
+            stage=self.kind,
+            document=self.model_dump(mode="json"),
+        )
+
+
+class IntegrationDocument(_StagedDocument):
+    """Call 1: the segment's validated episodes, or the deterministic episode and why it stood in."""
+
+    kind: ClassVar[StagedKind] = StagedKind.INTEGRATION
+
+    episodes: tuple[IntegratedEpisode, ...] = ()
+    fallback_reason: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _reason_only_on_fallback(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Stored rows carry the key only when the stage fell back.
+        dumped: dict[str, Any] = handler(self)
+        if self.fallback_reason is None:
+            dumped.pop("fallback_reason", None)
+        return dumped
+
+
+class AnticipationDocument(_StagedDocument):
+    """Call 2: the predictions that passed local checks, as the provider gave them."""
+
+    kind: ClassVar[StagedKind] = StagedKind.ANTICIPATION
+
+    predictions: tuple[Prediction, ...] = ()
+
+
+class DistillationDocument(_StagedDocument):
+    """Call 3: the validated candidates, the proposals rejected by category, and the coverage ledger."""
+
+    kind: ClassVar[StagedKind] = StagedKind.DISTILLATION
+
+    candidates: tuple[MemoryCandidate, ...] = ()
+    rejections: dict[ReasonCategory, NonNegativeInt] = Field(default_factory=dict)
+    coverage: dict[CoverageDisposition, NonNegativeInt] = Field(default_factory=dict)
+
+
+StagedDocument = IntegrationDocument | AnticipationDocument | DistillationDocument

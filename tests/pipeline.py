@@ -13,8 +13,8 @@ from domain.formation.anticipation import (
     earliest_evidence_seq,
     select_cue_memories,
 )
+from domain.formation.clauses import count_coverage_units
 from domain.formation.distillation import distillation_outcome, distillation_request
-from domain.formation.formation_stages import count_coverage_units
 from domain.formation.integration import integration_outcome, integration_request, staged_episodes
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.formation.stage_results import ProviderAnswer, StageReport

@@ -20,8 +20,9 @@ from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
-    from activities.contracts import CommitInput, CommitReport
+    from activities.contracts import CommitInput
     from activities.repass import ExhaustionInput, RepassActivities
+    from domain.beliefs.commit import CommitReport
     from domain.formation.segments import SegmentRef
     from domain.policy.repass import (
         PROVIDER_INITIAL_BACKOFF,

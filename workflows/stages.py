@@ -13,9 +13,10 @@ from uuid import UUID
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import StageInput, StageReport
+    from activities.contracts import StageInput
     from activities.stages import StageActivities
     from domain.formation.segments import SegmentRef
+    from domain.formation.stage_results import StageReport
     from workflows.policies import INFRASTRUCTURE_RETRY, PROVIDER_STAGE_START_TO_CLOSE
 
 

@@ -1,2 +1,2 @@
-"""Committed beliefs and what happens to them: commit, governed user operations, ranking, lifecycle@2
-and retrieval@3."""
+"""Committed beliefs and what happens to them: commit (and the segment-local belief view it works
+through), governed user operations, ranking, lifecycle@2 and retrieval@3."""

@@ -4,15 +4,13 @@ Idempotent: a retried commit for the same run returns what the first one recorde
 the same source (a replay or a re-pass) reinforces rather than duplicates, because provenance is a set
 and the evidence clock is a maximum over world time.
 
-Bounded: every store read is an indexed lookup for the batch's few subjects and main verbs (plus the
-user's tombstones under them), never a page through the principal's memory, so commit time does not grow
-with the number of live beliefs. And few: the segment's lookups are read up front in a handful of set-based
-queries into a segment-local view (_Beliefs) that answers each rule's lookup as the store would at that point,
-the commit's own writes included; the writes reach the store in one batched upsert at the end."""
+Bounded and few: the rules here read and write the principal's beliefs through the segment-local view
+(domain.beliefs.segment_view.SegmentBeliefs), prefetched for the batch's few subjects and main verbs in a
+handful of set-based queries and written back in one batched upsert, so commit time does not grow with the
+number of live beliefs."""
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -20,18 +18,19 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
-from domain.beliefs.records import USER_CLOSED_REASONS, Authority, ClosedReason, MemoryRecord
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.segment_view import MATCH_POOL, TOMBSTONE_POOL, SegmentBeliefs, belief_id
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
-from domain.formation.equivalence import match_keys, retraction_ends
+from domain.formation.equivalence import retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
-from domain.formation.segments import SegmentRef
-from domain.owner import Owner
+from domain.formation.segments import SegmentRef, segment_events
+from domain.formation.stage_schemas import Prediction
 from domain.policy.versions import LIFECYCLE
-from domain.ports import BeliefRepository, EpisodePut, UnitOfWork, VerbEntry, VerbKey
-from domain.staging import StagedKind
+from domain.ports import EpisodePut, UnitOfWork, VerbKey
+from domain.staging import AnticipationDocument, DistillationDocument, IntegrationDocument
 from domain.telemetry import AuditKind, AuditValue, CoverageDisposition, FormationAudit, ReasonCategory
 
 # The reference's table of initial automatic confidence; explicit remember (0.95) lives in governed.py.
@@ -40,14 +39,10 @@ CONFIDENCE: dict[Derivation, float] = {Derivation.DIRECT: 0.65, Derivation.HYPOT
 HYPOTHESIS_STEP = 0.05
 HYPOTHESIS_CEILING = 0.5
 MAX_RETRACTION_TARGETS = 4
-# Bounds on the indexed lookups: how many same-verb beliefs a candidate is compared against, and how many
-# tombstones; a principal's memory can be large, a commit must not be.
-MATCH_POOL = 64
-TOMBSTONE_POOL = 32
+# How many same-verb beliefs a correction is compared against (the view bounds the other lookups).
 RETRACTION_POOL = MAX_RETRACTION_TARGETS * 8
 # An id is never reused: a new belief takes the first free id of its subject's chain.
 ID_ATTEMPTS = 16
-_BELIEF_NAMESPACE = uuid.UUID("5b0f6a52-4a77-4c0e-9a43-3f1f3d1f0b9e")
 
 
 class CommitReport(BaseModel):
@@ -79,233 +74,6 @@ class CommitReport(BaseModel):
         return sum(self.categories.values()) == self.proposals + self.provider_invalid
 
 
-def belief_id(ref: SegmentRef, subject: str) -> UUID:
-    return uuid.uuid5(_BELIEF_NAMESPACE, f"{ref.tenant_id}/{ref.principal_id}/{subject}")
-
-
-@dataclass
-class _Pool:
-    """A main-verb lookup read from the store: its first beliefs by id, and the last id it read up to (None
-    when it read every one), so the beliefs at or below that id are known exactly."""
-
-    members: list[UUID]
-    boundary: UUID | None
-
-
-class _Beliefs:
-    """The segment's view of the principal's beliefs.
-
-    Prefetched with a few set-based reads (the batch's subjects, main verbs and tombstones, and the ids its
-    new beliefs could take), it answers by_subject, by_main_verb, closed_by_user and get the way the store
-    would answer them at that point of the commit: the commit's own writes are applied to the view at once
-    and reach the store in one batched upsert (flush). A lookup the prefetch cannot answer exactly (a key it
-    did not read, or a verb lookup whose read beliefs this commit closed or reworded) flushes and reads the
-    store again.
-
-    A main-verb pool is read as VerbEntry values only (id, statement, stored lemmas, which also seed the
-    claim matcher); the full record of a pool member is read (get_many) only once a lookup's caller keeps
-    it, so a commit compares against hundreds of same-verb beliefs but loads the few that match."""
-
-    def __init__(self, repository: BeliefRepository, owner: Owner, claims: ClaimMatcher) -> None:
-        self._repo, self._owner, self._claims = repository, owner, claims
-        # Every belief the view has read or written, current as of this commit's writes.
-        self._records: dict[UUID, MemoryRecord] = {}
-        # Pool members read as entries only, until a lookup keeps them (then they are in _records).
-        self._entries: dict[UUID, VerbEntry] = {}
-        self._subject_index: dict[str, dict[UUID, None]] = {}
-        # Written by this commit: their lookup keys are the statement's own (the store recomputes them).
-        self._changed: dict[UUID, None] = {}
-        self._pending: dict[UUID, MemoryRecord] = {}
-        self._subjects: set[str] = set()
-        self._pools: dict[VerbKey, _Pool] = {}
-        self._tombstones_by_subject: dict[str, list[UUID]] = {}
-        self._tombstones_by_verb: dict[str, list[UUID]] = {}
-        self._checked_ids: set[UUID] = set()
-        self._existing_ids: set[UUID] = set()
-        self._keys: dict[str, tuple[str | None, tuple[str, ...]]] = {}
-
-    def match_keys(self, statement: str) -> tuple[str | None, tuple[str, ...]]:
-        keys = self._keys.get(statement)
-        if keys is None:
-            keys = self._keys[statement] = match_keys(statement)
-        return keys
-
-    # --- reads -------------------------------------------------------------------------------------
-
-    def prefetch(
-        self,
-        *,
-        subjects: Sequence[str],
-        verb_keys: Sequence[VerbKey],
-        tombstone_subjects: Sequence[str],
-        tombstone_verbs: Sequence[str],
-        ids: Sequence[UUID],
-    ) -> None:
-        self._load_subjects(subjects)
-        self._load_pools(verb_keys)
-        self._load_tombstones(tombstone_subjects, tombstone_verbs)
-        self._load_ids(ids)
-
-    def _learn(self, record: MemoryRecord) -> MemoryRecord:
-        """A belief read from the store; what this commit wrote under its id stays the current state."""
-        known = self._records.get(record.id)
-        if known is not None:
-            return known
-        self._records[record.id] = record
-        self._subject_index.setdefault(record.subject, {})[record.id] = None
-        return record
-
-    def _load_subjects(self, subjects: Sequence[str]) -> None:
-        wanted = [s for s in dict.fromkeys(subjects) if s not in self._subjects]
-        if not wanted:
-            return
-        self.flush()
-        for record in self._repo.by_subjects(self._owner, wanted):
-            self._learn(record)
-        self._subjects.update(wanted)
-
-    def _load_pools(self, keys: Sequence[VerbKey], *, again: bool = False) -> None:
-        wanted = [k for k in dict.fromkeys(keys) if again or k not in self._pools]
-        if not wanted:
-            return
-        self.flush()
-        found = self._repo.verb_entries(self._owner, wanted, limit_per_key=MATCH_POOL)
-        for key in wanted:
-            members = []
-            for entry in found.get(key, []):
-                if entry.id not in self._records:
-                    self._entries[entry.id] = entry
-                    self._claims.learn(entry.statement, entry.terms)
-                members.append(entry.id)
-            boundary = members[-1] if len(members) >= MATCH_POOL else None
-            self._pools[key] = _Pool(members=members, boundary=boundary)
-
-    def _load_tombstones(self, subjects: Sequence[str], verbs: Sequence[str]) -> None:
-        subjects = [s for s in dict.fromkeys(subjects) if s not in self._tombstones_by_subject]
-        verbs = [v for v in dict.fromkeys(verbs) if v not in self._tombstones_by_verb]
-        if not subjects and not verbs:
-            return
-        self.flush()
-        found = self._repo.closed_by_user_each(
-            self._owner, subjects=subjects, verbs=verbs, limit_per_key=TOMBSTONE_POOL
-        )
-        for subject in subjects:
-            self._tombstones_by_subject[subject] = [
-                self._learn(r).id for r in found.by_subject.get(subject, [])
-            ]
-        for verb in verbs:
-            self._tombstones_by_verb[verb] = [self._learn(r).id for r in found.by_verb.get(verb, [])]
-
-    def _load_ids(self, ids: Sequence[UUID]) -> None:
-        # No flush: an id this commit wrote is known to the view, every other one is as it was.
-        wanted = [i for i in dict.fromkeys(ids) if i not in self._checked_ids and i not in self._records]
-        if wanted:
-            self._existing_ids |= self._repo.existing_ids(self._owner, wanted)
-            self._checked_ids.update(wanted)
-
-    def by_subject(self, subject: str) -> list[MemoryRecord]:
-        """Live beliefs filed under subject, by id."""
-        self._load_subjects([subject])
-        found = (self._records[i] for i in self._subject_index.get(subject, {}))
-        return sorted((r for r in found if r.is_live and r.subject == subject), key=lambda r: r.id)
-
-    def _is_member(self, record: MemoryRecord, key: VerbKey) -> bool:
-        verb, terms = self.match_keys(record.statement)
-        return record.is_live and verb == key[0] and set(key[1]) <= set(terms)
-
-    def _statement(self, belief_id: UUID) -> str:
-        record = self._records.get(belief_id)
-        return record.statement if record is not None else self._entries[belief_id].statement
-
-    def by_main_verb(
-        self,
-        verb: str,
-        containing: Sequence[str],
-        limit: int,
-        keep: Callable[[str], bool] | None = None,
-    ) -> list[MemoryRecord]:
-        """Live beliefs with main verb verb and every lemma of containing, by id, at most limit; with keep,
-        only those of them whose statement keep accepts (the only ones whose full record is read)."""
-        key: VerbKey = (verb, tuple(containing))
-        self._load_pools([key])
-        for attempt in range(2):
-            pool = self._pools[key]
-            members = [i for i in pool.members if i not in self._changed]
-            members += [c for c in self._changed if self._is_member(self._records[c], key)]
-            ordered = sorted(members)
-            boundary = pool.boundary
-            if boundary is not None:
-                known = [i for i in ordered if i <= boundary]
-                if len(known) < limit and not attempt:
-                    # This commit closed or reworded some of the beliefs read: read the store again.
-                    self._load_pools([key], again=True)
-                    continue
-                ordered = known
-            chosen = ordered[: max(limit, 0)]
-            if keep is not None:
-                chosen = [i for i in chosen if keep(self._statement(i))]
-            return self._full(chosen)
-        raise AssertionError("unreachable")
-
-    def _full(self, ids: list[UUID]) -> list[MemoryRecord]:
-        """The records of ids, in order, reading those known only as entries in one query."""
-        missing = [i for i in ids if i not in self._records]
-        if missing:
-            for record in self._repo.get_many(self._owner, missing):
-                self._entries.pop(record.id, None)
-                self._learn(record)
-        return [self._records[i] for i in ids if i in self._records]
-
-    def closed_by_user(self, subject: str, verb: str | None, limit: int) -> list[MemoryRecord]:
-        """closed_by_user(subjects=[subject], verbs=[verb] or [], limit)."""
-        verbs = [verb] if verb else []
-        self._load_tombstones([subject], verbs)
-        read = [
-            *self._tombstones_by_subject[subject],
-            *(i for v in verbs for i in self._tombstones_by_verb[v]),
-        ]
-        ids = dict.fromkeys(i for i in read if i not in self._changed)
-        found = [self._records[i] for i in ids]
-        for changed in self._changed:
-            record = self._records[changed]
-            if record.closed_reason in USER_CLOSED_REASONS and (
-                record.subject == subject or (verb and self.match_keys(record.statement)[0] == verb)
-            ):
-                found.append(record)
-        found.sort(key=lambda r: (r.valid_to, r.id), reverse=True)
-        return found[: max(limit, 0)]
-
-    def taken(self, ids: Sequence[UUID]) -> set[UUID]:
-        """The ids among ids that name one of the owner's beliefs, live or closed, this commit's included."""
-        self._load_ids(ids)
-        return {i for i in ids if i in self._records or i in self._existing_ids}
-
-    # --- writes ------------------------------------------------------------------------------------
-
-    def put(self, record: MemoryRecord) -> None:
-        previous = self._records.get(record.id)
-        if previous is not None and previous.subject != record.subject:
-            self._subject_index.get(previous.subject, {}).pop(record.id, None)
-        self._records[record.id] = record
-        self._subject_index.setdefault(record.subject, {})[record.id] = None
-        self._changed[record.id] = None
-        self._pending[record.id] = record
-
-    def close(self, belief_id: UUID, at: datetime, reason: ClosedReason) -> MemoryRecord | None:
-        """close_validity: None when unknown or already closed (never closes twice)."""
-        current = self._records.get(belief_id)
-        if current is None or not current.is_live:
-            return None
-        closed = current.closed(at, reason)
-        self.put(closed)
-        return closed
-
-    def flush(self) -> None:
-        if self._pending:
-            self._repo.upsert_many(list(self._pending.values()))
-            self._pending.clear()
-
-
 class _Tally:
     def __init__(self) -> None:
         self.categories: dict[ReasonCategory, int] = {}
@@ -325,30 +93,20 @@ class _Tally:
 
 class _SegmentCommit:
     def __init__(
-        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: list[dict[str, Any]]
+        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: Sequence[Prediction]
     ) -> None:
         self.uow, self.ref, self.run_id, self.now = uow, ref, run_id, now
-        events = uow.events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-        in_segment = [
-            e
-            for e in events
-            if ref.first_seq <= e.seq <= ref.last_seq
-            and e.owner == ref.owner
-            and e.session_id == ref.session_id
-        ]
-        self.admitted: dict[int, SourceEvent] = admitted_sources(in_segment)
+        self.admitted: dict[int, SourceEvent] = admitted_sources(ref, segment_events(uow.events, ref))
         self.tally = _Tally()
         # The anticipation's attributed predictions: memory id -> the statements it was predicted to hold.
         self.attributed: dict[str, list[str]] = {}
         for prediction in predictions:
-            if prediction.get("memory_id"):
-                self.attributed.setdefault(str(prediction["memory_id"]), []).append(
-                    str(prediction.get("statement", ""))
-                )
+            if prediction.memory_id:
+                self.attributed.setdefault(prediction.memory_id, []).append(prediction.statement)
         # Beliefs this commit already read or wrote, by id, so later candidates see earlier ones.
         self.touched: dict[UUID, MemoryRecord] = {}
         self.claims = ClaimMatcher()
-        self.beliefs = _Beliefs(uow.beliefs, ref.owner, self.claims)
+        self.beliefs = SegmentBeliefs(uow.beliefs, ref.owner, self.claims)
         self.audits: list[FormationAudit] = []
 
     def prefetch(self, candidates: Sequence[MemoryCandidate]) -> None:
@@ -418,7 +176,7 @@ class _SegmentCommit:
         return [b for b in fresh if b.is_live]
 
     def same_subject(self, subject: str) -> list[MemoryRecord]:
-        found = self._fresh(self.beliefs.by_subject(subject))
+        found = self._fresh(self.beliefs.live_under_subject(subject))
         known = {b.id for b in found}
         found += [
             b for b in self.touched.values() if b.is_live and b.subject == subject and b.id not in known
@@ -436,7 +194,7 @@ class _SegmentCommit:
         if verb is None:
             return []
         limit = RETRACTION_POOL if containing else MATCH_POOL
-        found = self._fresh(self.beliefs.by_main_verb(verb, containing, limit, keep))
+        found = self._fresh(self.beliefs.matching_verb(verb, containing, limit, keep))
         known = {b.id for b in found}
         for belief in self.touched.values():
             keys = self.beliefs.match_keys(belief.statement)
@@ -485,7 +243,7 @@ class _SegmentCommit:
         """A user's rejection, deletion, edit or correction forbids the claim unless the user has said it
         again since: only evidence later than the tombstone may form it anew."""
         verb, _ = self.beliefs.match_keys(candidate.statement)
-        tombstones = self.beliefs.closed_by_user(candidate.subject, verb, TOMBSTONE_POOL)
+        tombstones = self.beliefs.user_closed(candidate.subject, verb, TOMBSTONE_POOL)
         tombstones += [b for b in self.touched.values() if b.closed_reason is ClosedReason.RETRACTED]
         return any(
             t.valid_to is not None
@@ -657,7 +415,7 @@ class _SegmentCommit:
             )
         )
 
-    def store_episodes(self, episodes: list[IntegratedEpisode]) -> tuple[int, int]:
+    def store_episodes(self, episodes: Sequence[IntegratedEpisode]) -> tuple[int, int]:
         stored = conflicts = 0
         for episode in episodes:
             outcome = self.uow.episodes.put(episode)
@@ -686,16 +444,14 @@ def commit_segment(
     if recorded is not None:
         return CommitReport.model_validate_json(str(recorded.details["report"]))
 
-    integration = uow.staged.get(ref.owner, ref.segment_key, StagedKind.INTEGRATION) or {}
-    anticipation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.ANTICIPATION) or {}
-    distillation = uow.staged.get(ref.owner, ref.segment_key, StagedKind.DISTILLATION) or {}
+    integration = IntegrationDocument.read(uow.staged, ref)
+    anticipation = AnticipationDocument.read(uow.staged, ref)
+    distillation = DistillationDocument.read(uow.staged, ref)
 
-    work = _SegmentCommit(uow, ref, run_id, now, list(anticipation.get("predictions", [])))
-    stored, conflicts = work.store_episodes(
-        [IntegratedEpisode.model_validate(e) for e in integration.get("episodes", [])]
-    )
-    proposed = [MemoryCandidate.model_validate(c) for c in distillation.get("candidates", [])]
-    rejections = {ReasonCategory(k): int(v) for k, v in distillation.get("rejections", {}).items()}
+    work = _SegmentCommit(uow, ref, run_id, now, anticipation.predictions)
+    stored, conflicts = work.store_episodes(integration.episodes)
+    proposed = distillation.candidates
+    rejections = distillation.rejections
     for category, count in rejections.items():
         work.tally.add(category, count)
 
@@ -734,7 +490,7 @@ def commit_segment(
         provider_invalid=provider_invalid,
         admitted=len(selection.admitted),
         categories=work.tally.categories,
-        coverage={CoverageDisposition(k): int(v) for k, v in distillation.get("coverage", {}).items()},
+        coverage=distillation.coverage,
         direct_proposed=sum(c.derivation is Derivation.DIRECT for c in proposed),
         direct_committed=work.tally.direct_committed,
         hypothesis_proposed=sum(c.derivation is Derivation.HYPOTHESIS for c in proposed),

@@ -11,8 +11,9 @@ from domain.formation.integration import trusted_events
 from domain.formation.language import content_lemmas
 from domain.formation.segments import MAX_SEGMENT_BYTES, SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
-from domain.formation.stage_schemas import AnticipationResponse, stage_request
+from domain.formation.stage_schemas import AnticipationResponse, Prediction, stage_request
 from domain.providers import ProviderRequest, ProviderResponse
+from domain.staging import AnticipationDocument
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You anticipate what a person is about to tell their AI agent, for a memory system.
@@ -125,7 +126,7 @@ def anticipation_outcome(
             parsed = AnticipationResponse.model_validate(answer.document)
         except ValidationError:
             return _empty(ref, answer, FailureClass.PROTOCOL, "not_the_schema")
-        kept: list[dict[str, object]] = []
+        kept: list[Prediction] = []
         rejected = 0
         for prediction in parsed.predictions:
             memory = by_id.get(prediction.memory_id) if prediction.memory_id is not None else None
@@ -140,16 +141,10 @@ def anticipation_outcome(
             if len(kept) >= MAX_PREDICTIONS:
                 rejected += 1
                 continue
-            kept.append(
-                {
-                    "cue_before_seq": prediction.cue_before_seq,
-                    "statement": prediction.statement,
-                    "memory_id": prediction.memory_id,
-                }
-            )
+            kept.append(prediction)
         outcome = StageOutcome.PARTIAL_VALIDATION if rejected else StageOutcome.OK
         return StageResult(
-            document={"predictions": kept},
+            staged=AnticipationDocument(predictions=tuple(kept)),
             report=report(
                 ref.index,
                 Stage.ANTICIPATION,
@@ -169,7 +164,7 @@ def empty_anticipation() -> AnticipationResponse:
 def _empty(ref: SegmentRef, answer: ProviderAnswer, failure: FailureClass, reason: str) -> StageResult:
     """The fallback anticipation predicts nothing, so nothing can be skipped as redundant."""
     return StageResult(
-        document=empty_anticipation().model_dump(mode="json"),
+        staged=AnticipationDocument(predictions=tuple(empty_anticipation().predictions)),
         report=report(
             ref.index,
             Stage.ANTICIPATION,

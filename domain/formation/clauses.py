@@ -200,3 +200,8 @@ def split_clauses(seq: int, text: str) -> list[Clause]:
                 continue
             clauses.append(Clause(seq=seq, index=len(clauses), start=s, end=e, text=text[s:e]))
     return clauses
+
+
+def count_coverage_units(text: str) -> int:
+    """How many coverage units an event's text holds: what segment planning bounds a segment by."""
+    return len(split_clauses(1, text))

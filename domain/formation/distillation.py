@@ -35,6 +35,7 @@ from domain.formation.stage_schemas import (
     stage_request,
 )
 from domain.providers import ProviderRequest, ProviderResponse
+from domain.staging import DistillationDocument
 from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
 
 INSTRUCTIONS = """You distill durable memories about a person from their own words, for their AI agent.
@@ -265,7 +266,7 @@ def distillation_outcome(
     units = _units(trusted)
     if not units:
         return StageResult(
-            document={"candidates": [], "rejections": {}, "coverage": {}},
+            staged=DistillationDocument(),
             report=report(ref.index, Stage.DISTILLATION, StageOutcome.SKIPPED, None),
         )
     if not isinstance(answer, ProviderResponse):
@@ -279,12 +280,7 @@ def distillation_outcome(
         return _fallback(ref, trusted, units, answer, FailureClass.STRUCTURAL, invalid.reason)
 
     by_unit = {u.id: u for u in units}
-    owner = ref.owner
-    admitted = {
-        seq: e
-        for seq, e in admitted_sources(events).items()
-        if ref.first_seq <= seq <= ref.last_seq and e.owner == owner and e.session_id == ref.session_id
-    }
+    admitted = admitted_sources(ref, events)
     by_memory = {str(m.id): m for m in memories if cue_memory(m, ref)}
     by_seq = {e.seq: e for e in trusted}
     coverage: dict[CoverageDisposition, int] = {}
@@ -306,7 +302,9 @@ def distillation_outcome(
         judge_candidate(proposed, claiming.get(index, []), admitted, judgment)
     partial = bool(judgment.rejections) or CoverageDisposition.REPRESENTED_UNVERIFIED in coverage
     return StageResult(
-        document=_document(judgment.candidates, judgment.rejections, coverage),
+        staged=DistillationDocument(
+            candidates=tuple(judgment.candidates), rejections=judgment.rejections, coverage=coverage
+        ),
         report=report(
             ref.index,
             Stage.DISTILLATION,
@@ -319,18 +317,6 @@ def distillation_outcome(
             },
         ),
     )
-
-
-def _document(
-    candidates: list[MemoryCandidate],
-    rejections: dict[ReasonCategory, int],
-    coverage: dict[CoverageDisposition, int],
-) -> dict[str, object]:
-    return {
-        "candidates": [c.model_dump(mode="json") for c in candidates],
-        "rejections": {k.value: v for k, v in rejections.items()},
-        "coverage": {k.value: v for k, v in coverage.items()},
-    }
 
 
 def _fallback(
@@ -346,7 +332,9 @@ def _fallback(
     formed = sum(any(seq == u.seq and text in u.text for seq, text in cited) for u in units)
     coverage = {CoverageDisposition.FORMED: formed, CoverageDisposition.NOT_MEMORY: len(units) - formed}
     return StageResult(
-        document=_document(candidates, {}, {k: v for k, v in coverage.items() if v}),
+        staged=DistillationDocument(
+            candidates=tuple(candidates), coverage={k: v for k, v in coverage.items() if v}
+        ),
         report=report(
             ref.index,
             Stage.DISTILLATION,

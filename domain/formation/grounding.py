@@ -4,6 +4,7 @@ import re
 
 from domain.candidates import EvidenceSpan
 from domain.events import COMMUNICATION_KINDS, SourceEvent
+from domain.formation.segments import SegmentRef
 from domain.telemetry import ReasonCategory
 
 _CREDENTIAL = re.compile(
@@ -61,6 +62,9 @@ def span_rejection(span: EvidenceSpan, admitted: dict[int, SourceEvent]) -> Reas
     return None
 
 
-def admitted_sources(events: list[SourceEvent]) -> dict[int, SourceEvent]:
-    """Owner assertions and recognized first-party communication; nothing else grounds a claim."""
-    return {e.seq: e for e in events if e.is_owner_assertion or e.kind in COMMUNICATION_KINDS}
+def admitted_sources(ref: SegmentRef, events: list[SourceEvent]) -> dict[int, SourceEvent]:
+    """The admitted events of a segment, by seq: its owner assertions and recognized first-party
+    communication; nothing else grounds a claim."""
+    return {
+        e.seq: e for e in events if ref.holds(e) and (e.is_owner_assertion or e.kind in COMMUNICATION_KINDS)
+    }

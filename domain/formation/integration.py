@@ -13,6 +13,7 @@ from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
 from domain.formation.stage_schemas import IntegrationResponse, stage_request
 from domain.providers import ProviderRequest, ProviderResponse
+from domain.staging import IntegrationDocument
 from domain.telemetry import FailureClass, Stage, StageOutcome
 
 INSTRUCTIONS = """You integrate a person's own messages into episodes for a memory system.
@@ -30,18 +31,7 @@ NARRATIVE_VOCABULARY = frozenset({"user", "person", "episode", "mention", "say",
 
 def trusted_events(ref: SegmentRef, events: list[SourceEvent]) -> list[SourceEvent]:
     """The segment's owner-asserted events of this owner and session, in sequence order."""
-    owner = ref.owner  # a property that builds an Owner: once, not once per event
-    return sorted(
-        (
-            e
-            for e in events
-            if e.is_owner_assertion
-            and e.owner == owner
-            and e.session_id == ref.session_id
-            and ref.first_seq <= e.seq <= ref.last_seq
-        ),
-        key=lambda e: e.seq,
-    )
+    return sorted((e for e in events if e.is_owner_assertion and ref.holds(e)), key=lambda e: e.seq)
 
 
 def integration_request(ref: SegmentRef, events: list[SourceEvent]) -> ProviderRequest | None:
@@ -187,7 +177,8 @@ def integration_outcome(
     trusted = trusted_events(ref, events)
     if not trusted:
         return StageResult(
-            document={"episodes": []}, report=report(ref.index, Stage.INTEGRATION, StageOutcome.SKIPPED, None)
+            staged=IntegrationDocument(),
+            report=report(ref.index, Stage.INTEGRATION, StageOutcome.SKIPPED, None),
         )
     if isinstance(answer, ProviderResponse):
         try:
@@ -198,7 +189,7 @@ def integration_outcome(
         except IntegrationInvalid as invalid:
             return _fallback(ref, trusted, answer, FailureClass.STRUCTURAL, invalid.reason, now)
         return StageResult(
-            document={"episodes": [e.model_dump(mode="json") for e in episodes]},
+            staged=IntegrationDocument(episodes=tuple(episodes)),
             report=report(
                 ref.index, Stage.INTEGRATION, StageOutcome.OK, answer, counts={"episodes": len(episodes)}
             ),
@@ -215,9 +206,9 @@ def _fallback(
     now: datetime,
 ) -> StageResult:
     episode = fallback_episode(trusted, created_at=now)
-    episodes = [episode.model_dump(mode="json")] if episode else []
+    episodes = (episode,) if episode else ()
     return StageResult(
-        document={"episodes": episodes, "fallback_reason": reason},
+        staged=IntegrationDocument(episodes=episodes, fallback_reason=reason),
         report=report(
             ref.index,
             Stage.INTEGRATION,
@@ -230,5 +221,5 @@ def _fallback(
 
 
 def staged_episodes(document: dict[str, object]) -> list[IntegratedEpisode]:
-    raw = document.get("episodes", [])
-    return [IntegratedEpisode.model_validate(item) for item in raw] if isinstance(raw, list) else []
+    """The episodes of an integration document in its stored JSON form."""
+    return list(IntegrationDocument.model_validate(document).episodes)

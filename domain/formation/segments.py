@@ -1,12 +1,19 @@
-"""Segment planning: a batch is cut into bounded three-call rounds before any provider call."""
+"""Segment planning: a batch is cut into bounded three-call rounds before any provider call; and which
+events a planned segment holds, read back from the store."""
 
 import hashlib
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 
 from domain.episodes import MAX_SEGMENT_EVENTS
+from domain.events import SourceEvent
 from domain.owner import BoundedId, Owner
+
+if TYPE_CHECKING:
+    # The ports name segment values (through staging), so the import can only run one way.
+    from domain.ports import SourceEventRepository
 
 MAX_SEGMENT_UNITS = 90
 MAX_SEGMENT_BYTES = 96 * 1024
@@ -40,6 +47,24 @@ class SegmentRef(BaseModel):
     @property
     def owner(self) -> Owner:
         return Owner(tenant_id=self.tenant_id, principal_id=self.principal_id)
+
+    def holds(self, event: SourceEvent) -> bool:
+        """The event is one of this segment's: this owner's, this session's, inside its sequence range."""
+        return (
+            event.tenant_id == self.tenant_id
+            and event.principal_id == self.principal_id
+            and event.session_id == self.session_id
+            and self.first_seq <= event.seq <= self.last_seq
+        )
+
+
+def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[SourceEvent]:
+    """The segment's events in sequence order: one bounded read, and nothing the segment does not hold."""
+    return [
+        e
+        for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
+        if ref.holds(e)
+    ]
 
 
 def segment_key(owner: Owner, session_id: UUID, formation_policy: str, seqs: list[int]) -> str:

@@ -5,6 +5,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.providers import ProviderFailure, ProviderResponse
+from domain.staging import StagedDocument
 from domain.telemetry import FailureClass, Stage, StageMetrics, StageOutcome
 
 ProviderAnswer = ProviderResponse | ProviderFailure | None
@@ -31,8 +32,13 @@ class StageReport(BaseModel):
 class StageResult(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    document: dict[str, Any]
+    staged: StagedDocument
     report: StageReport
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The staged document in the JSON form the store keeps."""
+        return self.staged.model_dump(mode="json")
 
 
 def stage_metrics(

@@ -1,4 +1,5 @@
-"""Response shapes of the three stage calls and their strict structured-output JSON schemas.
+"""Response shapes of the three stage calls, their strict structured-output JSON schemas, and the check
+of an answer against them (the same models, in strict mode).
 
 These models describe what a provider may answer, not what is valid: citation, coverage and span checks
 belong to local validation, which is why no field carries a length or range constraint here. The schema
@@ -7,10 +8,11 @@ subset below is the one both OpenAI strict structured outputs and Anthropic stru
 
 import copy
 import functools
+import json
 from enum import StrEnum
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.providers import ProviderRequest
@@ -247,70 +249,60 @@ def stage_request(stage: Stage, instructions: str, content: str) -> ProviderRequ
     )
 
 
-# --- conformance of an answer to a strict schema -----------------------------------------------
-
-_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
+# --- conformance of an answer to its stage's schema --------------------------------------------
 
 
 def schema_violations(document: Any, schema: dict[str, Any], limit: int = 20) -> list[str]:
-    """Paths where a document leaves the strict-subset schema. Reports paths only, never values,
-    because a document holds user text."""
-    problems: list[str] = []
-    _conform(document, schema, "$", problems, limit)
-    return problems[:limit]
+    """Where a document leaves a stage's strict schema, as 'path: problem', nearest the root first.
+
+    The check is the stage's response model in strict mode (no coercion, as the strict schema allows
+    none), so the schema sent to the provider and the check of its answer come from one definition.
+    Reports paths only, never values or unexpected keys, because a document holds user text."""
+    try:
+        _response_model(schema).model_validate_json(json.dumps(document), strict=True)
+    except ValidationError as invalid:
+        found = [_violation(error["type"], error["loc"], schema) for error in invalid.errors()]
+        ordered = sorted(dict.fromkeys(found), key=lambda violation: violation[0])
+        return [problem for _, problem in ordered][:limit]
+    return []
 
 
-def _type_matches(value: Any, json_type: str) -> bool:
-    if json_type == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if json_type == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return isinstance(value, _PY_TYPES.get(json_type, ()))
+def _response_model(schema: dict[str, Any]) -> type[BaseModel]:
+    for stage, model in STAGE_RESPONSES.items():
+        if stage_schema(stage)[1] == schema:
+            return model
+    raise ValueError("not the strict schema of a stage's response")
 
 
-def _conform(value: Any, node: dict[str, Any], path: str, problems: list[str], limit: int) -> None:
-    if len(problems) >= limit:
-        return
+def _violation(kind: str, loc: tuple[int | str, ...], schema: dict[str, Any]) -> tuple[int, str]:
+    """(depth, 'path: problem') for one model error, phrased from the schema node it happened at."""
+    if kind in ("missing", "extra_forbidden"):
+        # Both are faults of the object holding the property; an unexpected key may be user text.
+        depth, path, _ = _locate(schema, loc[:-1])
+        return depth, f"{path}: missing {loc[-1]}" if kind == "missing" else f"{path}: unexpected property"
+    depth, path, node = _locate(schema, loc)
     if "anyOf" in node:
-        for branch in node["anyOf"]:
-            trial: list[str] = []
-            _conform(value, branch, path, trial, limit)
-            if not trial:
-                return
-        problems.append(f"{path}: matches no alternative")
-        return
-    if "const" in node and value != node["const"]:
-        problems.append(f"{path}: not the constant")
-        return
-    if "enum" in node and value not in node["enum"]:
-        problems.append(f"{path}: not an allowed value")
-        return
+        return depth, f"{path}: matches no alternative"
+    if "const" in node:
+        return depth, f"{path}: not the constant"
+    if "enum" in node:
+        return depth, f"{path}: not an allowed value"
     types = node.get("type")
-    if types is None:
-        return
-    type_list = types if isinstance(types, list) else [types]
-    if not any(_type_matches(value, t) for t in type_list):
-        problems.append(f"{path}: expected {'|'.join(type_list)}")
-        return
-    if isinstance(value, dict):
-        properties = node.get("properties", {})
-        for name in node.get("required", []):
-            if name not in value:
-                problems.append(f"{path}: missing {name}")
-        if node.get("additionalProperties") is False:
-            for name in value:
-                if name not in properties:
-                    problems.append(f"{path}: unexpected property")
-        for name, sub in properties.items():
-            if name in value:
-                _conform(value[name], sub, f"{path}.{name}", problems, limit)
-    elif isinstance(value, list) and "items" in node:
-        for i, item in enumerate(value):
-            _conform(item, node["items"], f"{path}[{i}]", problems, limit)
+    return depth, f"{path}: expected {'|'.join(types) if isinstance(types, list) else types}"
+
+
+def _locate(schema: dict[str, Any], loc: tuple[int | str, ...]) -> tuple[int, str, dict[str, Any]]:
+    """Follow a model error's location through the schema: (depth, path, node). It stops at a union,
+    where the value matched no alternative whichever branch the model tried last."""
+    node, path, depth = schema, "$", 0
+    for step in loc:
+        if "anyOf" in node:
+            break
+        if isinstance(step, int) and "items" in node:
+            node, path = node["items"], f"{path}[{step}]"
+        elif isinstance(step, str) and step in node.get("properties", {}):
+            node, path = node["properties"][step], f"{path}.{step}"
+        else:
+            break
+        depth += 1
+    return depth, path, node

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
 from domain.events import SourceEventKind
-from domain.formation.formation_stages import count_coverage_units
+from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_UNITS, EventFootprint, plan_segments
 from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderRequest

@@ -8,7 +8,7 @@ import pytest
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.worker import WorkerPorts
-from domain.formation.formation_stages import count_coverage_units
+from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.policy.versions import FORMATION_9
 from domain.telemetry import Stage

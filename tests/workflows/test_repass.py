@@ -36,8 +36,8 @@ from domain.beliefs.commit import CommitReport
 from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import ClosedReason, MemoryRecord
 from domain.events import SourceEvent
+from domain.formation.clauses import count_coverage_units
 from domain.formation.equivalence import same_claim
-from domain.formation.formation_stages import count_coverage_units
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.owner import Owner
 from domain.policy.repass import PROVIDER_MAX_ATTEMPTS, RepassState, backoff
