@@ -9,6 +9,11 @@ Horizons, all measured from ``last_evidence_at`` (the latest supporting world ev
     direct, durable                   DURABLE_HORIZON_DAYS[claim_kind]     retired_durable_expired
     explicit remember (any shape)     never (only the user closes it)      -
 
+These constants are the one place the horizons are decided. The PostgreSQL store renders its sweep SQL from
+them; the trigger of migration 0006 that fills ``expires_at`` holds a frozen copy (a migration never changes
+meaning), which tests/postgres/test_expiry_horizons.py holds equal to them shape by shape. Changing a horizon
+therefore takes a new data revision that replaces that trigger function.
+
 The boundary is exact: a belief is live at ``boundary - 1 microsecond`` and expired at ``boundary``.
 Evidence dated in the future (a skewed client clock) only moves the boundary later, so it can never retire a
 belief early.

@@ -285,6 +285,8 @@ def distillation_outcome(
     by_seq = {e.seq: e for e in trusted}
     coverage: dict[CoverageDisposition, int] = {}
     claiming: dict[int, list[Clause]] = {}
+    unverified: list[Clause] = []
+    formed: dict[str, list[int]] = {}
     for entry in parsed.coverage:
         unit = by_unit[entry.unit_id]
         disposition = CoverageDisposition(entry.disposition.value)
@@ -292,14 +294,26 @@ def distillation_outcome(
             unit, by_seq.get(unit.seq), entry.prediction_index, predictions, by_memory
         ):
             disposition = CoverageDisposition.REPRESENTED_UNVERIFIED
+            unverified.append(unit)
         coverage[disposition] = coverage.get(disposition, 0) + 1
         if disposition is CoverageDisposition.FORMED:
             # Only a formed unit grounds candidates; an index on any other unit claims nothing.
+            formed[unit.id] = entry.candidate_indexes
             for index in entry.candidate_indexes:
                 claiming.setdefault(index, []).append(unit)
     judgment = Judgment()
+    accepted: set[int] = set()
     for index, proposed in enumerate(parsed.candidates):
+        before = len(judgment.candidates)
         judge_candidate(proposed, claiming.get(index, []), admitted, judgment)
+        if len(judgment.candidates) > before:
+            accepted.add(index)
+    # A label the local check refuses, or a formed unit none of whose candidates survives, never drops the
+    # clause: it gets the deterministic former's treatment, so a stated correction still retracts and a
+    # stated fact still forms.
+    unformed = [by_unit[u] for u, indexes in formed.items() if accepted.isdisjoint(indexes)]
+    rescued = _clause_fallback(trusted, [*unverified, *unformed])
+    judgment.candidates += rescued
     partial = bool(judgment.rejections) or CoverageDisposition.REPRESENTED_UNVERIFIED in coverage
     return StageResult(
         staged=DistillationDocument(
@@ -312,11 +326,28 @@ def distillation_outcome(
             answer,
             counts={
                 "candidates": len(judgment.candidates),
+                **({"fallback_candidates": len(rescued)} if rescued else {}),
                 **{f"rejected.{k.value}": v for k, v in judgment.rejections.items()},
                 **{f"coverage.{k.value}": v for k, v in coverage.items()},
             },
         ),
     )
+
+
+def _clause_fallback(trusted: list[SourceEvent], units: list[Clause]) -> list[MemoryCandidate]:
+    """The deterministic former's candidates for these coverage units alone, each citing only them."""
+    wanted = {(u.seq, u.text) for u in units}
+    seqs = {u.seq for u in units}
+    rescued: list[MemoryCandidate] = []
+    for candidate in fallback_candidates([e for e in trusted if e.seq in seqs]):
+        spans = tuple(s for s in candidate.evidence_spans if (s.seq, s.text) in wanted)
+        if spans:
+            rescued.append(
+                candidate.model_copy(
+                    update={"source_event_ids": tuple(s.seq for s in spans), "evidence_spans": spans}
+                )
+            )
+    return rescued
 
 
 def _fallback(

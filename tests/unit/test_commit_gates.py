@@ -8,16 +8,19 @@ from uuid import uuid4
 import pytest
 
 from adapters.memory.store import InMemoryStore
+from adapters.providers.scripted import ScriptedProvider
 from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import Authority, ClosedReason
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Polarity
 from domain.events import EventRef, SourceEventKind
 from domain.formation.deterministic.former import fallback_candidates
 from domain.ports import UnitOfWorkFactory
-from domain.telemetry import AuditKind, ReasonCategory
+from domain.telemetry import AuditKind, ReasonCategory, Stage, StageOutcome
 from tests.builders import OTHER_TENANT, OWNER, T0, belief, event
 from tests.commit_support import LATER, candidate, stage_and_commit
 from tests.pipeline import append, consolidate
+from tests.scripted_answers import NO_PREDICTIONS, entry, fragment, sentence
+from tests.scripted_answers import candidate as scripted_candidate
 
 R = ReasonCategory
 AGENT = "I am building a personal AI agent."
@@ -409,6 +412,8 @@ def test_retraction_is_bounded_to_four_and_a_retraction_of_nothing_forms_nothing
 def test_gate_memory_correction_durable_v3_governed_writes_survive_replay_and_repass(
     uow_factory: UnitOfWorkFactory, action: str
 ) -> None:
+    """Catches: forbidden_by_user returning False (the tombstone check disabled); the edit case then reads
+    conflicted against the user's new wording instead of rejected_correction, and the others recreate."""
     session = uuid4()
     stage_and_commit(
         uow_factory, [event(1, AGENT, session_id=session)], [candidate(1, AGENT, AGENT_STATEMENT)]
@@ -432,8 +437,9 @@ def test_gate_memory_correction_durable_v3_governed_writes_survive_replay_and_re
             [candidate(1, AGENT, AGENT_STATEMENT, origin=origin)],
             now=at + timedelta(days=1),
         )
-        expected = R.CONFLICTED if action == "edit" else R.REJECTED_CORRECTION
-        assert report.categories in ({R.REJECTED_CORRECTION: 1}, {expected: 1})
+        # The user's tombstone forbids it, an edit included: the live edited wording must not be what stops
+        # it (that would read conflicted, and the tombstone would be unchecked).
+        assert report.categories == {R.REJECTED_CORRECTION: 1}
     assert live(uow_factory) == before
     # The user saying it again later is new evidence, and forms it anew (except over the user's own edit).
     again = event(9, AGENT, session_id=uuid4()).model_copy(update={"occurred_at": at + timedelta(days=2)})
@@ -443,21 +449,54 @@ def test_gate_memory_correction_durable_v3_governed_writes_survive_replay_and_re
     assert report.categories == ({R.CONFLICTED: 1} if action == "edit" else {R.COMMITTED_DIRECT: 1})
 
 
+DRIVES = "User drives their BMW to work every day."
+STOPPED = "I no longer drive my BMW."
+# The three stage answers a correct provider gives for the stated correction.
+CORRECTION_SCRIPT = {
+    Stage.INTEGRATION: {"episodes": [fragment(["BMW"], sentence("User no longer drives their BMW.", 1))]},
+    Stage.ANTICIPATION: NO_PREDICTIONS,
+    Stage.DISTILLATION: {
+        "coverage": [entry("1:0", "formed", [0])],
+        "candidates": [
+            scripted_candidate(
+                "BMW",
+                "resource",
+                "direct",
+                "ongoing",
+                "User no longer drives their BMW.",
+                [(1, STOPPED)],
+                "retract",
+            )
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("former", ["fallback", "provider"])
 def test_gate_memory_correction_durable_v3_stated_correction_through_the_fallback_and_provider(
-    uow_factory: UnitOfWorkFactory,
+    uow_factory: UnitOfWorkFactory, former: str
 ) -> None:
+    """A stated correction retracts the belief it names through either former, stage answers and real
+    commit alike, and nothing recreates it.
+
+    Catches: commit's retract() no longer closing its targets (the belief stays live), and, for the
+    provider, judge_candidate refusing a stated retraction (the provider's own candidate must carry it,
+    not the deterministic rescue)."""
     first, second = uuid4(), uuid4()
     append(uow_factory, [event(1, "I drive my BMW to work every day.", session_id=first)])
     consolidate(uow_factory, OWNER, first, None, now=LATER)
-    assert [b.statement for b in live(uow_factory)] == ["User drives their BMW to work every day."]
-    correction = event(1, "I no longer drive my BMW.", session_id=second).model_copy(
+    assert [b.statement for b in live(uow_factory)] == [DRIVES]
+    correction = event(1, STOPPED, session_id=second).model_copy(
         update={"occurred_at": LATER + timedelta(hours=1)}
     )
     append(uow_factory, [correction])
-    _, commits = consolidate(uow_factory, OWNER, second, None, now=LATER + timedelta(hours=2))
-    assert commits[0].categories == {R.SUPERSEDED: 1}
+    provider = ScriptedProvider(CORRECTION_SCRIPT) if former == "provider" else None
+    reports, commits = consolidate(uow_factory, OWNER, second, provider, now=LATER + timedelta(hours=2))
     assert live(uow_factory) == []
-    # Re-consolidating the original session (replay) and a provider re-pass recreate nothing.
+    assert commits[0].categories == {R.SUPERSEDED: 1}
+    if provider is not None:
+        assert [r.outcome for r in reports] == [StageOutcome.OK] * 3
+        assert reports[2].counts == {"candidates": 1, "coverage.formed": 1}
     # A replay of the original session through the fallback former recreates nothing.
     original = event(1, "I drive my BMW to work every day.", session_id=first)
     replayed = stage_and_commit(
@@ -471,7 +510,7 @@ def test_gate_memory_correction_durable_v3_stated_correction_through_the_fallbac
             candidate(
                 1,
                 "I drive my BMW to work every day.",
-                "User drives their BMW to work every day.",
+                DRIVES,
                 subject="habit:bmw",
                 kind=ClaimKind.HABIT,
             )
@@ -488,7 +527,7 @@ def test_gate_memory_correction_durable_v3_stated_correction_through_the_fallbac
             [
                 candidate(
                     1,
-                    "I no longer drive my BMW.",
+                    STOPPED,
                     "User no longer drives their BMW.",
                     subject="resource:bmw",
                     polarity=Polarity.RETRACT,

@@ -7,16 +7,20 @@ import pytest
 
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
+from domain.beliefs.commit import CommitReport
+from domain.beliefs.records import MemoryRecord
 from domain.candidates import Derivation, Longevity, Polarity, Sensitivity
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.formation.distillation import distillation_outcome
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
+from domain.formation.stage_results import StageReport
 from domain.policy.versions import FORMATION_9
+from domain.ports import UnitOfWorkFactory
 from domain.providers import ProviderFailure, ProviderResponse, ProviderUsage
-from domain.telemetry import CoverageDisposition, FailureClass, ReasonCategory, Stage, StageOutcome
+from domain.telemetry import FailureClass, ReasonCategory, Stage, StageOutcome
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 from tests.pipeline import append, consolidate
-from tests.scripted_answers import NO_PREDICTIONS, candidate, entry
+from tests.scripted_answers import NO_PREDICTIONS, candidate, entry, fragment, sentence
 
 SWIM = "I swim twice a week."
 CORRECTION = "I gave up running."
@@ -118,45 +122,85 @@ def test_gate_memory_coverage_dispositions_verified_unattributed_or_sensitive_pr
         assert result.document["coverage"] == {"represented_unverified": 1}
 
 
-def test_gate_memory_coverage_dispositions_verified_correction_labelled_known_still_retracts_through_pipeline() -> (
-    None
-):
-    """The provider calls the correction 'represented' by the memory it ends; the memory must still end
-    when a retraction is proposed, and the label alone never keeps it alive."""
-    store, session = InMemoryStore(), uuid4()
-    old_session = uuid4()
-    running = belief(
-        statement="User runs every day.",
-        subject="habit:running",
-        source_event_ids=(EventRef(session_id=old_session, seq=1),),
+RUNNING = "User runs every day."
+STOPPED = "I no longer run every day."
+
+
+def _labelled_run(
+    uow_factory: UnitOfWorkFactory, said: str, known: str, distillation: dict[str, Any]
+) -> tuple[MemoryRecord, list[StageReport], list[CommitReport]]:
+    """A live memory ``known`` from an earlier session, then ``said`` consolidated through the three
+    scripted stage answers (the anticipation copies the memory) and the real commit."""
+    session = uuid4()
+    memory = belief(
+        statement=known, subject="habit:running", source_event_ids=(EventRef(session_id=uuid4(), seq=1),)
     )
-    with store() as uow:
-        uow.beliefs.upsert(running)
+    with uow_factory() as uow:
+        uow.beliefs.upsert(memory)
         uow.commit()
-    append(store, [event(1, "I no longer run every day.", session_id=session)])
+    append(uow_factory, [event(1, said, session_id=session)])
     script = {
-        Stage.INTEGRATION: {
-            "episodes": [
-                {
-                    "subjects": ["running"],
-                    "sentences": [{"text": "User no longer runs every day.", "source_event_ids": [1]}],
-                }
-            ]
-        },
+        Stage.INTEGRATION: {"episodes": [fragment(["running"], sentence("User talked about running.", 1))]},
         Stage.ANTICIPATION: {
-            "predictions": [
-                {"cue_before_seq": 1, "statement": running.statement, "memory_id": str(running.id)}
-            ]
+            "predictions": [{"cue_before_seq": 1, "statement": known, "memory_id": str(memory.id)}]
         },
-        Stage.DISTILLATION: {
-            "coverage": [entry("1:0", "represented", prediction=0)],
-            "candidates": [],
-        },
+        Stage.DISTILLATION: distillation,
     }
-    reports, commits = consolidate(store, OWNER, session, ScriptedProvider(script), now=T0)
+    reports, commits = consolidate(uow_factory, OWNER, session, ScriptedProvider(script), now=T0)
     assert reports[1].counts["predictions"] == 1
-    assert reports[2].counts == {"candidates": 0, "coverage.represented_unverified": 1}
-    assert commits[0].coverage == {CoverageDisposition.REPRESENTED_UNVERIFIED: 1}
+    return memory, reports, commits
+
+
+def _live(uow_factory: UnitOfWorkFactory) -> list[MemoryRecord]:
+    with uow_factory() as uow:
+        return uow.beliefs.page(OWNER, None, 100)
+
+
+@pytest.mark.parametrize(
+    "distillation,rejected",
+    [
+        ({"coverage": [entry("1:0", "represented", prediction=0)], "candidates": []}, {}),
+        # Formed, but its only candidate asserts what the clause ends: rejected, so the clause is unformed.
+        (
+            {
+                "coverage": [entry("1:0", "formed", [0])],
+                "candidates": [candidate("running", "habit", "direct", "ongoing", RUNNING, [(1, STOPPED)])],
+            },
+            {ReasonCategory.REJECTED_CORRECTION: 1},
+        ),
+    ],
+    ids=["labelled-represented", "candidate-rejected"],
+)
+def test_gate_memory_coverage_dispositions_verified_correction_labelled_known_still_retracts_through_pipeline(
+    uow_factory: UnitOfWorkFactory, distillation: dict[str, Any], rejected: dict[ReasonCategory, int]
+) -> None:
+    """A correction can never be labelled away: the unit that fails verification (or whose candidates are
+    all rejected) gets the deterministic former's retraction, and the belief it names is closed.
+
+    Catches: distillation_outcome dropping the _clause_fallback candidates (``rescued = []``), which leaves
+    "User runs every day." live with an empty commit."""
+    memory, reports, commits = _labelled_run(uow_factory, STOPPED, RUNNING, distillation)
+    assert _live(uow_factory) == []
+    with uow_factory() as uow:
+        [closed] = uow.beliefs.get_many(OWNER, [memory.id])
+    assert closed.valid_to is not None and not closed.is_live
+    assert commits[0].categories == {ReasonCategory.SUPERSEDED: 1, **rejected}
+    assert commits[0].reconciles
+    assert reports[2].outcome is StageOutcome.PARTIAL_VALIDATION
+    assert reports[2].counts["fallback_candidates"] == 1
+
+
+def test_gate_memory_coverage_dispositions_verified_stated_fact_labelled_known_still_forms(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    """A fact the cited memory does not state, labelled represented, still forms from the clause.
+
+    Catches: the same dropped _clause_fallback, which commits nothing for the unverified unit."""
+    distillation = {"coverage": [entry("1:0", "represented", prediction=0)], "candidates": []}
+    _, reports, commits = _labelled_run(uow_factory, SWIM, RUNNING, distillation)
+    assert sorted(b.statement for b in _live(uow_factory)) == [RUNNING, "User swims twice a week."]
+    assert commits[0].categories == {ReasonCategory.COMMITTED_DIRECT: 1}
+    assert reports[2].counts["coverage.represented_unverified"] == 1
 
 
 # --- gate.memory.distill_fallback ------------------------------------------------------------------
@@ -347,14 +391,22 @@ def test_gate_memory_distill_fallback_each_candidate_judged_alone(
     document = {"coverage": coverage, "candidates": [bad, AGENT_CANDIDATE]}
     result = distillation_outcome(ref, events, [], [], _answer(document))
     assert result.report.outcome is not StageOutcome.FALLBACK, result.report.counts
-    kept = [c["statement"] for c in result.document["candidates"]]
+    by_origin: dict[str, list[dict[str, Any]]] = {}
+    for formed in result.document["candidates"]:
+        by_origin.setdefault(formed["origin"], []).append(formed)
+    kept = [c["statement"] for c in by_origin.get("provider", [])]
     assert "User is building a personal AI agent." in kept
     if reason is None:
-        assert result.document["rejections"] == {} and len(kept) == 2
+        assert result.document["rejections"] == {} and len(kept) == 2 and "fallback" not in by_origin
     else:
         assert result.document["rejections"] == {reason.value: 1}
         assert kept == ["User is building a personal AI agent."]
         assert result.report.outcome is StageOutcome.PARTIAL_VALIDATION
+        # The unit left with no valid candidate gets the deterministic former's, citing that unit alone.
+        claimed = events[int(unit.split(":")[0]) - 1]
+        assert by_origin.get("fallback")
+        for rescued in by_origin["fallback"]:
+            assert rescued["evidence_spans"] == [{"seq": claimed.seq, "text": claimed.text}]
 
 
 def test_gate_memory_distill_fallback_foreign_principal_event_cannot_ground() -> None:
