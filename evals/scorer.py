@@ -35,8 +35,8 @@ MAX_COMPATIBLE_KINDS: Final = 3
 _FROZEN = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
 
-class GoldExpectation(BaseModel):
-    """One expected claim of a corpus case, in the closed fields the scorer compares."""
+class ClosedFields(BaseModel):
+    """The closed fields a gold claim and a formed belief both carry."""
 
     model_config = _FROZEN
 
@@ -44,6 +44,11 @@ class GoldExpectation(BaseModel):
     derivation: Derivation
     longevity: Longevity
     subject: str = Field(min_length=1, max_length=MAX_SUBJECT_CHARS)
+
+
+class GoldExpectation(ClosedFields):
+    """One expected claim of a corpus case: its closed fields, statement alternatives and compatible kinds."""
+
     statements: tuple[str, ...] = Field(min_length=1)
     compatible_kinds: tuple[ClaimKind, ...] = Field(default=(), max_length=MAX_COMPATIBLE_KINDS)
 
@@ -64,15 +69,9 @@ class GoldExpectation(BaseModel):
         return self
 
 
-class FormedBelief(BaseModel):
-    """What a policy formed, in the same fields (a MemoryCandidate or belief reduced to what is scored)."""
+class FormedBelief(ClosedFields):
+    """What a policy formed (a MemoryCandidate or belief reduced to what is scored)."""
 
-    model_config = _FROZEN
-
-    claim_kind: ClaimKind
-    derivation: Derivation
-    longevity: Longevity
-    subject: str = Field(min_length=1, max_length=MAX_SUBJECT_CHARS)
     statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)
     polarity: Polarity
 

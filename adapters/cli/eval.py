@@ -9,45 +9,46 @@ and belief statements are a user's memories.
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 from pydantic import ValidationError
 
+from adapters.cli.events import Refusal
 from domain.policy.versions import DISTILLATION_SCORER
 from evals.scorer import ScoredPair, ScoreResult, score, score_statement
 
 eval_app = typer.Typer(help="Evaluate formation and score formed beliefs.", no_args_is_help=True)
 
-
-@dataclass(frozen=True)
-class BadLine:
-    line: int
-    field: str
-    error: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.field}: {self.error}"
+# Names a refusal of the whole line rather than one of its fields.
+WHOLE_LINE: Final = "-"
 
 
-def read_pairs(lines: Iterable[str]) -> Iterator[ScoredPair | BadLine]:
-    """Each non-blank line as a pair, or the first reason it is not one."""
+def _pair(raw: bytes) -> ScoredPair | tuple[str, str]:
+    """The pair one line states, or the (field, reason code) of the first thing that refuses it."""
+    try:
+        data = json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except UnicodeDecodeError:
+        return WHOLE_LINE, "not_utf8"
+    except (ValueError, RecursionError):
+        # Malformed JSON, an integer longer than Python converts, or nesting deeper than the parser follows.
+        return WHOLE_LINE, "invalid_json"
+    try:
+        return ScoredPair.model_validate(data)
+    except ValidationError as invalid:
+        # loc and type only: pydantic's message and input would quote a statement.
+        first = invalid.errors(include_input=False, include_url=False, include_context=False)[0]
+        return ".".join(str(part) for part in first["loc"]) or WHOLE_LINE, first["type"]
+
+
+def read_pairs(lines: Iterable[bytes]) -> Iterator[ScoredPair | Refusal]:
+    """Each non-blank line as a pair, or its refusal; lines are bytes so one bad byte costs its own line."""
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError:
-            yield BadLine(number, "-", "invalid_json")
-            continue
-        try:
-            yield ScoredPair.model_validate(data)
-        except ValidationError as invalid:
-            # loc and type only: pydantic's message and input would quote the statement.
-            first = invalid.errors(include_input=False, include_url=False)[0]
-            yield BadLine(number, ".".join(str(p) for p in first["loc"]) or "-", first["type"])
+        parsed = _pair(raw)
+        yield parsed if isinstance(parsed, ScoredPair) else Refusal(number, *parsed)
 
 
 @eval_app.command("score")
@@ -71,13 +72,13 @@ def score_command(
     """Score each (gold, belief) pair with distillation-scorer@7. Exits 1 if a line was refused."""
     scorer = score_statement if statement_only else score
     matched = scored = refused = 0
-    with file.open(encoding="utf-8") as lines:
+    with file.open("rb") as lines:
         for item in read_pairs(lines):
-            if isinstance(item, BadLine):
+            if isinstance(item, Refusal):
                 refused += 1
                 typer.echo(f"refused {item}", err=True)
                 if as_json:
-                    typer.echo(json.dumps({"line": item.line, "field": item.field, "error": item.error}))
+                    typer.echo(json.dumps({"line": item.line, "field": item.field, "error": item.reason}))
                 continue
             result: ScoreResult = scorer(item.gold, item.belief)
             scored += 1

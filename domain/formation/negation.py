@@ -4,7 +4,8 @@ A negation inside a subordinate circumstance ("User cycles to work when it is no
 claim rather than denying it. A fronted circumstance ends at its comma, or, without one, where the main
 clause's subject ("User") begins, so "When travelling User does not cook" still denies. A trailing
 circumstance runs to its comma or the end. "without X", "X-free" and "free of X" state an absence condition
-of the claim ("drinks coffee without sugar"): neither a denial nor the same claim as the plain one.
+of the claim ("drinks coffee without sugar"), and "except X" an exception to it: neither is a denial, nor
+the same claim as the plain one.
 
 The runtime's equivalence (equivalence.negated) reads any negation word as a denial; distillation-scorer@7
 reads negation through this scope, as the reference asks of the comparative scorer.
@@ -18,7 +19,7 @@ from domain.formation.language import Token, lemma, tokenize
 CIRCUMSTANCES = frozenset(
     {"when", "whenever", "if", "unless", "because", "although", "though", "while", "whereas", "until"}
 )
-ABSENCE_MARKERS = frozenset({"without"})
+ABSENCE_MARKERS = frozenset({"without", "except"})
 DENIALS = NEGATIONS - ABSENCE_MARKERS
 _FREE_SUFFIX = "-free"
 
