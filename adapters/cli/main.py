@@ -17,6 +17,7 @@ import typer
 
 from adapters.cli.db import db_app
 from adapters.cli.dev import dev_app
+from adapters.cli.eval import eval_app
 from adapters.cli.events import events_app
 from adapters.cli.failures import AgentGroup
 from adapters.cli.memory import memory_app
@@ -55,6 +56,7 @@ app.add_typer(worker_app, name="worker")
 app.add_typer(session_app, name="session")
 app.add_typer(events_app, name="events")
 app.add_typer(dev_app, name="dev")
+app.add_typer(eval_app, name="eval")
 
 if __name__ == "__main__":
     app()

@@ -5,7 +5,7 @@ that a represented clause is what a cited memory asserts, and to find what a ret
 
 import re
 
-from domain.formation.language import STOPWORDS, tokenize
+from domain.formation.language import STOPWORDS, Token, tokenize
 
 NEGATIONS = frozenset({"not", "no", "never", "longer", "anymore", "nor", "without"})
 QUALIFIERS = frozenset(
@@ -63,11 +63,14 @@ _NOT_MAIN_VERB = (
 )
 
 
+def content_tokens(statement: str) -> list[Token]:
+    """The words a claim is about, in order: no negation, qualifiers or stopwords."""
+    return [t for t in tokenize(statement) if t.lemma not in _NOT_CONTENT and t.lower not in _NOT_CONTENT]
+
+
 def terms(statement: str) -> list[str]:
     """Content lemmas in order, without negation, qualifiers or stopwords."""
-    return [
-        t.lemma for t in tokenize(statement) if t.lemma not in _NOT_CONTENT and t.lower not in _NOT_CONTENT
-    ]
+    return [t.lemma for t in content_tokens(statement)]
 
 
 def negated(statement: str) -> bool:
@@ -88,7 +91,8 @@ def compatible(a: str, b: str) -> bool:
     return negated(a) == negated(b) and numbers(a) == numbers(b)
 
 
-def _in_order(shared: set[str], a: list[str], b: list[str]) -> bool:
+def shared_in_order(shared: set[str], a: list[str], b: list[str]) -> bool:
+    """Whether the shared terms come in one order in a and b (first occurrences)."""
     return [t for t in dict.fromkeys(a) if t in shared] == [t for t in dict.fromkeys(b) if t in shared]
 
 
@@ -101,7 +105,7 @@ def same_claim(a: str, b: str) -> bool:
     if not sa or not sb:
         return sa == sb
     shared = sa & sb
-    if not _in_order(shared, ta, tb):
+    if not shared_in_order(shared, ta, tb):
         return False
     nested = sa <= sb or sb <= sa
     return nested or len(shared) >= MOST_SHARED * min(len(sa), len(sb))
@@ -140,7 +144,7 @@ def represents(memory_statement: str, clause: str) -> bool:
     if not sm:
         return False
     shared = sm & sc
-    return _in_order(shared, tm, tc) and len(shared) >= MOST_SHARED * len(sm)
+    return shared_in_order(shared, tm, tc) and len(shared) >= MOST_SHARED * len(sm)
 
 
 def match_keys(statement: str) -> tuple[str | None, tuple[str, ...]]:

@@ -288,6 +288,12 @@ def verb_lemma(token: Token) -> str:
     return _GERUND_NOUNS.get(token.lower, token.lemma)
 
 
+def as_verb(word_lemma: str) -> str:
+    """A lemma read as its verb where simplemma kept a gerund as a noun ("building" -> "build"), so
+    "is building" and "builds" agree; any other lemma as it is."""
+    return _GERUND_NOUNS.get(word_lemma, word_lemma)
+
+
 def lemmas(text: str) -> list[str]:
     """Lemmas of every word in text, in order."""
     return [token.lemma for token in tokenize(text)]
