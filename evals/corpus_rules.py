@@ -73,16 +73,21 @@ def formation_violations(corpus: Corpus) -> list[str]:
     named = [case for case in positive if case.seed_pool == pool.id]
     if not positive or len(named) < MIN_POOL_NAMED_SHARE * len(positive):
         broken.append(f"fewer than {MIN_POOL_NAMED_SHARE:.0%} of positive cases name the seed pool")
-    expected = {
+    expected = expectation_lemmas(corpus)
+    if any(set(content_lemmas(belief.subject)) & expected for belief in pool.beliefs):
+        broken.append("a seed's subject touches an expectation")
+    return broken
+
+
+def expectation_lemmas(corpus: Corpus) -> set[str]:
+    """Every content lemma of every expectation's subject and statements: what a seed must not touch."""
+    return {
         lemma
         for case in corpus.cases
         for e in case.expectations
         for text in (e.subject, *e.statements)
         for lemma in content_lemmas(text)
     }
-    if any(set(content_lemmas(belief.subject)) & expected for belief in pool.beliefs):
-        broken.append("a seed's subject touches an expectation")
-    return broken
 
 
 def _shared_violations(corpus: Corpus, minimum: int) -> list[str]:
