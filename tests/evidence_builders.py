@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from domain.policy.activation import RunningComposition, ShippedCorpora
 from domain.policy.evidence import FormationPolicyEvidence, MemoryDistillationEvidence
 from domain.policy.versions import DISTILLATION_SCORER, EXTRACTOR_BY_FORMATION, FORMATION_9
 
@@ -10,6 +11,21 @@ CORPUS_DIGEST = "sha256:" + "a" * 64
 HOLDOUT_DIGEST = "sha256:" + "b" * 64
 FORMATION_CORPUS_DIGEST = "sha256:" + "c" * 64
 POLICY_VERSION = "sha256:" + "d" * 64
+
+# The running composition every builder's artifact was evaluated on, and the corpora it ships.
+RUNNING = RunningComposition(
+    model_policy="balanced",
+    provider="openai",
+    model="gpt-5.6-sol",
+    policy_profile="default",
+    compiled_policy_version=POLICY_VERSION,
+    reasoning_effort=None,
+)
+CORPORA = ShippedCorpora(
+    corpus_digest=CORPUS_DIGEST,
+    holdout_digest=HOLDOUT_DIGEST,
+    formation_corpus_digest=FORMATION_CORPUS_DIGEST,
+)
 
 
 def _arm(policy: str) -> dict[str, Any]:
