@@ -10,12 +10,15 @@ judges the pinned policy (formation@9 without a pin) and refuses rather than cla
 Anything else forms deterministically: formation@9's pipeline with no provider, every stage falling back.
 """
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Final, Literal
+from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict
 
 from domain.errors import DomainError
+from domain.owner import Owner
 from domain.policy.evidence import (
     BuildRef,
     Digest,
@@ -30,13 +33,15 @@ from domain.policy.versions import (
     FORMATION_9,
     FORMATION_10,
 )
-from domain.telemetry import AuditValue
+from domain.telemetry import AuditKind, AuditValue, FormationAudit
 
 # auto's order (ADR-0086 decision 3): the candidate, the repaired control, the frozen control.
 AUTO_ORDER: Final = (FORMATION_9, FORMATION_10, FORMATION_8)
 PinnablePolicy = Literal["formation@8", "formation@9", "formation@10"]
 # What the search attribute and the audit say when no provider policy is active.
 DETERMINISTIC: Final = "deterministic"
+# A selection belongs to a worker, not to anyone's memory: its audits live under this reserved owner.
+SELECTION_AUDIT_OWNER: Final = Owner(tenant_id="system", principal_id="formation-selection")
 
 
 class FormationMode(StrEnum):
@@ -321,4 +326,18 @@ def select_formation_policy(
         running=running.tuple_for(judged),
         verdicts=verdicts,
         refused=mode is FormationMode.REQUIRED,
+    )
+
+
+def selection_audit(decision: ActivationDecision, *, at: datetime, audit_id: UUID) -> FormationAudit:
+    """One start-up's selection audit (pinned_policy_unevidenced among its reasons)."""
+    return FormationAudit(
+        id=audit_id,
+        tenant_id=SELECTION_AUDIT_OWNER.tenant_id,
+        principal_id=SELECTION_AUDIT_OWNER.principal_id,
+        session_id=None,
+        kind=AuditKind.SELECTION,
+        dedupe_key=f"selection/{audit_id}",
+        details=decision.audit_details(),
+        created_at=at,
     )
