@@ -275,7 +275,8 @@ def select_formation_policy(
     release: Release = UNRELEASED,
     provider_configured: bool = True,
 ) -> ActivationDecision:
-    """The decision; never raises. A refused decision (required, not evidenced) says why; see require()."""
+    """The decision. A refusal (required, not evidenced) is a decision too: it says why, and require()
+    raises it. Only a pin outside the three provider policies is a ValueError (settings refuse it first)."""
     if pin is not None and pin not in AUTO_ORDER:
         raise ValueError(f"a pin holds one of {', '.join(AUTO_ORDER)}")
     candidates = (pin,) if pin else AUTO_ORDER
