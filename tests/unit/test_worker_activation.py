@@ -6,6 +6,7 @@ import logging
 from typing import cast
 
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 import adapters.evidence
@@ -111,3 +112,15 @@ def test_agent_memory_policy_prints_the_tuple_and_why() -> None:
     assert result.exit_code == 0
     assert "nemori-assisted-v1" in result.output and "compiled_policy_version" in result.output
     assert "deterministic formation" in result.output
+
+
+def test_settings_default_to_auto_without_a_pin_and_refuse_an_unknown_pin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("MEMORY_FORMATION_MODE", "AGENT_MEMORY_FORMATION_POLICY_PIN"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.memory_formation_mode is FormationMode.AUTO and settings.formation_policy_pin is None
+    monkeypatch.setenv("AGENT_MEMORY_FORMATION_POLICY_PIN", "formation@7")
+    with pytest.raises(ValidationError, match="formation@8"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
