@@ -26,6 +26,7 @@ from domain.consolidation import (
 )
 from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
+from domain.policy.activation import ActivationDecision
 from domain.ports import UnitOfWorkFactory
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,15 @@ MAX_BATCH_BYTES: Final = MAX_BATCH_SEGMENTS * MAX_SEGMENT_BYTES
 
 
 class BatchActivities:
-    def __init__(self, uow_factory: UnitOfWorkFactory, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        uow_factory: UnitOfWorkFactory,
+        clock: Callable[[], datetime],
+        activation: ActivationDecision | None = None,
+    ) -> None:
         self._uow = uow_factory
         self._clock = clock
+        self._activation = activation
 
     @activity.defn(name="load_batch")
     def load_batch(self, params: LoadBatchInput) -> BatchPlan:
@@ -75,7 +82,9 @@ class BatchActivities:
 
         ready = consolidatable_prefix(watermark, [f.seq for f in footprints], occurred, now=self._clock())
         held_back = len(footprints) - ready
-        segments = plan_segments(owner, session_id, params.formation_policy, footprints[:ready])
+        # The worker's evidence decides what runs, whatever the session asked for.
+        policy = self._activation.formation_policy if self._activation else params.formation_policy
+        segments = plan_segments(owner, session_id, policy, footprints[:ready])
         more_pending = not exhausted and held_back == 0
         if len(segments) > MAX_BATCH_SEGMENTS:
             segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
@@ -90,6 +99,8 @@ class BatchActivities:
             segments=tuple(segments),
             held_back=held_back,
             more_pending=more_pending,
+            formation_policy=policy if self._activation else None,
+            selection=self._activation.label if self._activation else None,
         )
         log.info(
             "batch planned",

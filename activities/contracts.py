@@ -48,6 +48,11 @@ class BatchPlan(_Value):
     held_back: NonNegativeInt = 0
     # The batch hit its size cap; the workflow runs another round without waiting for an idle.
     more_pending: bool = False
+    # The worker's formation policy selection: the policy its segments are planned under, and the label
+    # the FormationPolicy search attribute shows ("deterministic" when no provider policy is active).
+    # None: a worker without a selection (test harnesses) planned under the session's requested policy.
+    formation_policy: str | None = None
+    selection: str | None = None
 
     @property
     def empty(self) -> bool:

@@ -1,12 +1,24 @@
-"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports)."""
+"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports)
+and decides, from the evidence the tree and the operator supply, which formation policy runs."""
 
 import logging
 import os
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Final
+from uuid import uuid4
 
 from adapters.settings import Settings
+from domain.policy.activation import (
+    ActivationDecision,
+    FormationMode,
+    Release,
+    RunningComposition,
+    select_formation_policy,
+    selection_audit,
+)
+from domain.policy.model_policy import MemoryModel
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 
@@ -21,6 +33,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 API_KEY_VARIABLES: Final = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+# The people policy profile the shipped documents define; evaluation modes may name another.
+POLICY_PROFILE: Final = "default"
 
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
@@ -61,25 +75,80 @@ class Composition:
         return store
 
     @cached_property
-    def provider(self) -> Provider | None:
-        """The shipped memory model's provider; None (deterministic formation, audited as not_configured)
-        unless the model's API key is set."""
-        from adapters.providers.factory import provider_for
+    def memory_model(self) -> MemoryModel:
         from adapters.providers.policy_documents import load_memory_model
 
-        model = load_memory_model(self.settings.memory_model_profile)
-        variable = API_KEY_VARIABLES.get(model.provider)
-        if variable is None or not os.environ.get(variable):
-            log.info("no provider configured; stages fall back to deterministic formation")
+        return load_memory_model(self.settings.memory_model_profile)
+
+    @cached_property
+    def running_composition(self) -> RunningComposition:
+        """The running tuple less the policy and its extractor, which selection fills per policy."""
+        from adapters.providers.policy_documents import load_memory_model_policy, shipped_policy_version
+
+        model = self.memory_model
+        return RunningComposition(
+            model_policy=self.settings.memory_model_profile or load_memory_model_policy().default_profile,
+            provider=model.provider,
+            model=model.model,
+            policy_profile=POLICY_PROFILE,
+            compiled_policy_version=shipped_policy_version(),
+            reasoning_effort=model.reasoning_effort,
+        )
+
+    @property
+    def api_key_set(self) -> bool:
+        variable = API_KEY_VARIABLES.get(self.memory_model.provider)
+        return variable is not None and bool(os.environ.get(variable))
+
+    @cached_property
+    def activation(self) -> ActivationDecision:
+        """Which formation policy runs and why, decided once from the tree, the operator and the mode."""
+        from adapters.evidence import found_artifacts, shipped_corpora
+
+        settings = self.settings
+        off = settings.memory_formation_mode is FormationMode.OFF
+        decision = select_formation_policy(
+            running=self.running_composition,
+            artifacts=() if off else found_artifacts(settings.memory_evidence_path),
+            corpora=shipped_corpora(),
+            mode=settings.memory_formation_mode,
+            pin=settings.formation_policy_pin,
+            release=Release(commit=settings.release_commit, production=settings.deployment == "production"),
+            provider_configured=self.api_key_set,
+        )
+        return decision
+
+    @cached_property
+    def provider(self) -> Provider | None:
+        """The memory model's provider when activation chose a provider policy; None otherwise
+        (deterministic formation, each stage audited as not_configured), even with an API key set."""
+        from adapters.providers.factory import provider_for
+
+        if self.activation.policy is None:
             return None
-        return provider_for(model)
+        return provider_for(self.memory_model)
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":
-        """What a worker's activities run against: the store (revision checked) and the provider."""
+        """What a worker's activities run against: the store (revision checked), the provider and the
+        activation decision. required mode refuses here (ActivationRefused) before anything polls; every
+        start-up records its content-free selection audit."""
         from adapters.temporal.worker import WorkerPorts
 
-        return WorkerPorts(uow_factory=self.unit_of_work_factory, provider=self.provider)
+        decision = self.activation
+        # Said once, at start-up; content-free (versions, file names, reason codes).
+        log.log(
+            logging.WARNING if decision.policy is None else logging.INFO,
+            "formation policy selection: %s",
+            decision.explanation(),
+            extra={"selection": decision.audit_details()},
+        )
+        decision.require()
+        uow_factory = self.unit_of_work_factory
+        with uow_factory() as uow:
+            uow.audits.record(selection_audit(decision, at=datetime.now(UTC), audit_id=uuid4()))
+            uow.commit()
+        return WorkerPorts(uow_factory=uow_factory, provider=self.provider, activation=decision)
 
     def close(self) -> None:
         if "engine" in self.__dict__:

@@ -1,9 +1,13 @@
 """Process configuration, read once from the environment (and a .env file) by pydantic-settings."""
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, PositiveInt
+from pydantic import AliasChoices, Field, PositiveInt
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from domain.policy.activation import FormationMode, PinnablePolicy
+from domain.policy.evidence import BuildRef
 
 
 class Settings(BaseSettings):
@@ -26,6 +30,22 @@ class Settings(BaseSettings):
     memory_model_profile: str | None = Field(
         default=None, description="a profile of the shipped memory model policy; unset means its default"
     )
+    memory_formation_mode: FormationMode = Field(
+        default=FormationMode.AUTO,
+        description="auto: the first evidenced provider policy; required: refuse to start without one; off: none",
+    )
+    formation_policy_pin: PinnablePolicy | None = Field(
+        default=None,
+        validation_alias=AliasChoices("AGENT_MEMORY_FORMATION_POLICY_PIN", "formation_policy_pin"),
+        description="holds selection at one provider policy; without its evidence, deterministic formation",
+    )
+    memory_evidence_path: Path | None = Field(
+        default=None, description="an operator-supplied evidence artifact, or a directory of them"
+    )
+    release_commit: BuildRef | None = Field(
+        default=None, description="the running release's full commit; an operator artifact must name it"
+    )
+    deployment: Literal["development", "production"] = "development"
 
     @property
     def embedded_postgres_dir(self) -> Path:

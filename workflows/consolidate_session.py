@@ -95,6 +95,8 @@ class ConsolidateSessionWorkflow:
     @workflow.init
     def __init__(self, params: ConsolidateSessionInput) -> None:
         self._idle_pending = params.idle_pending
+        # What the FormationPolicy search attribute shows: the requested policy until a worker's selection.
+        self._shown_policy = params.formation_policy
 
     @workflow.signal(name=IDLE_SIGNAL)
     def idle(self) -> None:
@@ -136,6 +138,7 @@ class ConsolidateSessionWorkflow:
             start_to_close_timeout=STORE_START_TO_CLOSE,
             retry_policy=INFRASTRUCTURE_RETRY,
         )
+        self._show_selection(plan)
         if plan.more_pending:
             # A backlog larger than one batch is worked off without waiting for another idle.
             self._idle_pending = True
@@ -149,7 +152,7 @@ class ConsolidateSessionWorkflow:
                 id=segment_workflow_id(str(run_id), ref.index),
                 # Set at start: no upsert command (and visibility write) in every child.
                 search_attributes=TypedSearchAttributes(
-                    [SearchAttributePair(FORMATION_POLICY, ref.formation_policy)]
+                    [SearchAttributePair(FORMATION_POLICY, plan.selection or ref.formation_policy)]
                 ),
             )
             admitted += outcome.commit.admitted
@@ -159,7 +162,7 @@ class ConsolidateSessionWorkflow:
             run_id=run_id,
             owner=params.session.owner,
             session_id=params.session.session_id,
-            formation_policy=params.formation_policy,
+            formation_policy=plan.formation_policy or params.formation_policy,
             from_seq=plan.watermark,
             to_seq=plan.last_seq,
             stage_reports=[report for outcome in outcomes for report in outcome.stages],
@@ -210,6 +213,16 @@ class ConsolidateSessionWorkflow:
             watermark_advanced=advanced,
             repass_segments=tuple(ref.index for ref in repass),
         )
+
+    def _show_selection(self, plan: BatchPlan) -> None:
+        """The worker's selection wins over the requested policy in the search attribute, so an operator
+        filtering on FormationPolicy="deterministic" finds what formed without a provider. Histories from
+        before selections replay without the marker (and never carry one)."""
+        if plan.selection is None or plan.selection == self._shown_policy:
+            return
+        if workflow.patched("formation-policy-selection"):
+            workflow.upsert_search_attributes([FORMATION_POLICY.value_set(plan.selection)])
+            self._shown_policy = plan.selection
 
     @staticmethod
     async def _start_repass(ref: SegmentRef, run_id: UUID, initial_backoff_s: float | None) -> None:

@@ -109,6 +109,7 @@ async def _serve(
     installed = await install_retirement_schedule(client, task_queue=TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
     ports = composition.worker_ports
+    console.print(f"formation: {escape(composition.activation.explanation())}")
     with activity_executor() as executor:
         async with build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5):
             if demo:

@@ -9,6 +9,7 @@ import typer
 from adapters.composition import Composition
 from adapters.settings import Settings
 from domain.errors import WrongSchemaRevision
+from domain.policy.activation import ActivationRefused, FormationMode
 
 worker_app = typer.Typer(
     help="Run a consolidation worker (configuration from the environment: TEMPORAL_ADDRESS, "
@@ -19,6 +20,7 @@ worker_app = typer.Typer(
 
 EXIT_NOT_CONFIGURED = 2
 EXIT_WRONG_REVISION = 3
+EXIT_NOT_EVIDENCED = 4
 
 
 @worker_app.callback()
@@ -36,8 +38,16 @@ def worker(
         int | None,
         typer.Option(min=1, help="Concurrent workflow tasks; default WORKER_MAX_CONCURRENT_WORKFLOW_TASKS."),
     ] = None,
+    formation_mode: Annotated[
+        FormationMode | None,
+        typer.Option(
+            help="auto: the first evidenced provider policy, else deterministic; required: refuse to start "
+            "without evidence; off: deterministic. Default MEMORY_FORMATION_MODE (auto)."
+        ),
+    ] = None,
 ) -> None:
-    """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision."""
+    """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision, or
+    (--formation-mode required) without evidence for the policy it must run."""
     from adapters.temporal.worker import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
@@ -45,13 +55,16 @@ def worker(
     if not settings.database_url:
         typer.echo("DATABASE_URL is not set; a worker runs against PostgreSQL", err=True)
         raise typer.Exit(EXIT_NOT_CONFIGURED)
+    if formation_mode is not None:
+        settings = settings.model_copy(update={"memory_formation_mode": formation_mode})
     composition = Composition(settings=settings)
     try:
         ports = composition.worker_ports
-    except WrongSchemaRevision as refusal:
+    except (WrongSchemaRevision, ActivationRefused) as refusal:
         typer.echo(f"worker refused to start: {refusal}", err=True)
         composition.close()
-        raise typer.Exit(EXIT_WRONG_REVISION) from None
+        code = EXIT_WRONG_REVISION if isinstance(refusal, WrongSchemaRevision) else EXIT_NOT_EVIDENCED
+        raise typer.Exit(code) from None
     try:
         asyncio.run(
             serve(

@@ -20,6 +20,7 @@ from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
 from adapters.temporal.client import TASK_QUEUE, connect
 from adapters.temporal.failures import ContentFreeActivityFailures
+from domain.policy.activation import ActivationDecision
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
@@ -51,10 +52,12 @@ class WorkerPorts:
     uow_factory: UnitOfWorkFactory
     provider: Provider | None
     clock: Callable[[], datetime] = utc_now
+    # The composition's formation policy selection; None (test harnesses): plan as each session asks.
+    activation: ActivationDecision | None = None
 
 
 def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
-    batch = BatchActivities(ports.uow_factory, ports.clock)
+    batch = BatchActivities(ports.uow_factory, ports.clock, ports.activation)
     stages = StageActivities(ports.uow_factory, ports.provider, ports.clock)
     commit = CommitActivities(ports.uow_factory, ports.clock)
     repass = RepassActivities(ports.uow_factory, ports.clock)

@@ -1,0 +1,93 @@
+"""What activation reads from the tree and the operator: shipped corpus digests and evidence artifacts.
+
+The paths are the reference's and live here only. A corpus file that is absent has no digest, and an
+artifact that does not parse is skipped with the file name and the failing fields (artifacts are
+content-free), so a tree without its corpora or evidence activates no provider policy and says why.
+"""
+
+import hashlib
+import logging
+from collections.abc import Iterable
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Final
+
+from pydantic import ValidationError
+
+from domain.policy.activation import ArtifactSource, FoundArtifact, ShippedCorpora
+from domain.policy.evidence import parse_artifact
+
+log = logging.getLogger(__name__)
+
+EVALS_PACKAGE: Final = "evals"
+CAPABILITY_DIR: Final = "capability"
+# The development corpus and the frozen holdout of formation@9's comparative evidence.
+CORPUS_V3: Final = "memory-formation.v3.json"
+HOLDOUT_V3: Final = "memory-formation.v3-holdout.json"
+# The 25-case corpus with its thirty-belief seed pool that formation@8 and formation@10 are evaluated on.
+FORMATION_CORPUS: Final = "memory-formation.controls.json"
+# Artifacts bundled with the release; the bundle test binds each to this tree.
+EVIDENCE_DIR: Final = "evidence"
+
+
+def digest(content: bytes) -> str:
+    return f"sha256:{hashlib.sha256(content).hexdigest()}"
+
+
+def _capability(name: str) -> Traversable:
+    return resources.files(EVALS_PACKAGE).joinpath(CAPABILITY_DIR, name)
+
+
+def _digest_of(name: str) -> str | None:
+    path = _capability(name)
+    return digest(path.read_bytes()) if path.is_file() else None
+
+
+def shipped_corpora() -> ShippedCorpora:
+    """Digests of the corpora this tree ships (None for an absent file), computed from their bytes."""
+    return ShippedCorpora(
+        corpus_digest=_digest_of(CORPUS_V3),
+        holdout_digest=_digest_of(HOLDOUT_V3),
+        formation_corpus_digest=_digest_of(FORMATION_CORPUS),
+    )
+
+
+def bundled_artifact_files() -> list[Traversable]:
+    root = resources.files(EVALS_PACKAGE).joinpath(EVIDENCE_DIR)
+    if not root.is_dir():
+        return []
+    return sorted(
+        (e for e in root.iterdir() if e.is_file() and e.name.endswith(".json")), key=lambda e: e.name
+    )
+
+
+def operator_artifact_files(path: Path) -> list[Path]:
+    """An operator-supplied artifact: one file, or every .json file of a directory."""
+    if path.is_dir():
+        return sorted(path.glob("*.json"))
+    return [path] if path.is_file() else []
+
+
+def _parsed(files: Iterable[Traversable | Path], source: ArtifactSource) -> list[FoundArtifact]:
+    found: list[FoundArtifact] = []
+    for entry in files:
+        try:
+            evidence = parse_artifact(entry.read_bytes())
+        except ValidationError as invalid:
+            fields = sorted({".".join(map(str, error["loc"])) for error in invalid.errors()})
+            log.warning(
+                "evidence artifact skipped: it does not validate",
+                extra={"artifact": entry.name, "source": source.value, "fields": ",".join(fields[:8])},
+            )
+            continue
+        found.append(FoundArtifact(name=entry.name, source=source, evidence=evidence))
+    return found
+
+
+def found_artifacts(operator_path: Path | None) -> tuple[FoundArtifact, ...]:
+    """Bundled artifacts first, then the operator's; selection takes the first that matches."""
+    found = _parsed(bundled_artifact_files(), ArtifactSource.BUNDLED)
+    if operator_path is not None:
+        found += _parsed(operator_artifact_files(operator_path), ArtifactSource.OPERATOR)
+    return tuple(found)
