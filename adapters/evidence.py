@@ -16,17 +16,12 @@ from typing import Final
 from pydantic import ValidationError
 
 from domain.policy.activation import ArtifactSource, FoundArtifact, ShippedCorpora
-from domain.policy.evidence import parse_artifact
+from domain.policy.evidence import CORPUS_V3_FILE, FORMATION_CORPUS_FILE, HOLDOUT_V3_FILE, parse_artifact
 
 log = logging.getLogger(__name__)
 
 EVALS_PACKAGE: Final = "evals"
 CAPABILITY_DIR: Final = "capability"
-# The development corpus and the frozen holdout of formation@9's comparative evidence.
-CORPUS_V3: Final = "memory-formation.v3.json"
-HOLDOUT_V3: Final = "memory-formation.v3-holdout.json"
-# The 25-case corpus with its thirty-belief seed pool that formation@8 and formation@10 are evaluated on.
-FORMATION_CORPUS: Final = "memory-formation.controls.json"
 # Artifacts bundled with the release; the bundle test binds each to this tree.
 EVIDENCE_DIR: Final = "evidence"
 
@@ -47,9 +42,9 @@ def _digest_of(name: str) -> str | None:
 def shipped_corpora() -> ShippedCorpora:
     """Digests of the corpora this tree ships (None for an absent file), computed from their bytes."""
     return ShippedCorpora(
-        corpus_digest=_digest_of(CORPUS_V3),
-        holdout_digest=_digest_of(HOLDOUT_V3),
-        formation_corpus_digest=_digest_of(FORMATION_CORPUS),
+        corpus_digest=_digest_of(CORPUS_V3_FILE),
+        holdout_digest=_digest_of(HOLDOUT_V3_FILE),
+        formation_corpus_digest=_digest_of(FORMATION_CORPUS_FILE),
     )
 
 

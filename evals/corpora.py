@@ -12,13 +12,14 @@ from importlib.resources.abc import Traversable
 
 from pydantic import ValidationError
 
+from domain.policy.evidence import (
+    CORPUS_V3_FILE,
+    FORMATION_CORPUS_FILE,
+    HOLDOUT_V3_DIGEST_FILE,
+    HOLDOUT_V3_FILE,
+)
 from evals.corpus import Corpus
 from evals.corpus_rules import development_violations, formation_violations, holdout_violations
-
-DEVELOPMENT_FILE = "memory-formation.v3.json"
-HOLDOUT_FILE = "memory-formation.v3-holdout.json"
-HOLDOUT_DIGEST_FILE = "memory-formation.v3-holdout.sha256"
-FORMATION_FILE = "memory-formation.v2.json"
 
 
 class CorpusError(ValueError):
@@ -34,28 +35,28 @@ def file_digest(name: str, root: Traversable | None = None) -> str:
 
 
 def load_development(root: Traversable | None = None) -> Corpus:
-    corpus = _parse(DEVELOPMENT_FILE, root)
-    _refuse_broken(DEVELOPMENT_FILE, development_violations(corpus))
+    corpus = _parse(CORPUS_V3_FILE, root)
+    _refuse_broken(CORPUS_V3_FILE, development_violations(corpus))
     return corpus
 
 
 def load_holdout(root: Traversable | None = None) -> Corpus:
     directory = root or capability_dir()
-    recorded = directory.joinpath(HOLDOUT_DIGEST_FILE).read_text(encoding="utf-8").split()
-    actual = file_digest(HOLDOUT_FILE, directory)
-    if recorded[:2] != [actual, HOLDOUT_FILE]:
+    recorded = directory.joinpath(HOLDOUT_V3_DIGEST_FILE).read_text(encoding="utf-8").split()
+    actual = file_digest(HOLDOUT_V3_FILE, directory)
+    if recorded[:2] != [actual, HOLDOUT_V3_FILE]:
         raise CorpusError(
-            f"{HOLDOUT_FILE} does not match its frozen digest: recorded "
-            f"{recorded[0] if recorded else '(none)'} in {HOLDOUT_DIGEST_FILE}, content is {actual}"
+            f"{HOLDOUT_V3_FILE} does not match its frozen digest: recorded "
+            f"{recorded[0] if recorded else '(none)'} in {HOLDOUT_V3_DIGEST_FILE}, content is {actual}"
         )
-    corpus = _parse(HOLDOUT_FILE, directory)
-    _refuse_broken(HOLDOUT_FILE, holdout_violations(corpus, _parse(DEVELOPMENT_FILE, directory)))
+    corpus = _parse(HOLDOUT_V3_FILE, directory)
+    _refuse_broken(HOLDOUT_V3_FILE, holdout_violations(corpus, _parse(CORPUS_V3_FILE, directory)))
     return corpus
 
 
 def load_formation_corpus(root: Traversable | None = None) -> Corpus:
-    corpus = _parse(FORMATION_FILE, root)
-    _refuse_broken(FORMATION_FILE, formation_violations(corpus))
+    corpus = _parse(FORMATION_CORPUS_FILE, root)
+    _refuse_broken(FORMATION_CORPUS_FILE, formation_violations(corpus))
     return corpus
 
 

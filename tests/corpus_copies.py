@@ -7,7 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evals.corpora import HOLDOUT_DIGEST_FILE, HOLDOUT_FILE, capability_dir
+from domain.policy.evidence import HOLDOUT_V3_DIGEST_FILE, HOLDOUT_V3_FILE
+from evals.corpora import capability_dir
 
 Document = dict[str, Any]
 
@@ -27,8 +28,8 @@ def edit(root: Path, name: str, change: Callable[[Document], None]) -> None:
 
 def refreeze_holdout(root: Path) -> None:
     """What a deliberate re-freeze does: record the digest of the holdout as it now is."""
-    digest = hashlib.sha256((root / HOLDOUT_FILE).read_bytes()).hexdigest()
-    (root / HOLDOUT_DIGEST_FILE).write_text(f"{digest}  {HOLDOUT_FILE}\n", encoding="utf-8")
+    digest = hashlib.sha256((root / HOLDOUT_V3_FILE).read_bytes()).hexdigest()
+    (root / HOLDOUT_V3_DIGEST_FILE).write_text(f"{digest}  {HOLDOUT_V3_FILE}\n", encoding="utf-8")
 
 
 def case(document: Document, case_id: str) -> Document:

@@ -58,6 +58,15 @@ TUPLE_FIELDS: Final = (
 )
 
 
+
+# The shipped corpora evidence binds to, as files of the evals.capability package: the development corpus and
+# frozen holdout of formation@9's comparative evidence, and the 25-case corpus formation@8/@10 are evaluated on.
+CORPUS_V3_FILE: Final = "memory-formation.v3.json"
+HOLDOUT_V3_FILE: Final = "memory-formation.v3-holdout.json"
+HOLDOUT_V3_DIGEST_FILE: Final = "memory-formation.v3-holdout.sha256"
+FORMATION_CORPUS_FILE: Final = "memory-formation.v2.json"
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -12,15 +12,8 @@ import pytest
 
 from domain.candidates import GENERIC_SUBJECTS
 from domain.formation.language import content_lemmas
-from evals.corpora import (
-    DEVELOPMENT_FILE,
-    FORMATION_FILE,
-    HOLDOUT_FILE,
-    CorpusError,
-    load_development,
-    load_formation_corpus,
-    load_holdout,
-)
+from domain.policy.evidence import CORPUS_V3_FILE, FORMATION_CORPUS_FILE, HOLDOUT_V3_FILE
+from evals.corpora import CorpusError, load_development, load_formation_corpus, load_holdout
 from evals.corpus import CoreScenario, Corpus
 from evals.corpus_rules import expectation_lemmas
 from tests.corpus_copies import Document, case, copy_corpora, edit, refreeze_holdout
@@ -77,14 +70,14 @@ def _shrink_pool_to_24(document: Document) -> None:
 
 def test_development_loader_refuses_a_rich_conversation_without_its_pool(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, DEVELOPMENT_FILE, _unseed_training)
+    edit(root, CORPUS_V3_FILE, _unseed_training)
     with pytest.raises(CorpusError, match="the rich conversation names no pool of 25 beliefs"):
         load_development(root)
 
 
 def test_development_loader_refuses_a_pool_below_25_beliefs(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, DEVELOPMENT_FILE, _shrink_pool_to_24)
+    edit(root, CORPUS_V3_FILE, _shrink_pool_to_24)
     with pytest.raises(CorpusError, match="names no pool of 25 beliefs"):
         load_development(root)
 
@@ -96,7 +89,7 @@ def test_a_restatement_of_a_seed_the_pool_does_not_hold_is_refused(tmp_path: Pat
         pool = document["seed_pools"][0]
         pool["beliefs"] = [b for b in pool["beliefs"] if b["subject"] != "visits"]
 
-    edit(root, DEVELOPMENT_FILE, rename_restated)
+    edit(root, CORPUS_V3_FILE, rename_restated)
     with pytest.raises(CorpusError, match="restates a seed its pool does not hold"):
         load_development(root)
 
@@ -110,7 +103,7 @@ def test_holdout_loader_refuses_fewer_than_three_seeded_restatements(tmp_path: P
             for e in c["expectations"]:
                 e.pop("restates_seed", None)
 
-    edit(root, HOLDOUT_FILE, forget_restatements)
+    edit(root, HOLDOUT_V3_FILE, forget_restatements)
     refreeze_holdout(root)
     with pytest.raises(CorpusError, match="fewer than 3 seeded cases restate a seed"):
         load_holdout(root)
@@ -123,20 +116,20 @@ def test_formation_loader_refuses_too_few_seeded_positives(tmp_path: Path) -> No
         for c in [c for c in document["cases"] if "seed_pool" in c][:5]:
             del c["seed_pool"]
 
-    edit(root, FORMATION_FILE, unseed_five)
+    edit(root, FORMATION_CORPUS_FILE, unseed_five)
     with pytest.raises(CorpusError, match="80% of positive cases name the seed pool"):
         load_formation_corpus(root)
 
 
 def test_formation_loader_refuses_a_seed_that_touches_an_expectation(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, FORMATION_FILE, lambda d: d["seed_pools"][0]["beliefs"][0].update(subject="morning walks"))
+    edit(root, FORMATION_CORPUS_FILE, lambda d: d["seed_pools"][0]["beliefs"][0].update(subject="morning walks"))
     with pytest.raises(CorpusError, match="a seed's subject touches an expectation"):
         load_formation_corpus(root)
 
 
 def test_formation_loader_refuses_a_pool_that_is_not_thirty(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, FORMATION_FILE, lambda d: d["seed_pools"][0]["beliefs"].pop())
+    edit(root, FORMATION_CORPUS_FILE, lambda d: d["seed_pools"][0]["beliefs"].pop())
     with pytest.raises(CorpusError, match="one seed pool of 30 beliefs"):
         load_formation_corpus(root)

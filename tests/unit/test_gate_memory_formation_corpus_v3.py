@@ -14,17 +14,14 @@ import pytest
 from setuptools import find_packages
 
 from domain.candidates import GENERIC_SUBJECTS, ClaimKind, Derivation
-from evals.claim_shapes import CLAIM_SHAPES
-from evals.corpora import (
-    DEVELOPMENT_FILE,
-    FORMATION_FILE,
-    HOLDOUT_DIGEST_FILE,
-    HOLDOUT_FILE,
-    CorpusError,
-    capability_dir,
-    load_development,
-    load_holdout,
+from domain.policy.evidence import (
+    CORPUS_V3_FILE,
+    FORMATION_CORPUS_FILE,
+    HOLDOUT_V3_DIGEST_FILE,
+    HOLDOUT_V3_FILE,
 )
+from evals.claim_shapes import CLAIM_SHAPES
+from evals.corpora import CorpusError, capability_dir, load_development, load_holdout
 from evals.corpus import CASE_OWNER, CoreScenario, Corpus, Coverage, Label
 from tests.corpus_copies import Document, case, copy_corpora, edit, refreeze_holdout
 
@@ -125,16 +122,16 @@ def test_holdout_has_its_own_coverage_and_shares_nothing_with_development(
 
 def test_holdout_digest_is_recorded_beside_it_in_sha256sum_form() -> None:
     directory = capability_dir()
-    content = directory.joinpath(HOLDOUT_FILE).read_bytes()
-    recorded = directory.joinpath(HOLDOUT_DIGEST_FILE).read_text(encoding="utf-8")
-    assert recorded == f"{hashlib.sha256(content).hexdigest()}  {HOLDOUT_FILE}\n"
+    content = directory.joinpath(HOLDOUT_V3_FILE).read_bytes()
+    recorded = directory.joinpath(HOLDOUT_V3_DIGEST_FILE).read_text(encoding="utf-8")
+    assert recorded == f"{hashlib.sha256(content).hexdigest()}  {HOLDOUT_V3_FILE}\n"
 
 
 def test_corpora_ship_as_package_data() -> None:
     assert "evals.capability" in find_packages(ROOT, include=["evals*"])
     with (ROOT / "pyproject.toml").open("rb") as handle:
         globs = tomllib.load(handle)["tool"]["setuptools"]["package-data"]["*"]
-    for name in (DEVELOPMENT_FILE, HOLDOUT_FILE, HOLDOUT_DIGEST_FILE, FORMATION_FILE):
+    for name in (CORPUS_V3_FILE, HOLDOUT_V3_FILE, HOLDOUT_V3_DIGEST_FILE, FORMATION_CORPUS_FILE):
         assert any(fnmatch(name, glob) for glob in globs), name
         assert capability_dir().joinpath(name).is_file(), name
 
@@ -144,22 +141,22 @@ def test_corpora_ship_as_package_data() -> None:
 
 def test_a_tampered_holdout_is_refused_naming_the_file_and_both_digests(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    recorded = (root / HOLDOUT_DIGEST_FILE).read_text(encoding="utf-8").split()[0]
-    edit(root, HOLDOUT_FILE, lambda d: d["cases"][0].update(title="Retitled after the freeze"))
-    actual = hashlib.sha256((root / HOLDOUT_FILE).read_bytes()).hexdigest()
+    recorded = (root / HOLDOUT_V3_DIGEST_FILE).read_text(encoding="utf-8").split()[0]
+    edit(root, HOLDOUT_V3_FILE, lambda d: d["cases"][0].update(title="Retitled after the freeze"))
+    actual = hashlib.sha256((root / HOLDOUT_V3_FILE).read_bytes()).hexdigest()
     with pytest.raises(CorpusError) as refused:
         load_holdout(root)
-    assert HOLDOUT_FILE in str(refused.value)
+    assert HOLDOUT_V3_FILE in str(refused.value)
     assert recorded in str(refused.value) and actual in str(refused.value)
 
 
 def test_a_refrozen_holdout_loads_and_still_meets_its_rules(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, HOLDOUT_FILE, lambda d: d["cases"][0].update(title="Retitled and re-frozen"))
+    edit(root, HOLDOUT_V3_FILE, lambda d: d["cases"][0].update(title="Retitled and re-frozen"))
     refreeze_holdout(root)
     assert load_holdout(root).cases[0].title == "Retitled and re-frozen"
 
-    edit(root, HOLDOUT_FILE, lambda d: d.update(cases=d["cases"][:29]))
+    edit(root, HOLDOUT_V3_FILE, lambda d: d.update(cases=d["cases"][:29]))
     refreeze_holdout(root)
     with pytest.raises(CorpusError, match="fewer than 30 cases"):
         load_holdout(root)
@@ -222,7 +219,7 @@ def test_development_loader_refuses_a_corpus_that_breaks_a_rule(
     tmp_path: Path, change: Callable[[Document], None], rule: str
 ) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, DEVELOPMENT_FILE, change)
+    edit(root, CORPUS_V3_FILE, change)
     with pytest.raises(CorpusError, match=rule):
         load_development(root)
 
@@ -288,8 +285,8 @@ def test_development_loader_refuses_a_case_that_breaks_a_rule(
     tmp_path: Path, change: Callable[[Document], None], rule: str
 ) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, DEVELOPMENT_FILE, change)
+    edit(root, CORPUS_V3_FILE, change)
     with pytest.raises(CorpusError, match=rule) as refused:
         load_development(root)
-    assert DEVELOPMENT_FILE in str(refused.value)
+    assert CORPUS_V3_FILE in str(refused.value)
     assert "personal AI agent" not in str(refused.value) and "Raynaud" not in str(refused.value)
