@@ -70,7 +70,8 @@ def test_api_key_and_no_artifact_forms_deterministically_and_says_so_once(
     said = [r for r in caplog.records if "formation policy selection" in r.getMessage()]
     assert len(said) == 1 and "deterministic formation" in said[0].getMessage()
     [audit] = selection_audits(store)
-    assert audit["chosen_policy"] == "deterministic" and audit["reason"] == "corpora_missing"
+    # The tree ships its corpora (evals/capability) but no artifact.
+    assert audit["chosen_policy"] == "deterministic" and audit["reason"] == "no_evidenced_policy"
     assert audit["formation_policy_version"] == FORMATION_9 and audit["provider"] == "openai"
 
 
