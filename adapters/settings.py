@@ -26,6 +26,13 @@ class Settings(BaseSettings):
     memory_model_profile: str | None = Field(
         default=None, description="a profile of the shipped memory model policy; unset means its default"
     )
+    api_tokens_file: Path | None = Field(
+        default=None,
+        description="JSON file mapping sha256(bearer token) to one tenant and principal (adapters.api.auth)",
+    )
+    mcp_token: str | None = Field(
+        default=None, description="the bearer token `agent mcp` acts as; looked up in api_tokens_file"
+    )
 
     @property
     def embedded_postgres_dir(self) -> Path:

@@ -77,14 +77,18 @@ def import_events(store: UnitOfWorkFactory, lines: Iterable[str]) -> ImportRepor
             continue
         batch.append(item)
         if len(batch) >= BATCH:
-            _append(store, batch, report)
+            append_numbered(store, batch, report)
             batch = []
     if batch:
-        _append(store, batch, report)
+        append_numbered(store, batch, report)
     return report
 
 
-def _append(store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport) -> None:
+def append_numbered(
+    store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport
+) -> None:
+    """Append numbered events in one unit of work, adding each refusal (below_watermark, event_conflict) to
+    report by its number."""
     with store() as uow:
         watermarks: dict[tuple[str, str, UUID], int] = {}
         for line, event in batch:

@@ -2,6 +2,7 @@
 
 import typer
 
+from adapters.cli.api import api_app, mcp_app
 from adapters.cli.db import db_app
 from adapters.cli.dev import dev_app
 from adapters.cli.events import events_app
@@ -20,3 +21,5 @@ app.add_typer(worker_app, name="worker")
 app.add_typer(session_app, name="session")
 app.add_typer(events_app, name="events")
 app.add_typer(dev_app, name="dev")
+app.add_typer(api_app, name="api")
+app.add_typer(mcp_app, name="mcp")

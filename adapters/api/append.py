@@ -1,0 +1,60 @@
+"""Appending an agent's events to one session: the same validation and reason codes as `agent events import`.
+
+The caller's tenant and principal come from its token and the session from the path; an event that names
+any of them itself is refused (extra_forbidden) rather than trusted or silently overridden. A refusal names
+the event's index, the field and a reason code, never the content.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from pydantic import ValidationError
+
+from adapters.cli.events import ImportReport, Refusal, append_numbered
+from domain.events import SourceEvent
+from domain.owner import Owner
+from domain.ports import UnitOfWorkFactory
+
+_SCOPED_FIELDS = ("tenant_id", "principal_id", "session_id")
+
+
+def validated_event(
+    index: int, data: dict[str, Any], owner: Owner, session_id: UUID
+) -> SourceEvent | list[Refusal]:
+    """The one place the API turns a request event into a SourceEvent or reason-coded refusals (pydantic's
+    error type, by loc, as `agent events import` reports them)."""
+    named = [Refusal(index, key, "extra_forbidden") for key in _SCOPED_FIELDS if key in data]
+    if named:
+        return named
+    scoped = {
+        **data,
+        "tenant_id": owner.tenant_id,
+        "principal_id": owner.principal_id,
+        "session_id": session_id,
+    }
+    try:
+        return SourceEvent.model_validate(scoped)
+    except ValidationError as invalid:
+        # loc and type only: pydantic's message and input would quote the event.
+        return [
+            Refusal(index, ".".join(str(p) for p in error["loc"]) or "-", error["type"])
+            for error in invalid.errors(include_input=False, include_url=False)
+        ]
+
+
+def append_session_events(
+    store: UnitOfWorkFactory, owner: Owner, session_id: UUID, events: Sequence[dict[str, Any]]
+) -> ImportReport:
+    """Validate every event, then append the valid ones in one unit of work (idempotent per seq)."""
+    report = ImportReport()
+    valid: list[tuple[int, SourceEvent]] = []
+    for index, data in enumerate(events):
+        checked = validated_event(index, data, owner, session_id)
+        if isinstance(checked, list):
+            report.refusals.extend(checked)
+        else:
+            valid.append((index, checked))
+    if valid:
+        append_numbered(store, valid, report)
+    return report
