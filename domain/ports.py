@@ -19,6 +19,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import ClosedReason, MemoryRecord
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
@@ -142,9 +143,9 @@ class BeliefRepository(Protocol):
 
     def matching(
         self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
-    ) -> list[RankingInputs]:
-        """The ranking inputs of the owner's live beliefs whose sensitivity is one of sensitivities and whose
-        subject or statement holds any one of terms (domain.beliefs.relevance.query_terms), most relevant
+    ) -> list[Match]:
+        """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
+        holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, most relevant
         first, then by id, at most limit (one query through the full-text index)."""
         ...
 

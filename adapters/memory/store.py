@@ -21,7 +21,7 @@ from domain.beliefs.lifecycle import (
     expiry_facts,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import term_matches
+from domain.beliefs.relevance import Match, term_matches
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
@@ -194,14 +194,14 @@ class InMemoryBeliefs(_Repo):
 
     def matching(
         self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
-    ) -> list[RankingInputs]:
+    ) -> list[Match]:
         scored = (
             (term_matches(terms, b.subject, b.statement), b)
             for b in self._owned(owner)
             if b.is_live and b.sensitivity in sensitivities
         )
         found = sorted(((-n, b.id, b) for n, b in scored if n > 0), key=lambda entry: entry[:2])
-        return [ranking_inputs(b) for _, _, b in found[: max(limit, 0)]]
+        return [Match(ranking_inputs(b), -n) for n, _, b in found[: max(limit, 0)]]
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]

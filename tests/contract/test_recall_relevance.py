@@ -65,7 +65,7 @@ def test_matching_is_scoped_to_the_owner_live_beliefs_and_the_ceiling(uow_factor
     _store(uow_factory, mine, secret, closed, theirs)
     with uow_factory() as uow:
         everything = uow.beliefs.matching(OWNER, ("chess",), 10, within(Sensitivity.RESTRICTED))
-        assert {i.id for i in everything} == {mine.id, secret.id}
+        assert {m.inputs.id for m in everything} == {mine.id, secret.id}
         ceiling = recall(uow, OWNER, NOW, 10, query="chess", ceiling=Sensitivity.SENSITIVE)
         assert [b.id for b in ceiling.beliefs] == [mine.id]
         assert [i.id for i in uow.beliefs.ranking_page(OWNER, None, 10, within(Sensitivity.SENSITIVE))] == [

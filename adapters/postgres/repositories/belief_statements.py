@@ -14,6 +14,7 @@ from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.repositories.rows import stored_columns
 from adapters.postgres.tables import USER_CLOSED_WHERE, beliefs
 from domain.beliefs.records import Authority
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.owner import Owner
@@ -136,14 +137,19 @@ def _ranking_page_statement(with_after: bool) -> Any:
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
 # The owner's live matches through beliefs_search_live: the terms joined as a websearch OR query (each term is
-# letters and digits only, so nothing in it is query syntax), ranked by cover density.
+# letters and digits only, so nothing in it is query syntax), the pool taken by cover density, then each
+# pooled row's coverage (how many of the terms it holds) counted.
 MATCHING = text(
     f"""
-    SELECT {_RANKING_COLUMNS}
-      FROM beliefs, websearch_to_tsquery('english', :query) AS query
-     WHERE {_LIVE_WITHIN} AND search @@ query
-     ORDER BY ts_rank_cd(search, query) DESC, id
-     LIMIT :limit
+    SELECT {_RANKING_COLUMNS},
+           (SELECT count(*) FROM unnest(CAST(:terms AS text[])) AS t(term)
+             WHERE pool.search @@ plainto_tsquery('english', t.term)) AS coverage
+      FROM (SELECT *, ts_rank_cd(search, query) AS relevance
+              FROM beliefs, websearch_to_tsquery('english', :query) AS query
+             WHERE {_LIVE_WITHIN} AND search @@ query
+             ORDER BY relevance DESC, id
+             LIMIT :limit) AS pool
+     ORDER BY coverage DESC, relevance DESC, id
     """
 )
 
@@ -160,6 +166,12 @@ def _shape(shape: str) -> _Shape:
         Derivation(derivation) if derivation else LEGACY_DERIVATION,
         Authority(authority),
     )
+
+
+def match_of(
+    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str, coverage: int
+) -> Match:
+    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage)
 
 
 def ranking_inputs_of(

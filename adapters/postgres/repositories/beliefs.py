@@ -15,6 +15,7 @@ from adapters.postgres.repositories.belief_statements import (
     UPSERT,
     closed_by_user_each_statement,
     has_terms,
+    match_of,
     ranking_inputs_of,
     verb_entries_statement,
     verb_parameters,
@@ -32,6 +33,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
@@ -98,20 +100,25 @@ class PostgresBeliefs(Repo):
         params = self._within(owner, limit, sensitivities)
         if after_id is not None:
             params["after"] = after_id
-        return self._ranking_inputs(RANKING_PAGE[after_id is not None], params)
+        return [
+            ranking_inputs_of(*row) for row in self._plain_rows(RANKING_PAGE[after_id is not None], params)
+        ]
 
     def matching(
         self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
-    ) -> list[RankingInputs]:
+    ) -> list[Match]:
         if not self._search:
             raise WrongSchemaRevision(
                 "recall with a query needs the recall-search revision; run `agent db upgrade`"
             )
         if not terms:
             return []
-        params = self._within(owner, limit, sensitivities)
-        params["query"] = " or ".join(terms)
-        return self._ranking_inputs(MATCHING, params)
+        params = {
+            **self._within(owner, limit, sensitivities),
+            "query": " or ".join(terms),
+            "terms": list(terms),
+        }
+        return [match_of(*row) for row in self._plain_rows(MATCHING, params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
@@ -122,11 +129,10 @@ class PostgresBeliefs(Repo):
             "sensitivities": sorted(s.value for s in sensitivities),
         }
 
-    def _ranking_inputs(self, statement: Any, params: dict[str, Any]) -> list[RankingInputs]:
+    def _plain_rows(self, statement: Any, params: dict[str, Any]) -> Sequence[Any]:
         result = self._c.execute(statement, params)
         # The driver's plain tuples: building 10,000 Row objects would cost more than the query.
-        rows = result.cursor.fetchall() if result.cursor is not None else []
-        return [ranking_inputs_of(*row) for row in rows]
+        return result.cursor.fetchall() if result.cursor is not None else []
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
