@@ -78,7 +78,7 @@ _SEED = text(
       FROM (SELECT g, CAST(:now AS timestamptz) - make_interval(days => mod(g, 300), secs => mod(g, 86400)) AS ev,
                    CASE WHEN g <= :p1 THEN :name1 WHEN g <= :p2 THEN :name2 WHEN g <= :p3 THEN :name3
                         ELSE 'filler-' || mod(g, 1000) END AS principal
-              FROM generate_series(CAST(:first AS int), CAST(:last AS int)) AS g) AS seeded
+              FROM generate_series(CAST(:first AS bigint), CAST(:last AS bigint)) AS g) AS seeded
     """
 )
 
