@@ -75,7 +75,7 @@ _SEED = text(
            jsonb_build_array(jsonb_build_object('session_id', md5('s' || mod(g, 50000))::uuid, 'seq', 1)),
            ev - interval '1 day', 1, 'formation@9', 'interest', 'direct', 'durable', ev, 1, 'lifecycle@2',
            'internal', 'automatic', 0, ev, 0
-      FROM (SELECT g, CAST(:now AS timestamptz) - make_interval(days => mod(g, 300), secs => mod(g, 86400)) AS ev,
+      FROM (SELECT g, CAST(:now AS timestamptz) - make_interval(days => CAST(mod(g, 300) AS int), secs => mod(g, 86400)) AS ev,
                    CASE WHEN g <= :p1 THEN :name1 WHEN g <= :p2 THEN :name2 WHEN g <= :p3 THEN :name3
                         ELSE 'filler-' || mod(g, 1000) END AS principal
               FROM generate_series(CAST(:first AS bigint), CAST(:last AS bigint)) AS g) AS seeded
