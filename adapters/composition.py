@@ -1,15 +1,18 @@
-"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports)
-and decides, from the evidence the tree and the operator supply, which formation policy runs."""
+"""The composition root: the one place that turns Settings into adapters (store, provider, worker ports, the
+agent-facing surface and its token registry) and decides, from the evidence the tree and the operator supply, which
+formation policy runs."""
 
+import asyncio
 import logging
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import TYPE_CHECKING, Final
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from adapters.settings import Settings
+from domain.owner import Owner
 from domain.policy.activation import (
     ActivationDecision,
     FormationMode,
@@ -24,7 +27,10 @@ from domain.providers import Provider
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
+    from temporalio.client import Client
 
+    from adapters.api.auth import TokenRegistry
+    from adapters.api.surface import AgentSurface
     from adapters.temporal.worker import WorkerPorts
 
 # The PostgreSQL, provider and Temporal adapters are imported on first use, not here: every `agent`
@@ -53,6 +59,7 @@ class Composition:
 
     settings: Settings = field(default_factory=Settings)
     embedded: bool = False
+    _temporal: "Client | None" = field(default=None, init=False, repr=False)
 
     @cached_property
     def database_url(self) -> str:
@@ -149,6 +156,51 @@ class Composition:
             uow.audits.record(selection_audit(decision, at=datetime.now(UTC), audit_id=uuid4()))
             uow.commit()
         return WorkerPorts(uow_factory=uow_factory, provider=self.provider, activation=decision)
+
+    @cached_property
+    def token_registry(self) -> "TokenRegistry":
+        from adapters.api.auth import TokenRegistry
+
+        return TokenRegistry.from_file(self.settings.api_tokens_file)
+
+    @cached_property
+    def agent_surface(self) -> "AgentSurface":
+        """The agent-facing operations over the store, signalling idle through a Temporal client made on
+        first use (on the serving event loop)."""
+        from adapters.api.surface import AgentSurface
+        from adapters.temporal.client import session_idle
+
+        async def idle(owner: Owner, session_id: UUID) -> str:
+            handle = await session_idle(
+                await self.temporal_client(),
+                owner.tenant_id,
+                owner.principal_id,
+                session_id,
+                task_queue=self.settings.temporal_task_queue,
+            )
+            return handle.id
+
+        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle)
+
+    async def temporal_client(self) -> "Client":
+        if self._temporal is None:
+            from adapters.temporal.client import connect
+
+            self._temporal = await connect(self.settings.temporal_address, self.settings.temporal_namespace)
+        return self._temporal
+
+    async def database_ready(self) -> bool:
+        from sqlalchemy import text
+
+        def probe() -> bool:
+            with self.engine.connect() as connection:
+                return connection.execute(text("SELECT 1")).scalar() == 1
+
+        return await asyncio.to_thread(probe)
+
+    async def temporal_ready(self) -> bool:
+        client = await self.temporal_client()
+        return bool(await client.service_client.check_health(timeout=timedelta(seconds=2)))
 
     def close(self) -> None:
         if "engine" in self.__dict__:

@@ -46,6 +46,13 @@ class Settings(BaseSettings):
         default=None, description="the running release's full commit; an operator artifact must name it"
     )
     deployment: Literal["development", "production"] = "development"
+    api_tokens_file: Path | None = Field(
+        default=None,
+        description="JSON file mapping sha256(bearer token) to one tenant and principal (adapters.api.auth)",
+    )
+    mcp_token: str | None = Field(
+        default=None, description="the bearer token `agent mcp` acts as; looked up in api_tokens_file"
+    )
 
     @property
     def embedded_postgres_dir(self) -> Path:

@@ -19,13 +19,16 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import ClosedReason, MemoryRecord
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
-from domain.events import SourceEvent
+from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
+
+ALL_SENSITIVITIES: frozenset[Sensitivity] = frozenset(Sensitivity)
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,15 @@ class ErasureCounts:
     watermarks: int
 
 
+class EventFacts(NamedTuple):
+    """What provenance shows of a source event besides the cited span: never its text."""
+
+    session_id: UUID
+    seq: int
+    kind: SourceEventKind
+    occurred_at: datetime
+
+
 class SourceEventRepository(Protocol):
     def append(self, events: Sequence[SourceEvent]) -> AppendResult:
         """Idempotent on (tenant, principal, session, seq); a different text raises EventConflict."""
@@ -62,6 +74,11 @@ class SourceEventRepository(Protocol):
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         """The latest events with seq < before_seq, at most limit, in seq order."""
+        ...
+
+    def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
+        """The owner's events among refs as EventFacts, in (session_id, seq) order; unknown and foreign refs
+        are left out (one indexed query, no text read)."""
         ...
 
 
@@ -112,9 +129,24 @@ class BeliefRepository(Protocol):
         """Owner's beliefs ordered by id, strictly after after_id."""
         ...
 
-    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
-        """The ranking inputs (domain.beliefs.retrieval.ranking_inputs) of the owner's live beliefs ordered by id,
-        strictly after after_id, at most limit: bare values, never full records (one indexed query)."""
+    def ranking_page(
+        self,
+        owner: Owner,
+        after_id: UUID | None,
+        limit: int,
+        sensitivities: Collection[Sensitivity] = ALL_SENSITIVITIES,
+    ) -> list[RankingInputs]:
+        """The ranking inputs (domain.beliefs.retrieval.ranking_inputs) of the owner's live beliefs whose
+        sensitivity is one of sensitivities, ordered by id, strictly after after_id, at most limit: bare
+        values, never full records (one indexed query)."""
+        ...
+
+    def matching(
+        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[Match]:
+        """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
+        holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, most relevant
+        first, then by id, at most limit (one query through the full-text index)."""
         ...
 
     def most_recent(

@@ -47,12 +47,16 @@ def import_events(store: UnitOfWorkFactory, lines: Iterable[bytes | str]) -> Imp
         else:
             valid.append(item)
     for start in range(0, len(valid), BATCH):
-        _append(store, valid[start : start + BATCH], report)
+        append_numbered(store, valid[start : start + BATCH], report)
     report.refusals.sort(key=lambda refusal: refusal.line)
     return report
 
 
-def _append(store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport) -> None:
+def append_numbered(
+    store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport
+) -> None:
+    """Append numbered events in one unit of work, adding each refusal (below_watermark, event_conflict) to
+    report by its number."""
     with store() as uow:
         watermarks: dict[tuple[str, str, UUID], int] = {}
         for line, event in batch:

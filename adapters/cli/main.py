@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from adapters.cli.api import api_app, mcp_app
 from adapters.cli.db import db_app
 from adapters.cli.dev import dev_app
 from adapters.cli.eval import eval_app
@@ -58,6 +59,8 @@ app.add_typer(session_app, name="session")
 app.add_typer(events_app, name="events")
 app.add_typer(dev_app, name="dev")
 app.add_typer(eval_app, name="eval")
+app.add_typer(api_app, name="api")
+app.add_typer(mcp_app, name="mcp")
 
 if __name__ == "__main__":
     app()

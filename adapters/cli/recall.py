@@ -1,7 +1,8 @@
-"""`agent memory list|show|cite` and `agent schedule install`: the governed human read surfaces.
+"""`agent memory list|show|recall|cite` and `agent schedule install`: the governed human read surfaces.
 
-Every read is scoped by tenant and principal. Confidence appears only as a band; statements are printed for
-the person who owns them and never logged.
+Every read is scoped by tenant and principal. Confidence appears only as a band; statements and evidence
+spans are printed for the person who owns them and never logged. `show` and the `--json` of `list` and
+`recall` carry each belief's provenance (domain.beliefs.provenance).
 """
 
 import asyncio
@@ -10,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
@@ -20,9 +21,19 @@ from rich.markup import escape
 from adapters.cli.memory import memory_app
 from adapters.cli.options import Principal, Tenant
 from adapters.composition import Composition
-from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, expires_at, is_expired
+from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, is_expired
+from domain.beliefs.provenance import explain
+from domain.beliefs.recall import recall
 from domain.beliefs.records import MemoryRecord
-from domain.beliefs.retrieval import RECALL_PAGE, api_view, project, rank, ref_id_range, render_belief
+from domain.beliefs.retrieval import (
+    DEFAULT_RECALL_LIMIT,
+    RECALL_PAGE,
+    project,
+    rank,
+    ref_id_range,
+    render_belief,
+    render_context,
+)
 from domain.beliefs.usage import complete_run
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
@@ -76,11 +87,12 @@ def list_memories(
     now = now_utc()
     with _store() as store:
         live = [r for r in _all_beliefs(store, owner, live_only=True) if not is_expired(r, now)]
-    ranked = [project(r, now) for r in rank(live, now, len(live))]
-    if as_json:
-        for belief in ranked:
-            sys.stdout.write(json.dumps(api_view(belief), ensure_ascii=False) + "\n")
-        return
+        records = rank(live, now, len(live))
+        if as_json:
+            with store() as uow:
+                _print_json_lines(explain(uow, owner, records, now))
+            return
+    ranked = [project(r, now) for r in records]
     console = Console(highlight=False)
     for belief in ranked:
         console.print(escape(render_belief(belief)))
@@ -101,20 +113,59 @@ def show_memory(
     now = now_utc()
     with _store() as store:
         record = _find(store, owner, belief)
-    if record is None:
-        Console(stderr=True).print("no such belief for this tenant and principal", highlight=False)
-        raise typer.Exit(code=1)
-    belief_view = project(record, now)
-    view = api_view(belief_view)
-    boundary = expires_at(record)
-    view["expires_at"] = boundary.isoformat() if boundary else None
+        if record is None:
+            Console(stderr=True).print("no such belief for this tenant and principal", highlight=False)
+            raise typer.Exit(code=1)
+        with store() as uow:
+            [view] = explain(uow, owner, [record], now)
     if as_json:
-        sys.stdout.write(json.dumps(view, ensure_ascii=False) + "\n")
+        _print_json_lines([view])
         return
     console = Console(highlight=False)
-    console.print(escape(render_belief(belief_view)))
+    console.print(escape(render_belief(project(record, now))))
     for key in ("claim_kind", "last_evidence_at", "last_used_at", "expires_at", "valid_to", "closed_reason"):
         console.print(f"  {key}: {view[key] if view[key] is not None else '-'}")
+    for source in view["provenance"]:
+        heard = json.dumps(source["evidence_span"], ensure_ascii=False) if source["evidence_span"] else "-"
+        console.print(
+            escape(
+                f"  source {source['session_id']}#{source['seq']} {source['kind'] or '?'}"
+                f" {source['occurred_at'] or '?'}: {heard}"
+            )
+        )
+
+
+@memory_app.command("recall")
+def recall_memories(
+    tenant: Tenant,
+    principal: Principal,
+    query: Annotated[
+        str | None, typer.Option("--query", help="What the memories should be relevant to; omit for recency.")
+    ] = None,
+    k: Annotated[
+        int, typer.Option("--k", min=1, max=100, help="How many memories at most.")
+    ] = DEFAULT_RECALL_LIMIT,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per belief, with provenance, in recall order.")
+    ] = False,
+) -> None:
+    """The memories an agent would be given for the query: full-text relevance fused with retrieval@3,
+    printed as the <recalled-memories> block (or as JSON)."""
+    owner = Owner(tenant_id=tenant, principal_id=principal)
+    now = now_utc()
+    with _store() as store, store() as uow:
+        recalled = recall(uow, owner, now, k, query=query)
+        if as_json:
+            records = uow.beliefs.get_many(owner, recalled.returned_ids)
+            by_id = {r.id: r for r in records}
+            _print_json_lines(explain(uow, owner, [by_id[i] for i in recalled.returned_ids], now))
+            return
+    sys.stdout.write(render_context(recalled.beliefs) + "\n")
+
+
+def _print_json_lines(views: list[dict[str, Any]]) -> None:
+    for view in views:
+        sys.stdout.write(json.dumps(view, ensure_ascii=False) + "\n")
 
 
 def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord | None:

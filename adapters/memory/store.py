@@ -21,15 +21,25 @@ from domain.beliefs.lifecycle import (
     expiry_facts,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.beliefs.relevance import Match, term_matches
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.errors import EventConflict
-from domain.events import SourceEvent
+from domain.events import EventRef, SourceEvent
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
-from domain.ports import AppendResult, EpisodePut, ErasureCounts, Tombstones, VerbEntry, VerbKey
+from domain.ports import (
+    ALL_SENSITIVITIES,
+    AppendResult,
+    EpisodePut,
+    ErasureCounts,
+    EventFacts,
+    Tombstones,
+    VerbEntry,
+    VerbKey,
+)
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -83,6 +93,16 @@ class InMemorySourceEvents(_Repo):
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
         return earlier[-limit:] if limit > 0 else []
+
+    def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
+        found = (
+            self._s.events.get((*_key(owner), r.session_id, r.seq))
+            for r in {(r.session_id, r.seq): r for r in refs}.values()
+        )
+        return sorted(
+            (EventFacts(e.session_id, e.seq, e.kind, e.occurred_at) for e in found if e is not None),
+            key=lambda f: (f.session_id, f.seq),
+        )
 
 
 class InMemoryEpisodes(_Repo):
@@ -155,8 +175,33 @@ class InMemoryBeliefs(_Repo):
         )
         return rows[:limit]
 
-    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
-        return [ranking_inputs(b) for b in self.page(owner, after_id, max(limit, 0))]
+    def ranking_page(
+        self,
+        owner: Owner,
+        after_id: UUID | None,
+        limit: int,
+        sensitivities: Collection[Sensitivity] = ALL_SENSITIVITIES,
+    ) -> list[RankingInputs]:
+        rows = sorted(
+            (
+                b
+                for b in self._owned(owner)
+                if b.is_live and b.sensitivity in sensitivities and (after_id is None or b.id > after_id)
+            ),
+            key=lambda b: b.id,
+        )
+        return [ranking_inputs(b) for b in rows[: max(limit, 0)]]
+
+    def matching(
+        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[Match]:
+        scored = (
+            (term_matches(terms, b.subject, b.statement), b)
+            for b in self._owned(owner)
+            if b.is_live and b.sensitivity in sensitivities
+        )
+        found = sorted(((-n, b.id, b) for n, b in scored if n > 0), key=lambda entry: entry[:2])
+        return [Match(ranking_inputs(b), -n) for n, _, b in found[: max(limit, 0)]]
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]

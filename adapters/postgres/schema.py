@@ -29,6 +29,7 @@ MATCH_KEYS_REVISION: Final = "0005_belief_match_keys"
 EXPIRES_AT_REVISION: Final = "0006_belief_expires_at"
 SWEEP_INDEXES_REVISION: Final = "0007_sweep_and_verb_indexes"
 RECENT_INDEX_REVISION: Final = "0008_belief_recent_index"
+RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -115,7 +116,9 @@ STAGE_METRICS_COLUMN: Final = ("consolidation_runs", "stage_metrics")
 # slower).
 MATCH_KEYS_COLUMN: Final = ("beliefs", "main_verb")
 EXPIRES_AT_COLUMN: Final = ("beliefs", "expires_at")
-_ADDITIVE_COLUMNS: Final = (STAGE_METRICS_COLUMN, MATCH_KEYS_COLUMN, EXPIRES_AT_COLUMN)
+# Until the recall-search revision, commits keep no evidence spans and recall with a query is refused.
+RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
+_ADDITIVE_COLUMNS: Final = (STAGE_METRICS_COLUMN, MATCH_KEYS_COLUMN, EXPIRES_AT_COLUMN, RECALL_SEARCH_COLUMN)
 
 
 def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:

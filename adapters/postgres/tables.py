@@ -7,6 +7,7 @@ compares this metadata with the schema the migrations build, so the two cannot d
 from sqlalchemy import (
     BigInteger,
     Column,
+    Computed,
     DateTime,
     Float,
     Index,
@@ -20,7 +21,7 @@ from sqlalchemy import (
     Uuid,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 
 metadata = MetaData()
 
@@ -103,6 +104,16 @@ beliefs = Table(
     # added by the expires_at revision: last_evidence_at + the lifecycle horizon (domain.beliefs.lifecycle.expires_at),
     # written with every upsert; NULL when the belief never decays automatically
     Column("expires_at", DateTime(timezone=True)),
+    # added by the recall-search revision: the exact cited text of each source event (NULL before it), and
+    # the generated full-text vector of subject and statement that recall with a query searches
+    Column("evidence_spans", JSONB),
+    Column(
+        "search",
+        TSVECTOR,
+        Computed(
+            "to_tsvector('english'::regconfig, (subject::text || ' '::text) || statement)", persisted=True
+        ),
+    ),
     # A commit's per-verb lookup reads its first n live rows by id straight from this index (revision 0007).
     Index(
         "beliefs_owner_verb_id_live",
@@ -141,6 +152,13 @@ beliefs = Table(
         "id",
         postgresql_where=text("valid_to IS NULL AND expires_at IS NOT NULL"),
     ),
+)
+# Recall with a query reads an owner's matching live beliefs through this index (revision 0009).
+Index(
+    "beliefs_search_live",
+    beliefs.c.search,
+    postgresql_using="gin",
+    postgresql_where=text("valid_to IS NULL"),
 )
 # The anticipation and distillation cue pool (BeliefRepository.most_recent) reads an owner's newest live
 # beliefs straight from this index, newest first, and stops at its limit (revision 0008).

@@ -17,6 +17,7 @@ from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
     EXPIRES_AT_COLUMN,
     MATCH_KEYS_COLUMN,
+    RECALL_SEARCH_COLUMN,
     STAGE_METRICS_COLUMN,
     additive_columns,
 )
@@ -52,19 +53,22 @@ class PostgresStore:
         self._stage_metrics: bool | None = None
         self._match_keys: bool | None = None
         self._expires_at: bool | None = None
+        self._recall_search: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
-        if not (self._stage_metrics and self._match_keys and self._expires_at):
+        if not (self._stage_metrics and self._match_keys and self._expires_at and self._recall_search):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
             self._stage_metrics = bool(self._stage_metrics) or STAGE_METRICS_COLUMN in found
             self._match_keys = bool(self._match_keys) or MATCH_KEYS_COLUMN in found
             self._expires_at = bool(self._expires_at) or EXPIRES_AT_COLUMN in found
+            self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
             with_match_keys=self._match_keys,
             with_expires_at=self._expires_at,
+            with_recall_search=self._recall_search,
         )
 
 
@@ -85,12 +89,14 @@ class PostgresUnitOfWork:
         with_stage_metrics: bool = True,
         with_match_keys: bool = True,
         with_expires_at: bool = True,
+        with_recall_search: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
         self._with_match_keys = with_match_keys
         # False only before the additive expires_at revision (which follows the match-keys revision).
         self._with_expires_at = with_expires_at and with_match_keys
+        self._with_recall_search = with_recall_search
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -99,7 +105,10 @@ class PostgresUnitOfWork:
         self.events = PostgresSourceEvents(connection)
         self.episodes = PostgresEpisodes(connection)
         self.beliefs = PostgresBeliefs(
-            connection, with_match_keys=self._with_match_keys, with_expires_at=self._with_expires_at
+            connection,
+            with_match_keys=self._with_match_keys,
+            with_expires_at=self._with_expires_at,
+            with_recall_search=self._with_recall_search,
         )
         self.watermarks = PostgresWatermarks(connection)
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)

@@ -18,7 +18,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs.ranking import MAX_PROPOSALS_PER_CONSOLIDATION, select
-from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord, SourceSpan
 from domain.beliefs.segment_view import MATCH_POOL, TOMBSTONE_POOL, SegmentBeliefs, belief_id
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
@@ -163,6 +163,13 @@ class _SegmentCommit:
         if not channels and candidate.channel is not None:
             return ReasonCategory.REJECTED_PROVENANCE
         return None
+
+    def spans(self, candidate: MemoryCandidate) -> tuple[SourceSpan, ...]:
+        """The exact cited text of each source event, kept with the belief as its provenance."""
+        return tuple(
+            SourceSpan(session_id=self.ref.session_id, seq=span.seq, text=span.text)
+            for span in candidate.evidence_spans
+        )
 
     def evidence(self, candidate: MemoryCandidate) -> tuple[tuple[EventRef, ...], datetime]:
         """Provenance and world time of the cited events (grounded, so every one is present)."""
@@ -309,6 +316,7 @@ class _SegmentCommit:
             sensitivity=candidate.sensitivity,
             authority=Authority.AUTOMATIC,
             source_event_ids=refs,
+            evidence_spans=self.spans(candidate),
             formation_version=self.ref.formation_policy,
             lifecycle_policy_version=LIFECYCLE,
             valid_from=self.now,
@@ -320,7 +328,12 @@ class _SegmentCommit:
         )
 
     def supported(
-        self, belief: MemoryRecord, refs: tuple[EventRef, ...], evidence_at: datetime, **changes: Any
+        self,
+        belief: MemoryRecord,
+        refs: tuple[EventRef, ...],
+        spans: tuple[SourceSpan, ...],
+        evidence_at: datetime,
+        **changes: Any,
     ) -> MemoryRecord:
         """Later evidence: provenance is a set, so a replay adds nothing and moves no clock."""
         merged = tuple(dict.fromkeys((*belief.source_event_ids, *refs)))
@@ -330,6 +343,7 @@ class _SegmentCommit:
         return belief.model_copy(
             update={
                 "source_event_ids": merged,
+                "evidence_spans": tuple(dict.fromkeys((*belief.evidence_spans, *spans))),
                 "evidence_count": max(belief.evidence_count, len(merged)),
                 "corroboration_count": max(belief.corroboration_count, sessions),
                 "last_evidence_at": max(belief.last_evidence_at, evidence_at),
@@ -355,6 +369,7 @@ class _SegmentCommit:
             updated = self.supported(
                 match,
                 refs,
+                self.spans(candidate),
                 evidence_at,
                 derivation=Derivation.DIRECT,
                 longevity=candidate.longevity,
@@ -369,13 +384,13 @@ class _SegmentCommit:
             # An inference adds nothing to what the user stated; the stated belief's clock stays its own.
             updated, category = match, ReasonCategory.REINFORCED
         elif candidate.derivation is Derivation.HYPOTHESIS:
-            updated = self.supported(match, refs, evidence_at)
+            updated = self.supported(match, refs, self.spans(candidate), evidence_at)
             if updated.corroboration_count > match.corroboration_count:
                 raised = min(HYPOTHESIS_CEILING, round(match.confidence + HYPOTHESIS_STEP, 4))
                 updated = updated.model_copy(update={"confidence": max(match.confidence, raised)})
             category = ReasonCategory.REINFORCED
         else:
-            updated = self.supported(match, refs, evidence_at)
+            updated = self.supported(match, refs, self.spans(candidate), evidence_at)
             category = ReasonCategory.REINFORCED
             if self.is_attributed(match, candidate):
                 category = ReasonCategory.REDUNDANT_ATTRIBUTED

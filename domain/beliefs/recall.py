@@ -1,4 +1,5 @@
-"""Recall: the owner's top live beliefs by retrieval@3, read from the store a page of ranking inputs at a time."""
+"""Recall: the owner's top live beliefs within a sensitivity ceiling, by retrieval@3 (read from the store a page
+of ranking inputs at a time) or, given a query, by relevance fused with retrieval@3 (domain.beliefs.relevance)."""
 
 import heapq
 from collections.abc import Sequence
@@ -8,6 +9,7 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
 
+from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, within
 from domain.beliefs.retrieval import (
     DEFAULT_RECALL_LIMIT,
     ConfidenceBand,
@@ -18,7 +20,7 @@ from domain.beliefs.retrieval import (
     inputs_score,
     project,
 )
-from domain.candidates import ClaimKind, Derivation, Longevity
+from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.owner import Owner
 from domain.policy.versions import RETRIEVAL
 from domain.ports import UnitOfWork
@@ -64,6 +66,8 @@ class RecallTrace(BaseModel):
 
     policy: str = RETRIEVAL
     as_of: AwareDatetime
+    # How many searchable terms the query had (0: no query, retrieval@3 order alone); never the terms.
+    query_terms: NonNegativeInt = 0
     considered: NonNegativeInt
     hidden_expired: NonNegativeInt
     returned: tuple[TraceEntry, ...]
@@ -81,26 +85,50 @@ class Recall(BaseModel):
         return [b.id for b in self.beliefs]
 
 
-def recall(uow: UnitOfWork, owner: Owner, now: datetime, limit: int = DEFAULT_RECALL_LIMIT) -> Recall:
-    """The owner's top live beliefs. Ranks the store's ranking inputs a page at a time (holding at most
-    limit + one page of bare tuples), then reads the full records of the top limit only."""
+def _ranked(
+    uow: UnitOfWork, owner: Owner, now: datetime, limit: int, sensitivities: frozenset[Sensitivity]
+) -> tuple[list[RankingInputs], int, int]:
+    """retrieval@3 over every live belief: ranks the store's ranking inputs a page at a time (holding at most
+    limit + one page of bare tuples); also counts what it considered and hid as expired."""
     best: list[_Ranked] = []
     considered = hidden = 0
     after: UUID | None = None
-    while page := uow.beliefs.ranking_page(owner, after, RANKING_PAGE):
+    while page := uow.beliefs.ranking_page(owner, after, RANKING_PAGE, sensitivities):
         after = page[-1].id
         considered += len(page)
         best, expired = _rank_page(page, now, best, limit)
         hidden += expired
         if len(page) < RANKING_PAGE:
             break
-    top = [ranked[2] for ranked in best]
+    return [ranked[2] for ranked in best], considered, hidden
+
+
+def recall(
+    uow: UnitOfWork,
+    owner: Owner,
+    now: datetime,
+    limit: int = DEFAULT_RECALL_LIMIT,
+    *,
+    query: str | None = None,
+    ceiling: Sensitivity = Sensitivity.RESTRICTED,
+) -> Recall:
+    """The owner's top live beliefs at or below ceiling; given a query with a searchable term, only those
+    that match it, in fused order. Reads full records of the top limit only."""
+    sensitivities = within(ceiling)
+    terms = query_terms(query or "")
+    if terms:
+        pool = uow.beliefs.matching(owner, terms, max(RELEVANCE_POOL, limit), sensitivities)
+        top, hidden = fuse(pool, now, limit)
+        considered = len(pool)
+    else:
+        top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)
     loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
     # A belief closed between the two reads is left out rather than shown closed.
     records = [loaded[i.id] for i in top if i.id in loaded and loaded[i.id].is_live]
     recalled = tuple(project(r, now) for r in records)
     trace = RecallTrace(
         as_of=now,
+        query_terms=len(terms),
         considered=considered,
         hidden_expired=hidden,
         returned=tuple(

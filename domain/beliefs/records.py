@@ -1,4 +1,4 @@
-"""Committed beliefs (MemoryRecord) with the lifecycle@2 evidence and usage clocks."""
+"""Committed beliefs (MemoryRecord) with the lifecycle@2 evidence and usage clocks and their exact evidence spans."""
 
 from datetime import datetime
 from enum import StrEnum
@@ -7,6 +7,7 @@ from uuid import UUID
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 
 from domain.candidates import (
+    MAX_SPAN_CHARS,
     MAX_STATEMENT_CHARS,
     MAX_SUBJECT_CHARS,
     ClaimKind,
@@ -43,6 +44,13 @@ USER_CLOSED_REASONS: frozenset[ClosedReason] = frozenset(
 )
 
 
+class SourceSpan(EventRef):
+    """The exact text of one supporting source event that formation cited: what was heard, so a person can
+    correct what was misheard."""
+
+    text: str = Field(min_length=1, max_length=MAX_SPAN_CHARS)
+
+
 class MemoryRecord(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
@@ -59,6 +67,8 @@ class MemoryRecord(BaseModel):
     sensitivity: Sensitivity
     authority: Authority
     source_event_ids: tuple[EventRef, ...]
+    # Empty for governed writes and for beliefs formed before spans were kept.
+    evidence_spans: tuple[SourceSpan, ...] = ()
     formation_version: str
     lifecycle_policy_version: str = LIFECYCLE
     valid_from: AwareDatetime

@@ -14,15 +14,16 @@ from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.repositories.rows import stored_columns
 from adapters.postgres.tables import USER_CLOSED_WHERE, beliefs
 from domain.beliefs.records import Authority
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.owner import Owner
 from domain.ports import VerbKey
 
 
-def _upsert_statement(with_match_keys: bool, with_expires_at: bool) -> Any:
+def _upsert_statement(with_match_keys: bool, with_expires_at: bool, with_recall_search: bool) -> Any:
     """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
-    names = [c.name for c in stored_columns(with_match_keys, with_expires_at)]
+    names = [c.name for c in stored_columns(with_match_keys, with_expires_at, with_recall_search)]
     statement = insert(beliefs)
     changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
     # The owner condition keeps an id that belongs to someone else from being overwritten.
@@ -37,12 +38,18 @@ def _upsert_statement(with_match_keys: bool, with_expires_at: bool) -> Any:
 
 
 UPSERT = {
-    (keys, expires): _upsert_statement(keys, expires) for keys in (True, False) for expires in (True, False)
+    (keys, expires, search): _upsert_statement(keys, expires, search)
+    for keys in (True, False)
+    for expires in (True, False)
+    for search in (True, False)
 }
 
 # Only for a store with match keys.
-# expires_at is left out: no reader needs it, and it is absent before its revision.
-_BELIEF_COLUMNS = ", ".join(f"b.{c.name}" for c in beliefs.c if c.name != "expires_at")
+# expires_at, evidence_spans and search are left out: a tombstone lookup needs none of them, and each is
+# absent before its revision.
+_BELIEF_COLUMNS = ", ".join(
+    f"b.{c.name}" for c in beliefs.c if c.name not in ("expires_at", "evidence_spans", "search")
+)
 
 
 def verb_parameters(owner: Owner, wanted: Sequence[VerbKey]) -> dict[str, Any]:
@@ -105,22 +112,46 @@ def closed_by_user_each_statement(limit: int) -> Any:
     )
 
 
+# The ranking inputs of a row: the four shape columns travel as one string (a principal's rows have a
+# handful of shapes, decoded once each); a row the lifecycle@2 backfill has not reached reads as
+# memory_record reads it (its belief_type's legacy mapping, evidence at valid_from).
+_RANKING_COLUMNS = (
+    "id, coalesce(last_evidence_at, valid_from) AS last_evidence_at, confidence, utility,"
+    " concat_ws('|', coalesce(claim_kind, ''), coalesce(longevity, ''), coalesce(derivation, ''),"
+    " authority, CASE WHEN claim_kind IS NULL OR longevity IS NULL THEN belief_type ELSE '' END) AS shape"
+)
+_LIVE_WITHIN = (
+    "tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
+    " AND sensitivity = ANY(CAST(:sensitivities AS text[]))"
+)
+
+
 def _ranking_page_statement(with_after: bool) -> Any:
-    """Only the ranking inputs, through beliefs_owner_id in id order. The four shape columns travel as one
-    string (a principal's rows have a handful of shapes, decoded once each); a row the lifecycle@2 backfill
-    has not reached reads as memory_record reads it (its belief_type's legacy mapping, evidence at
-    valid_from)."""
+    """Only the ranking inputs, through beliefs_owner_id in id order."""
     after = " AND id > :after" if with_after else ""
     return text(
-        "SELECT id, coalesce(last_evidence_at, valid_from) AS last_evidence_at, confidence, utility,"
-        " concat_ws('|', coalesce(claim_kind, ''), coalesce(longevity, ''), coalesce(derivation, ''),"
-        " authority, CASE WHEN claim_kind IS NULL OR longevity IS NULL THEN belief_type ELSE '' END) AS shape"
-        " FROM beliefs WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
-        f"{after} ORDER BY id LIMIT :limit"
+        f"SELECT {_RANKING_COLUMNS} FROM beliefs WHERE {_LIVE_WITHIN}{after} ORDER BY id LIMIT :limit"
     )
 
 
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
+
+# The owner's live matches through beliefs_search_live: the terms joined as a websearch OR query (each term is
+# letters and digits only, so nothing in it is query syntax), the pool taken by cover density, then each
+# pooled row's coverage (how many of the terms it holds) counted.
+MATCHING = text(
+    f"""
+    SELECT {_RANKING_COLUMNS},
+           (SELECT count(*) FROM unnest(CAST(:terms AS text[])) AS t(term)
+             WHERE pool.search @@ plainto_tsquery('english', t.term)) AS coverage
+      FROM (SELECT *, ts_rank_cd(search, query) AS relevance
+              FROM beliefs, websearch_to_tsquery('english', :query) AS query
+             WHERE {_LIVE_WITHIN} AND search @@ query
+             ORDER BY relevance DESC, id
+             LIMIT :limit) AS pool
+     ORDER BY coverage DESC, relevance DESC, id
+    """
+)
 
 _Shape = tuple[ClaimKind, Longevity, Derivation, Authority]
 
@@ -135,6 +166,12 @@ def _shape(shape: str) -> _Shape:
         Derivation(derivation) if derivation else LEGACY_DERIVATION,
         Authority(authority),
     )
+
+
+def match_of(
+    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str, coverage: int
+) -> Match:
+    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage)
 
 
 def ranking_inputs_of(

@@ -10,10 +10,12 @@ from sqlalchemy import Connection, func, select, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
     EXISTING_IDS,
+    MATCHING,
     RANKING_PAGE,
     UPSERT,
     closed_by_user_each_statement,
     has_terms,
+    match_of,
     ranking_inputs_of,
     verb_entries_statement,
     verb_parameters,
@@ -31,25 +33,36 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
+from domain.beliefs.relevance import Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
+from domain.errors import WrongSchemaRevision
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
-from domain.ports import Tombstones, VerbEntry, VerbKey
+from domain.ports import ALL_SENSITIVITIES, Tombstones, VerbEntry, VerbKey
 
 
 class PostgresBeliefs(Repo):
     def __init__(
-        self, connection: Connection, *, with_match_keys: bool = True, with_expires_at: bool = True
+        self,
+        connection: Connection,
+        *,
+        with_match_keys: bool = True,
+        with_expires_at: bool = True,
+        with_recall_search: bool = True,
     ) -> None:
         super().__init__(connection)
-        # False only between the structural revision and the additive match-keys (expires_at) revision.
+        # False only between the structural revision and the additive match-keys (expires_at, recall-search)
+        # revision.
         self._keys = with_match_keys
         self._expires = with_expires_at and with_match_keys
-        self._columns = stored_columns(self._keys, self._expires)
+        self._search = with_recall_search and self._expires
+        self._columns = stored_columns(self._keys, self._expires, self._search)
 
     def _row(self, record: MemoryRecord) -> dict[str, Any]:
-        return belief_row(record, with_match_keys=self._keys, with_expires_at=self._expires)
+        return belief_row(
+            record, with_match_keys=self._keys, with_expires_at=self._expires, with_recall_search=self._search
+        )
 
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None:
         row = self._c.execute(
@@ -77,18 +90,49 @@ class PostgresBeliefs(Repo):
         rows = self._c.execute(query.order_by(beliefs.c.id).limit(max(limit, 0)))
         return [memory_record(row) for row in rows]
 
-    def ranking_page(self, owner: Owner, after_id: UUID | None, limit: int) -> list[RankingInputs]:
-        params: dict[str, Any] = {
+    def ranking_page(
+        self,
+        owner: Owner,
+        after_id: UUID | None,
+        limit: int,
+        sensitivities: Collection[Sensitivity] = ALL_SENSITIVITIES,
+    ) -> list[RankingInputs]:
+        params = self._within(owner, limit, sensitivities)
+        if after_id is not None:
+            params["after"] = after_id
+        return [
+            ranking_inputs_of(*row) for row in self._plain_rows(RANKING_PAGE[after_id is not None], params)
+        ]
+
+    def matching(
+        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+    ) -> list[Match]:
+        if not self._search:
+            raise WrongSchemaRevision(
+                "recall with a query needs the recall-search revision; run `agent db upgrade`"
+            )
+        if not terms:
+            return []
+        params = {
+            **self._within(owner, limit, sensitivities),
+            "query": " or ".join(terms),
+            "terms": list(terms),
+        }
+        return [match_of(*row) for row in self._plain_rows(MATCHING, params)]
+
+    @staticmethod
+    def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
+        return {
             "tenant_id": owner.tenant_id,
             "principal_id": owner.principal_id,
             "limit": max(limit, 0),
+            "sensitivities": sorted(s.value for s in sensitivities),
         }
-        if after_id is not None:
-            params["after"] = after_id
-        result = self._c.execute(RANKING_PAGE[after_id is not None], params)
+
+    def _plain_rows(self, statement: Any, params: dict[str, Any]) -> Sequence[Any]:
+        result = self._c.execute(statement, params)
         # The driver's plain tuples: building 10,000 Row objects would cost more than the query.
-        rows = result.cursor.fetchall() if result.cursor is not None else []
-        return [ranking_inputs_of(*row) for row in rows]
+        return result.cursor.fetchall() if result.cursor is not None else []
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]
@@ -231,13 +275,13 @@ class PostgresBeliefs(Repo):
         return {row.id for row in rows}
 
     def upsert(self, record: MemoryRecord) -> None:
-        self._c.execute(UPSERT[self._keys, self._expires], self._row(record))
+        self._c.execute(UPSERT[self._keys, self._expires, self._search], self._row(record))
 
     def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
         latest = {record.id: record for record in records}
         if latest:
             rows = [self._row(record) for record in latest.values()]
-            self._c.execute(UPSERT[self._keys, self._expires], rows)
+            self._c.execute(UPSERT[self._keys, self._expires, self._search], rows)
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason

@@ -10,9 +10,9 @@ from sqlalchemy.dialects.postgresql import insert
 from adapters.postgres.repositories.rows import Repo, owned
 from adapters.postgres.tables import source_events
 from domain.errors import EventConflict
-from domain.events import SourceEvent, SourceEventKind
+from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
-from domain.ports import AppendResult
+from domain.ports import AppendResult, EventFacts
 
 # The primary key, in its order.
 _EVENT_KEY = (
@@ -36,6 +36,18 @@ _STORED_EVENTS = text(
       FROM unnest(CAST(:tenants AS text[]), CAST(:principals AS text[]), CAST(:sessions AS uuid[]),
                   CAST(:seqs AS bigint[])) AS k(tenant_id, principal_id, session_id, seq)
       JOIN source_events AS s USING (tenant_id, principal_id, session_id, seq)
+    """
+)
+
+
+# Kind and time only, never the text: what a belief's provenance shows besides its cited span.
+_EVENT_FACTS = text(
+    """
+    SELECT s.session_id, s.seq, s.kind, s.occurred_at
+      FROM unnest(CAST(:sessions AS uuid[]), CAST(:seqs AS bigint[])) AS k(session_id, seq)
+      JOIN source_events AS s USING (session_id, seq)
+     WHERE s.tenant_id = :tenant_id AND s.principal_id = :principal_id
+     ORDER BY s.session_id, s.seq
     """
 )
 
@@ -127,3 +139,18 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [_event(row) for row in reversed(rows.all())]
+
+    def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
+        wanted = list(dict.fromkeys((r.session_id, r.seq) for r in refs))
+        if not wanted:
+            return []
+        rows = self._c.execute(
+            _EVENT_FACTS,
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "sessions": [session for session, _ in wanted],
+                "seqs": [seq for _, seq in wanted],
+            },
+        )
+        return [EventFacts(r.session_id, r.seq, SourceEventKind(r.kind), r.occurred_at) for r in rows]

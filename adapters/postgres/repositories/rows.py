@@ -9,7 +9,7 @@ from sqlalchemy import Connection, Row, and_
 from adapters.postgres.legacy import BACKFILL_LIFECYCLE_VERSION, LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.tables import beliefs
 from domain.beliefs.lifecycle import expires_at
-from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
+from domain.beliefs.records import Authority, ClosedReason, MemoryRecord, SourceSpan
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.events import EventRef
 from domain.formation.equivalence import match_keys
@@ -29,6 +29,8 @@ def memory_record(row: Row[Any]) -> MemoryRecord:
     # A row the backfill has not reached yet reads with the values the backfill will give it.
     claim_kind, longevity = legacy_mapping(row.belief_type)
     provenance = row.source_events if isinstance(row.source_events, list) else []
+    # Absent before the recall-search revision, NULL for rows formed before it.
+    spans = row._mapping.get("evidence_spans") or []
     return MemoryRecord(
         id=row.id,
         tenant_id=row.tenant_id,
@@ -44,6 +46,10 @@ def memory_record(row: Row[Any]) -> MemoryRecord:
         authority=Authority(row.authority),
         source_event_ids=tuple(
             EventRef(session_id=UUID(str(ref["session_id"])), seq=int(ref["seq"])) for ref in provenance
+        ),
+        evidence_spans=tuple(
+            SourceSpan(session_id=UUID(str(span["session_id"])), seq=int(span["seq"]), text=str(span["text"]))
+            for span in spans
         ),
         formation_version=row.formation_version,
         lifecycle_policy_version=row.lifecycle_policy_version or BACKFILL_LIFECYCLE_VERSION,
@@ -64,7 +70,11 @@ def memory_record(row: Row[Any]) -> MemoryRecord:
 
 
 def belief_row(
-    record: MemoryRecord, *, with_match_keys: bool = True, with_expires_at: bool = True
+    record: MemoryRecord,
+    *,
+    with_match_keys: bool = True,
+    with_expires_at: bool = True,
+    with_recall_search: bool = True,
 ) -> dict[str, Any]:
     keys: dict[str, Any] = {}
     if with_match_keys:
@@ -72,6 +82,10 @@ def belief_row(
         keys = {"main_verb": verb[:64] if verb else None, "terms": list(terms)}
     if with_expires_at:
         keys["expires_at"] = expires_at(record)
+    if with_recall_search:
+        keys["evidence_spans"] = [
+            {"session_id": str(s.session_id), "seq": s.seq, "text": s.text} for s in record.evidence_spans
+        ]
     return {
         **keys,
         "id": record.id,
@@ -104,8 +118,13 @@ def belief_row(
     }
 
 
-def stored_columns(with_match_keys: bool, with_expires_at: bool) -> list[Any]:
-    absent = set() if with_match_keys else {"main_verb", "terms"}
+def stored_columns(
+    with_match_keys: bool, with_expires_at: bool, with_recall_search: bool = True
+) -> list[Any]:
+    """The columns a repository reads and writes; the generated search vector is neither."""
+    absent = {"search"} if with_match_keys else {"search", "main_verb", "terms"}
     if not with_expires_at:
         absent.add("expires_at")
+    if not with_recall_search:
+        absent.add("evidence_spans")
     return [c for c in beliefs.c if c.name not in absent]

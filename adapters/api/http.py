@@ -1,0 +1,222 @@
+"""The HTTP API (`agent api`): versioned under /v1, OpenAPI at /openapi.json, every call scoped by its bearer
+token. /healthz answers while the process runs; /readyz when the database and Temporal answer.
+
+Errors are JSON, {"error": {"reason": <code>, ...}}, never a traceback and never request content: a
+validation error names fields and pydantic error types only. An unknown token is 401; a belief the caller
+does not hold (foreign, unknown, or above its sensitivity ceiling) is 404, the same answer either way.
+"""
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any, Final
+from uuid import UUID
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from adapters.api.auth import Scope, TokenRegistry
+from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface, AmbiguousReference
+from domain.beliefs.governed import GovernedOutcome, GovernedResult
+from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
+from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
+from domain.errors import WrongSchemaRevision
+from domain.events import EventRef
+
+MAX_EVENTS_PER_CALL: Final = 500
+MAX_QUERY_CHARS: Final = 2_000
+API_VERSION: Final = "1"
+
+Readiness = Mapping[str, Callable[[], Awaitable[bool]]]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+
+class AppendRequest(_Body):
+    events: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_EVENTS_PER_CALL)
+
+
+class RecallRequest(_Body):
+    query: str | None = Field(default=None, max_length=MAX_QUERY_CHARS)
+    k: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL)
+
+
+class CompleteRunRequest(_Body):
+    returned: list[UUID] = Field(max_length=MAX_RECALL)
+    cited: list[UUID] = Field(default_factory=list, max_length=MAX_RECALL)
+
+
+class RememberRequest(_Body):
+    request_id: UUID
+    subject: str = Field(min_length=1, max_length=MAX_SUBJECT_CHARS)
+    statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)
+    claim_kind: ClaimKind
+    source: EventRef
+    sensitivity: Sensitivity = Sensitivity.INTERNAL
+
+
+class EditRequest(_Body):
+    request_id: UUID
+    statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)
+
+
+class CloseRequest(_Body):
+    request_id: UUID | None = None
+
+
+def _error(status: int, reason: str, **details: Any) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": {"reason": reason, **details}})
+
+
+class ApiError(HTTPException):
+    """An HTTP error whose detail is its reason code."""
+
+    def __init__(self, status: int, reason: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status, detail=reason, headers=headers)
+
+
+NOT_FOUND = ApiError(404, "not_found")
+
+
+def _governed(result: GovernedResult | None) -> dict[str, Any]:
+    if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
+        raise NOT_FOUND
+    if result.outcome in (GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION):
+        raise ApiError(422, result.outcome.value)
+    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
+
+
+def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readiness) -> FastAPI:
+    app = FastAPI(
+        title="Memory consolidation: agent API",
+        version=API_VERSION,
+        description="Append events, signal idle, recall, cite and govern one principal's memories.",
+    )
+    bearer = HTTPBearer(auto_error=False)
+
+    def scope_of(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> Scope:
+        found = registry.scope(credentials.credentials) if credentials else None
+        if found is None:
+            raise ApiError(401, "unauthenticated", headers={"WWW-Authenticate": "Bearer"})
+        return found
+
+    Caller = Annotated[Scope, Depends(scope_of)]
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        # The framework's own errors (an unknown route, a wrong method) carry prose, not a reason code.
+        reason = str(error.detail) if isinstance(error, ApiError) else f"http_{error.status_code}"
+        response = _error(error.status_code, reason)
+        response.headers.update(error.headers or {})
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        fields = [
+            {"field": ".".join(str(p) for p in e.get("loc", ())), "reason": str(e.get("type", "invalid"))}
+            for e in error.errors()
+        ]
+        return _error(422, "invalid_request", fields=fields)
+
+    @app.exception_handler(AmbiguousReference)
+    async def ambiguous(_: Request, __: AmbiguousReference) -> JSONResponse:
+        return _error(409, "ambiguous_reference")
+
+    @app.exception_handler(WrongSchemaRevision)
+    async def wrong_schema(_: Request, __: WrongSchemaRevision) -> JSONResponse:
+        return _error(503, "schema_revision")
+
+    @app.exception_handler(Exception)
+    async def internal(_: Request, __: Exception) -> JSONResponse:
+        return _error(500, "internal_error")
+
+    @app.get("/healthz", tags=["operations"])
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["operations"])
+    async def readyz() -> JSONResponse:
+        checks: dict[str, bool] = {}
+        for name, check in readiness.items():
+            try:
+                checks[name] = await check()
+            except Exception:
+                checks[name] = False
+        ready = all(checks.values())
+        return JSONResponse(
+            status_code=200 if ready else 503,
+            content={"status": "ready" if ready else "unready", "checks": checks},
+        )
+
+    @app.post("/v1/sessions/{session_id}/events", tags=["sessions"])
+    def append_events(session_id: UUID, body: AppendRequest, caller: Caller) -> dict[str, Any]:
+        """Append source events (seq, kind, text, occurred_at each); idempotent per seq. Refused events are
+        listed by index, field and reason code; the others are appended."""
+        return surface.append(caller, session_id, body.events)
+
+    @app.post("/v1/sessions/{session_id}/idle", status_code=202, tags=["sessions"])
+    async def session_idle(session_id: UUID, caller: Caller) -> dict[str, str]:
+        """Signal-with-start the session's consolidation; answers its workflow id."""
+        return {"workflow_id": await surface.idle(caller, session_id)}
+
+    @app.post("/v1/recall", tags=["memories"])
+    def recall(body: RecallRequest, caller: Caller) -> dict[str, Any]:
+        """The <recalled-memories> block for the agent's prompt and each memory's projection. A POST so the
+        query (the user's words) never appears in a URL or an access log."""
+        return surface.recall(caller, body.query, body.k)
+
+    @app.get("/v1/beliefs", tags=["memories"])
+    def list_beliefs(
+        caller: Caller,
+        after: UUID | None = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_LIST_PAGE)] = 100,
+    ) -> dict[str, Any]:
+        return surface.page(caller, after, limit)
+
+    @app.get("/v1/beliefs/{belief}", tags=["memories"])
+    def get_belief(belief: str, caller: Caller) -> dict[str, Any]:
+        """One belief by id or m:xxxxxxxx reference, with its provenance."""
+        found = surface.get(caller, belief)
+        if found is None:
+            raise NOT_FOUND
+        return found
+
+    @app.post("/v1/beliefs", status_code=201, tags=["governed"])
+    def remember(body: RememberRequest, caller: Caller) -> dict[str, Any]:
+        """Explicit remember, sourced from one of the caller's events; idempotent on request_id."""
+        return _governed(
+            surface.remember(
+                caller,
+                request_id=body.request_id,
+                subject=body.subject,
+                statement=body.statement,
+                claim_kind=body.claim_kind,
+                source=body.source,
+                sensitivity=body.sensitivity,
+            )
+        )
+
+    @app.post("/v1/beliefs/{belief}/edit", tags=["governed"])
+    def edit(belief: str, body: EditRequest, caller: Caller) -> dict[str, Any]:
+        return _governed(surface.edit(caller, belief, request_id=body.request_id, statement=body.statement))
+
+    @app.post("/v1/beliefs/{belief}/reject", tags=["governed"])
+    def reject(belief: str, body: CloseRequest, caller: Caller) -> dict[str, Any]:
+        return _governed(surface.close(caller, belief, "reject", body.request_id))
+
+    @app.delete("/v1/beliefs/{belief}", tags=["governed"])
+    def delete(belief: str, caller: Caller, request_id: UUID | None = None) -> dict[str, Any]:
+        return _governed(surface.close(caller, belief, "delete", request_id))
+
+    @app.post("/v1/runs/{run_id}/complete", tags=["memories"])
+    def complete(run_id: UUID, body: CompleteRunRequest, caller: Caller) -> dict[str, Any]:
+        """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
+        return surface.cite(caller, run_id, body.returned, body.cited)
+
+    return app

@@ -1,0 +1,175 @@
+"""The agent-facing operations, each scoped by the caller's token (adapters.api.auth.Scope): what the HTTP
+API and the MCP server both expose. Read-first over the governed service: recall, get, list and cite read
+or touch only the caller's memories; remember, edit, reject and delete go through GovernedMemory, which
+keeps them authoritative and durable.
+
+Results are plain JSON-ready values. Nothing here logs: statements and spans go back to their owner only.
+"""
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+from uuid import UUID, uuid4
+
+from adapters.api.append import append_session_events
+from adapters.api.auth import Scope
+from domain.beliefs.governed import GovernedMemory, GovernedResult
+from domain.beliefs.provenance import explain
+from domain.beliefs.recall import recall, user_trace_view
+from domain.beliefs.records import MemoryRecord
+from domain.beliefs.relevance import within
+from domain.beliefs.retrieval import project, ref_id_range, render_context
+from domain.beliefs.usage import complete_run
+from domain.candidates import ClaimKind, Sensitivity
+from domain.events import EventRef
+from domain.owner import Owner
+from domain.ports import UnitOfWork, UnitOfWorkFactory
+
+MAX_RECALL: Final = 100
+MAX_LIST_PAGE: Final = 500
+
+# Signal-with-start of a session's consolidation; answers the workflow id.
+IdleSignal = Callable[[Owner, UUID], Awaitable[str]]
+
+
+class AmbiguousReference(ValueError):
+    """A short reference that names more than one of the caller's beliefs."""
+
+
+@dataclass(frozen=True)
+class AgentSurface:
+    store: UnitOfWorkFactory
+    idle_signal: IdleSignal
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+
+    @property
+    def governed(self) -> GovernedMemory:
+        return GovernedMemory(self.store)
+
+    def append(self, scope: Scope, session_id: UUID, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        report = append_session_events(self.store, scope.owner, session_id, events)
+        return {
+            "appended": report.appended,
+            "already_present": report.already_present,
+            "refused": [{"index": r.line, "field": r.field, "reason": r.reason} for r in report.refusals],
+        }
+
+    async def idle(self, scope: Scope, session_id: UUID) -> str:
+        return await self.idle_signal(scope.owner, session_id)
+
+    def recall(self, scope: Scope, query: str | None, k: int) -> dict[str, Any]:
+        """The rendered <recalled-memories> block, each memory's projection with provenance, the
+        user-safe trace, and the ids to hand back when completing the run."""
+        now = self.clock()
+        with self.store() as uow:
+            recalled = recall(uow, scope.owner, now, min(k, MAX_RECALL), query=query, ceiling=scope.ceiling)
+            records = {r.id: r for r in uow.beliefs.get_many(scope.owner, recalled.returned_ids)}
+            memories = explain(uow, scope.owner, [records[i] for i in recalled.returned_ids], now)
+        return {
+            "context": render_context(recalled.beliefs),
+            "memories": memories,
+            "returned_ids": [str(i) for i in recalled.returned_ids],
+            "trace": user_trace_view(recalled.trace),
+        }
+
+    def get(self, scope: Scope, reference: str) -> dict[str, Any] | None:
+        """One belief (live or closed) by id or m:xxxxxxxx reference: rendered, and its projection with
+        provenance; None when the caller holds no such belief (a foreign id is indistinguishable from an
+        unknown one)."""
+        now = self.clock()
+        with self.store() as uow:
+            record = self._find(uow, scope, reference)
+            if record is None:
+                return None
+            [belief] = explain(uow, scope.owner, [record], now)
+        return {"context": render_context([project(record, now)]), "belief": belief}
+
+    def page(self, scope: Scope, after: UUID | None, limit: int) -> dict[str, Any]:
+        """The caller's live beliefs within its ceiling in id order, a page at a time (next: the cursor)."""
+        now = self.clock()
+        allowed = within(scope.ceiling)
+        wanted = max(1, min(limit, MAX_LIST_PAGE))
+        with self.store() as uow:
+            rows = uow.beliefs.page(scope.owner, after, wanted)
+            shown = [r for r in rows if r.sensitivity in allowed]
+            beliefs = explain(uow, scope.owner, shown, now)
+        return {
+            "context": render_context([project(r, now) for r in shown]),
+            "beliefs": beliefs,
+            "next": str(rows[-1].id) if len(rows) == wanted else None,
+        }
+
+    def cite(
+        self, scope: Scope, run_id: UUID, returned: Sequence[UUID], cited: Sequence[UUID]
+    ) -> dict[str, Any]:
+        with self.store() as uow:
+            report = complete_run(uow, scope.owner, run_id, returned, cited, self.clock())
+            uow.commit()
+        return report.model_dump(mode="json")
+
+    def remember(
+        self,
+        scope: Scope,
+        *,
+        request_id: UUID,
+        subject: str,
+        statement: str,
+        claim_kind: ClaimKind,
+        source: EventRef,
+        sensitivity: Sensitivity,
+    ) -> GovernedResult | None:
+        """None when the source event is not one of the caller's."""
+        with self.store() as uow:
+            if not uow.events.facts(scope.owner, [source]):
+                return None
+        return self.governed.remember(
+            scope.owner,
+            request_id=request_id,
+            subject=subject,
+            statement=statement,
+            claim_kind=claim_kind,
+            source=source,
+            now=self.clock(),
+            sensitivity=sensitivity,
+        )
+
+    def edit(
+        self, scope: Scope, reference: str, *, request_id: UUID, statement: str
+    ) -> GovernedResult | None:
+        belief_id = self._resolve(scope, reference)
+        if belief_id is None:
+            return None
+        return self.governed.edit(
+            scope.owner, belief_id, request_id=request_id, statement=statement, now=self.clock()
+        )
+
+    def close(
+        self, scope: Scope, reference: str, action: str, request_id: UUID | None
+    ) -> GovernedResult | None:
+        """reject or delete (the governed closes an agent may ask for)."""
+        belief_id = self._resolve(scope, reference)
+        if belief_id is None:
+            return None
+        closing = {"reject": self.governed.reject, "delete": self.governed.delete}[action]
+        return closing(scope.owner, belief_id, request_id=request_id or uuid4(), now=self.clock())
+
+    def _resolve(self, scope: Scope, reference: str) -> UUID | None:
+        with self.store() as uow:
+            record = self._find(uow, scope, reference)
+        return None if record is None else record.id
+
+    @staticmethod
+    def _find(uow: UnitOfWork, scope: Scope, reference: str) -> MemoryRecord | None:
+        """The caller's belief a reference names, if it is within the caller's ceiling: above it, a belief
+        is as absent to the caller as a foreign one."""
+        try:
+            first, last = ref_id_range(reference)
+        except ValueError:
+            return None
+        found = uow.beliefs.in_id_range(scope.owner, first, last, 2)
+        if len(found) > 1:
+            raise AmbiguousReference("that reference names more than one belief; give the full id")
+        if not found or found[0].sensitivity not in within(scope.ceiling):
+            return None
+        return found[0]

@@ -1,0 +1,315 @@
+"""Recall benchmark: query-relevant recall (domain.beliefs.recall with a query) for one principal holding 1k /
+10k / 100k live beliefs in a store of --store beliefs, p50 and p99 in process and over HTTP (the /v1 API on
+uvicorn, a real socket); and relevance: hit@5 over a labelled set of (query, expected belief) pairs on a
+1k-belief principal, for the fused order, for the matches in retrieval@3 order (recency and utility only),
+and for today's recall without a query.
+
+    .venv/bin/python -m benchmarks.recall_benchmark                          # store of 300,000 beliefs
+    .venv/bin/python -m benchmarks.recall_benchmark --store 1000000          # the issue's 1M store (minutes)
+    .venv/bin/python -m benchmarks.recall_benchmark --sizes 1000 10000 --queries 100
+    DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
+
+A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
+and <b>." over 24 verbs and 5,000 nouns, the principals under test first, the rest spread over 1,000 filler
+principals. Queries name a verb and two nouns (an OR query: any one term matches). The labelled set is
+written from Python: 60 target beliefs, each the only one naming its noun, among 940 distractors that share
+its verb and the query's other words, with evidence ages spread over 60 days.
+Goal: p50 <= 20 ms at 100k in process, flat in store size; hit@5 >= 0.9 fused.
+"""
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import uvicorn
+from sqlalchemy import Engine, text
+
+from adapters.api.auth import TokenEntry, TokenRegistry
+from adapters.api.http import create_app
+from adapters.api.surface import AgentSurface
+from adapters.postgres import schema
+from adapters.postgres.engine import create_store_engine, sqlalchemy_url
+from adapters.postgres.uow import PostgresStore
+from benchmarks.scratch_database import scratch_database
+from domain.beliefs.recall import recall
+from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, within
+from domain.beliefs.retrieval import rank
+from domain.candidates import Sensitivity
+from domain.owner import Owner
+from tests.builders import belief
+
+RESULTS_DIR = Path(__file__).parent / "results"
+TENANT = "bench"
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+VERBS = [
+    "likes", "owns", "studies", "plays", "builds", "collects", "repairs", "teaches", "visits", "cooks",
+    "paints", "writes", "reads", "sells", "grows", "designs", "tests", "rides", "drives", "bakes",
+    "trains", "hosts", "records", "organizes",
+]  # fmt: skip
+NOUN_COUNT = 5_000
+SEED_CHUNK = 100_000
+
+_SEED = text(
+    """
+    INSERT INTO beliefs (id, tenant_id, principal_id, belief_type, statement, subject, confidence, source_events,
+                         valid_from, corroboration_count, formation_version, claim_kind, derivation, longevity,
+                         last_evidence_at, evidence_count, lifecycle_policy_version, sensitivity, authority,
+                         utility, updated_at, version)
+    SELECT md5('recall' || g)::uuid, :tenant, principal, 'interest',
+           'User ' || (CAST(:verbs AS text[]))[1 + mod(g, 24)] || ' n' || mod(g * 7919, :nouns)
+             || ' and n' || mod(g * 104729 + 13, :nouns) || '.',
+           'topic:n' || mod(g * 7919, :nouns),
+           0.65,
+           jsonb_build_array(jsonb_build_object('session_id', md5('s' || mod(g, 50000))::uuid, 'seq', 1)),
+           ev - interval '1 day', 1, 'formation@9', 'interest', 'direct', 'durable', ev, 1, 'lifecycle@2',
+           'internal', 'automatic', 0, ev, 0
+      FROM (SELECT g, CAST(:now AS timestamptz) - make_interval(days => CAST(mod(g, 300) AS int), secs => mod(g, 86400)) AS ev,
+                   CASE WHEN g <= :p1 THEN :name1 WHEN g <= :p2 THEN :name2 WHEN g <= :p3 THEN :name3
+                        ELSE 'filler-' || mod(g, 1000) END AS principal
+              FROM generate_series(CAST(:first AS bigint), CAST(:last AS bigint)) AS g) AS seeded
+    """
+)
+
+
+def _principal(size: int) -> Owner:
+    return Owner(tenant_id=TENANT, principal_id=f"p-{size}")
+
+
+def seed(engine: Engine, store_size: int, sizes: list[int]) -> float:
+    """The store, server side; the principals under test hold the first rows. Returns seconds taken."""
+    padded = (sorted(sizes) + [0, 0, 0])[:3]
+    bounds = [sum(padded[: i + 1]) for i in range(3)]
+    started = time.perf_counter()
+    for first in range(1, store_size + 1, SEED_CHUNK):
+        with engine.begin() as connection:
+            connection.execute(
+                _SEED,
+                {
+                    "tenant": TENANT,
+                    "verbs": VERBS,
+                    "nouns": NOUN_COUNT,
+                    "now": NOW,
+                    "first": first,
+                    "last": min(first + SEED_CHUNK - 1, store_size),
+                    "p1": bounds[0],
+                    "p2": bounds[1],
+                    "p3": bounds[2],
+                    "name1": _principal(padded[0]).principal_id,
+                    "name2": _principal(padded[1]).principal_id,
+                    "name3": _principal(padded[2]).principal_id,
+                },
+            )
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("VACUUM ANALYZE beliefs"))
+    return time.perf_counter() - started
+
+
+def _queries(count: int, rng: random.Random) -> list[str]:
+    return [
+        f"do I {rng.choice(VERBS)} n{rng.randrange(NOUN_COUNT)} or n{rng.randrange(NOUN_COUNT)}?"
+        for _ in range(count)
+    ]
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "p50_ms": round(statistics.median(ordered) * 1000, 2),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
+    }
+
+
+def _timed(call: Callable[[str], Any], queries: list[str]) -> dict[str, float]:
+    for query in queries[:5]:
+        call(query)
+    samples = []
+    for query in queries:
+        started = time.perf_counter()
+        call(query)
+        samples.append(time.perf_counter() - started)
+    return _percentiles(samples)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def latency(engine: Engine, sizes: list[int], queries: list[str]) -> dict[str, Any]:
+    store = PostgresStore(engine)
+    tokens = {size: f"bench-token-{size}" for size in sizes}
+    from adapters.api.auth import token_digest
+
+    registry = TokenRegistry(
+        tuple(
+            TokenEntry(sha256=token_digest(t), tenant_id=TENANT, principal_id=_principal(s).principal_id)
+            for s, t in tokens.items()
+        )
+    )
+
+    async def idle(owner: Owner, session_id: uuid.UUID) -> str:
+        raise NotImplementedError
+
+    app = create_app(AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW), registry, {})
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    results: dict[str, Any] = {}
+    try:
+        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            for size in sizes:
+                owner = _principal(size)
+
+                def in_process(query: str, owner: Owner = owner) -> Any:
+                    with store() as uow:
+                        return recall(uow, owner, NOW, 10, query=query)
+
+                def over_http(query: str, token: str = tokens[size]) -> Any:
+                    response = http.post(
+                        "/v1/recall",
+                        json={"query": query, "k": 10},
+                        headers={"Authorization": f"Bearer {token}"},
+                    )
+                    response.raise_for_status()
+                    return response
+
+                matched = statistics.mean(len(in_process(q).beliefs) for q in queries[:20])
+                results[str(size)] = {
+                    "in_process": _timed(in_process, queries),
+                    "http": _timed(over_http, queries),
+                    "mean_returned_of_10": round(matched, 1),
+                }
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    return results
+
+
+TOPICS = [
+    "cello", "kayak", "sourdough", "bonsai", "chess", "marathon", "pottery", "telescope", "beekeeping", "origami",
+    "violin", "surfing", "calligraphy", "espresso", "archery", "knitting", "kombucha", "drone", "aquarium",
+    "fencing", "harmonica", "podcast", "motorcycle", "quilting", "snowboard", "terrarium", "ukulele", "woodcarving",
+    "yoga", "zucchini", "badminton", "crossword", "embroidery", "falconry", "glassblowing", "hammock", "ikebana",
+    "juggling", "kitesurfing", "lacrosse", "macrame", "newsletter", "orchids", "paragliding", "quinoa", "rowing",
+    "saxophone", "taxidermy", "unicycle", "vinyl", "watercolor", "xylophone", "yacht", "zither", "mandolin",
+    "birdwatching", "sculpture", "genealogy", "robotics", "skateboard",
+]  # fmt: skip
+COMMON = ["weekend", "friends", "city", "garden", "morning", "club"]
+
+
+def relevance(engine: Engine, rng: random.Random) -> dict[str, Any]:
+    """hit@5 over the labelled 1k principal: fused, matches by retrieval@3 only, and no query at all."""
+    owner = Owner(tenant_id=TENANT, principal_id="p-labelled")
+    records, labelled = [], []
+    for topic in TOPICS:
+        verb = rng.choice(VERBS)
+        common = rng.choice(COMMON)
+        target = belief(
+            owner=owner,
+            subject=f"hobby:{topic}",
+            statement=f"User {verb} the {topic} with {common} people.",
+            last_evidence_at=NOW - timedelta(days=rng.uniform(0, 60)),
+        )
+        records.append(target)
+        labelled.append((f"What do you remember about my {topic} on the {common}?", target.id))
+    while len(records) < 1_000:
+        filler = f"n{rng.randrange(NOUN_COUNT)}"
+        records.append(
+            belief(
+                owner=owner,
+                subject=f"topic:{filler}",
+                statement=f"User {rng.choice(VERBS)} {filler} every {rng.choice(COMMON)}.",
+                last_evidence_at=NOW - timedelta(days=rng.uniform(0, 60)),
+            )
+        )
+    store = PostgresStore(engine)
+    with store() as uow:
+        uow.beliefs.upsert_many(records)
+        uow.commit()
+    fused = recency = today = 0
+    with store() as uow:
+        everything = rank(records, NOW, 5)
+        for query, expected in labelled:
+            fused += expected in recall(uow, owner, NOW, 5, query=query).returned_ids
+            pool = uow.beliefs.matching(
+                owner, query_terms(query), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
+            )
+            by_score = rank(uow.beliefs.get_many(owner, [m.inputs.id for m in pool]), NOW, 5)
+            recency += expected in [r.id for r in by_score]
+            today += expected in [r.id for r in everything]
+    pairs = len(labelled)
+    return {
+        "pairs": pairs,
+        "hit_at_5_fused": round(fused / pairs, 3),
+        "hit_at_5_matches_in_retrieval3_order": round(recency / pairs, 3),
+        "hit_at_5_retrieval3_without_query": round(today / pairs, 3),
+    }
+
+
+def measure(server_url: str, store_size: int, sizes: list[int], query_count: int) -> dict[str, Any]:
+    rng = random.Random(18)
+    with scratch_database(server_url, "recall_bench") as url:
+        engine = create_store_engine(url, pool_size=4)
+        try:
+            schema.upgrade(engine, "head")
+            seconds = seed(engine, store_size, sizes)
+            return {
+                "store_beliefs": store_size,
+                "seed_seconds": round(seconds, 1),
+                "queries_per_size": query_count,
+                "latency": latency(engine, sizes, _queries(query_count, rng)),
+                "relevance": relevance(engine, rng),
+            }
+        finally:
+            engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--store", type=int, default=300_000, help="beliefs in the store (default 300,000)")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[1_000, 10_000, 100_000],
+        help="live beliefs of each principal",
+    )
+    parser.add_argument("--queries", type=int, default=200, help="timed queries per size and path")
+    args = parser.parse_args()
+    if len(args.sizes) > 3 or sum(args.sizes) > args.store:
+        parser.error("at most three sizes, and the store must hold them all")
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        server_url = sqlalchemy_url(configured)
+    else:
+        from adapters.embedded.postgres import start_embedded_postgres
+
+        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="recall-bench-pg-")))
+    result = measure(server_url, args.store, args.sizes, args.queries)
+    print(json.dumps(result, indent=2))
+    RESULTS_DIR.mkdir(exist_ok=True)
+    (RESULTS_DIR / f"recall_{args.store}.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

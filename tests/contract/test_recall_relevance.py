@@ -1,0 +1,103 @@
+"""Query-relevant recall, kept evidence spans and event facts: one contract over both stores."""
+
+from datetime import timedelta
+from uuid import uuid4
+
+from domain.beliefs.provenance import explain
+from domain.beliefs.recall import recall
+from domain.beliefs.records import ClosedReason, MemoryRecord, SourceSpan
+from domain.beliefs.relevance import query_terms, within
+from domain.candidates import Sensitivity
+from domain.events import EventRef, SourceEventKind
+from domain.ports import UnitOfWorkFactory
+from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
+
+NOW = T0 + timedelta(days=2)
+
+
+def _store(factory: UnitOfWorkFactory, *records: MemoryRecord) -> None:
+    with factory() as uow:
+        uow.beliefs.upsert_many(records)
+        uow.commit()
+
+
+def test_a_query_recalls_only_matching_beliefs_one_term_is_enough(uow_factory: UnitOfWorkFactory) -> None:
+    climbing = belief(subject="hobby:climbing", statement="User goes bouldering every Tuesday.")
+    violin = belief(subject="hobby:violin", statement="User plays the violin in an orchestra.")
+    agent = belief()
+    _store(uow_factory, climbing, violin, agent)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 10, query="when do I go bouldering or hiking?")
+        assert [b.id for b in found.beliefs] == [climbing.id]
+        assert found.trace.query_terms == len(query_terms("when do I go bouldering or hiking?"))
+        by_subject = recall(uow, OWNER, NOW, 10, query="violin")
+        assert [b.id for b in by_subject.beliefs] == [violin.id]
+        nothing = recall(uow, OWNER, NOW, 10, query="sailing")
+        assert nothing.beliefs == ()
+
+
+def test_more_matching_terms_rank_first_and_a_query_without_terms_is_todays_order(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    both = belief(subject="travel:japan", statement="User plans a trip to Japan in spring.")
+    one = belief(subject="travel:spain", statement="User plans a trip to Spain.", last_evidence_at=NOW)
+    _store(uow_factory, both, one)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 10, query="Japan trip")
+        assert [b.id for b in found.beliefs] == [both.id, one.id]
+        plain = recall(uow, OWNER, NOW, 10)
+        assert [b.id for b in recall(uow, OWNER, NOW, 10, query="I my me").beliefs] == [
+            b.id for b in plain.beliefs
+        ]
+
+
+def test_matching_is_scoped_to_the_owner_live_beliefs_and_the_ceiling(uow_factory: UnitOfWorkFactory) -> None:
+    mine = belief(subject="hobby:chess", statement="User plays chess online.")
+    secret = belief(
+        subject="health:chess",
+        statement="User plays chess to manage anxiety.",
+        sensitivity=Sensitivity.RESTRICTED,
+    )
+    closed = belief(subject="hobby:chess-club", statement="User joined a chess club.").closed(
+        T0, ClosedReason.DELETED
+    )
+    theirs = belief(owner=OTHER_PRINCIPAL, subject="hobby:chess", statement="User plays chess online.")
+    _store(uow_factory, mine, secret, closed, theirs)
+    with uow_factory() as uow:
+        everything = uow.beliefs.matching(OWNER, ("chess",), 10, within(Sensitivity.RESTRICTED))
+        assert {m.inputs.id for m in everything} == {mine.id, secret.id}
+        ceiling = recall(uow, OWNER, NOW, 10, query="chess", ceiling=Sensitivity.SENSITIVE)
+        assert [b.id for b in ceiling.beliefs] == [mine.id]
+        assert [i.id for i in uow.beliefs.ranking_page(OWNER, None, 10, within(Sensitivity.SENSITIVE))] == [
+            mine.id
+        ]
+
+
+def test_evidence_spans_and_event_facts_make_the_provenance(uow_factory: UnitOfWorkFactory) -> None:
+    session = uuid4()
+    said = event(session_id=session, seq=3, text="I'm building a personal AI agent these days.")
+    record = belief(
+        source_event_ids=(EventRef(session_id=session, seq=3), EventRef(session_id=session, seq=9)),
+        evidence_spans=(SourceSpan(session_id=session, seq=3, text="building a personal AI agent"),),
+    )
+    _store(uow_factory, record)
+    with uow_factory() as uow:
+        uow.events.append([said])
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.beliefs.get(OWNER, record.id) == record
+        facts = uow.events.facts(OWNER, record.source_event_ids)
+        assert [(f.seq, f.kind) for f in facts] == [(3, SourceEventKind.USER_MESSAGE)]
+        assert uow.events.facts(OTHER_PRINCIPAL, record.source_event_ids) == []
+        [view] = explain(uow, OWNER, [record], NOW)
+    assert view["provenance"] == [
+        {
+            "session_id": str(session),
+            "seq": 3,
+            "kind": "user_message",
+            "occurred_at": said.occurred_at.isoformat(),
+            "evidence_span": "building a personal AI agent",
+        },
+        {"session_id": str(session), "seq": 9, "kind": None, "occurred_at": None, "evidence_span": None},
+    ]
+    assert {"derivation", "longevity", "confidence", "last_evidence_at", "last_used_at"} <= view.keys()

@@ -1,0 +1,88 @@
+"""`agent mcp` over stdio, driven by the MCP SDK's own client: the tools act for the configured token's
+principal only, and their results carry the rendered block."""
+
+import json
+import os
+import sys
+from pathlib import Path
+from uuid import uuid4
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from sqlalchemy import Engine
+
+from adapters.api.auth import token_digest
+from adapters.postgres.uow import PostgresStore
+from domain.beliefs.records import ClosedReason, SourceSpan
+from domain.beliefs.retrieval import BLOCK_OPEN
+from domain.events import EventRef
+from tests.builders import OTHER_PRINCIPAL, OWNER, belief, event
+
+pytestmark = pytest.mark.postgres
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
+    session = uuid4()
+    mine = belief(
+        subject="hobby:climbing",
+        statement="User goes bouldering every Tuesday.",
+        source_event_ids=(EventRef(session_id=session, seq=1),),
+        evidence_spans=(SourceSpan(session_id=session, seq=1, text="bouldering every Tuesday"),),
+    )
+    theirs = belief(owner=OTHER_PRINCIPAL, subject="hobby:climbing", statement="User goes bouldering daily.")
+    store = PostgresStore(clean_postgres)
+    with store() as uow:
+        uow.events.append([event(1, "I go bouldering every Tuesday.", session_id=session)])
+        uow.beliefs.upsert_many([mine, theirs])
+        uow.commit()
+    tokens = tmp_path / "tokens.json"
+    entry = {
+        "sha256": token_digest("mcp-secret"),
+        "tenant_id": OWNER.tenant_id,
+        "principal_id": OWNER.principal_id,
+    }
+    tokens.write_text(json.dumps({"tokens": [entry]}), encoding="utf-8")
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", "from adapters.cli.main import app; app()", "mcp"],
+        env={
+            "DATABASE_URL": clean_postgres.url.render_as_string(hide_password=False),
+            "API_TOKENS_FILE": str(tokens),
+            "MCP_TOKEN": "mcp-secret",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        },
+        cwd=str(tmp_path),
+    )
+
+    async def session_calls() -> None:
+        async with Client(server, read_timeout_seconds=60) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert names == {"recall", "get_belief", "list_beliefs", "cite", "forget"}
+            recalled = (
+                await client.call_tool("recall", {"query": "when do I go bouldering?"})
+            ).structured_content
+            assert recalled is not None
+            assert recalled["context"].startswith(BLOCK_OPEN)
+            assert recalled["returned_ids"] == [str(mine.id)]
+            shown = (await client.call_tool("get_belief", {"belief": str(mine.id)})).structured_content
+            assert shown is not None
+            assert shown["belief"]["provenance"][0]["evidence_span"] == "bouldering every Tuesday"
+            foreign = await client.call_tool("get_belief", {"belief": str(theirs.id)})
+            assert foreign.is_error
+            assert (await client.call_tool("forget", {"belief": str(theirs.id)})).is_error
+            cited = await client.call_tool(
+                "cite", {"run_id": str(uuid4()), "returned_ids": [str(mine.id)], "cited_ids": [str(mine.id)]}
+            )
+            assert cited.structured_content is not None and cited.structured_content["cited"] == 1
+            forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
+            assert forgotten is not None and forgotten["outcome"] == "applied"
+
+    anyio.run(session_calls)
+    with store() as uow:
+        assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
+        closed = uow.beliefs.get(OWNER, mine.id)
+    assert closed is not None and closed.closed_reason is ClosedReason.DELETED
