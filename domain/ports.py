@@ -57,11 +57,13 @@ class SourceEventRepository(Protocol):
         ...
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
-        """Events with seq > after_seq in seq order, at most limit."""
+        """Events with seq > after_seq in seq order, at most limit. UnreadableEvent names the first stored
+        event in the page that no longer validates."""
         ...
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
-        """The latest events with seq < before_seq, at most limit, in seq order."""
+        """The latest events with seq < before_seq, at most limit, in seq order. Context only, so a stored
+        event that no longer validates (quarantined, never consolidated) is left out."""
         ...
 
 

@@ -3,8 +3,9 @@
 Stage activities wrap one provider call whose own timeout is 120 s, so they get 150 s to close. A provider
 failure never fails a stage activity (the stage falls back and reports the failure class), so any activity
 failure Temporal sees is infrastructure (database, network, a killed worker) and is retried until it
-succeeds: a restart delays memory, it never drops it. Errors that cannot heal by retrying are listed as
-non-retryable so they fail loudly instead of looping.
+succeeds: a restart delays memory, it never drops it. Errors that cannot heal by retrying (the worker's
+failure interceptor marks every deterministic one non-retryable; the classes below stay listed for
+callers without it) fail at once, and the session quarantines their segment instead of looping.
 """
 
 from datetime import timedelta

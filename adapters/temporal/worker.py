@@ -15,6 +15,7 @@ from temporalio.worker import Interceptor, Worker
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.quarantine import QuarantineActivities
 from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
@@ -59,6 +60,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     commit = CommitActivities(ports.uow_factory, ports.clock)
     repass = RepassActivities(ports.uow_factory, ports.clock)
     retirement = RetirementActivities(ports.uow_factory)
+    quarantine = QuarantineActivities(ports.uow_factory, ports.clock)
     return [
         batch.load_batch,
         batch.advance_watermark,
@@ -69,6 +71,8 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         commit.commit_segment,
         repass.record_exhaustion,
         retirement.retire_expired_page,
+        quarantine.record_quarantine,
+        quarantine.release_quarantine,
     ]
 
 

@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
 from adapters.postgres.tables import source_events
-from domain.errors import EventConflict
+from domain.errors import EventConflict, UnreadableEvent
 from domain.events import SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.ports import AppendResult
@@ -41,15 +41,26 @@ _STORED_EVENTS = text(
 
 
 def _event(row: Row[Any]) -> SourceEvent:
-    return SourceEvent(
-        tenant_id=row.tenant_id,
-        principal_id=row.principal_id,
-        session_id=row.session_id,
-        seq=row.seq,
-        kind=SourceEventKind(row.kind),
-        text=row.text,
-        occurred_at=row.occurred_at,
-    )
+    try:
+        return SourceEvent(
+            tenant_id=row.tenant_id,
+            principal_id=row.principal_id,
+            session_id=row.session_id,
+            seq=row.seq,
+            kind=SourceEventKind(row.kind),
+            text=row.text,
+            occurred_at=row.occurred_at,
+        )
+    except ValueError:
+        # Named by position only: the validation error would quote the row.
+        raise UnreadableEvent(row.seq) from None
+
+
+def _readable(row: Row[Any]) -> SourceEvent | None:
+    try:
+        return _event(row)
+    except UnreadableEvent:
+        return None
 
 
 class PostgresSourceEvents(Repo):
@@ -126,4 +137,4 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq.desc())
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in reversed(rows.all())]
+        return [event for row in reversed(rows.all()) if (event := _readable(row)) is not None]
