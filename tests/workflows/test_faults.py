@@ -29,6 +29,7 @@ from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories, store_counts
 from tests.workflows.test_session_rounds import wait_for
+from workflows.policies import HEARTBEAT_TIMEOUT
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
@@ -164,3 +165,33 @@ def test_database_restart_during_a_consolidation_retries_and_commits_nothing_par
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments
     assert formed(store, OWNER) == reference_run(harness, store, turns, seed)
+
+
+def test_worker_killed_mid_stage_is_retried_after_the_heartbeat_timeout_not_start_to_close(
+    harness: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 6, seed=5)
+    append(store, events)
+    task_queue = f"kill-stage-{uuid.uuid4().hex[:8]}"
+    calls = tmp_path / "calls.txt"
+
+    doomed = spawn_worker(harness, task_queue, postgres_url, calls, kill_at="anticipate")
+    try:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=task_queue))
+        assert doomed.wait(timeout=120) == -9, "the worker died as its anticipate stage started"
+    finally:
+        doomed.kill()
+    killed_at = time.monotonic()
+    survivor = spawn_worker(harness, task_queue, postgres_url, calls)
+    try:
+        summary = harness.run(handle.result(), timeout=180)
+    finally:
+        survivor.terminate()
+        survivor.wait(timeout=30)
+    elapsed = time.monotonic() - killed_at
+
+    assert summary.last_round is not None
+    assert store_counts(store, session).watermark == len(events)
+    # The lost stage is noticed by its heartbeat timeout (15 s), far below its 150 s start-to-close.
+    assert elapsed < HEARTBEAT_TIMEOUT.total_seconds() + 30, elapsed
