@@ -1,9 +1,11 @@
 """The `agent` commands of the orchestration issue, end to end on real PostgreSQL (and Temporal for dev)."""
 
 import json
+import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -132,3 +134,38 @@ def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
     assert "[m:" in done.stdout and "confidence)" in done.stdout
     assert f"http://127.0.0.1:{ui_port}" in done.stdout
     assert "stopped" in done.stdout
+
+
+@pytest.mark.temporal
+def test_dev_stops_on_sigint_within_its_grace(tmp_path: Path) -> None:
+    port, ui_port = free_port(), free_port()
+    dev = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("agent")),
+            "dev",
+            "--port",
+            str(port),
+            "--ui-port",
+            str(ui_port),
+            "--data-dir",
+            str(tmp_path / "dev"),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert dev.stdout is not None
+        for line in dev.stdout:
+            if "worker running" in line:
+                break
+        signalled_at = time.monotonic()
+        dev.send_signal(signal.SIGINT)
+        code = dev.wait(timeout=60)
+        stopped_after = time.monotonic() - signalled_at
+    finally:
+        dev.kill()
+    assert code == 0
+    # The in-process worker's grace is 5 s, then SHUTDOWN_MARGIN_S; PostgreSQL and Temporal stop after it.
+    assert stopped_after < 30, stopped_after

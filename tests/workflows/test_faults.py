@@ -2,6 +2,7 @@
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import session_idle
-from adapters.temporal.worker import WorkerPorts
+from adapters.temporal.worker import SHUTDOWN_MARGIN_S, WorkerPorts
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind, Stage
@@ -64,7 +65,7 @@ def reference_run(harness: Harness, store: UnitOfWorkFactory, turns: int, seed: 
 
 
 def spawn_worker(
-    harness: Harness, task_queue: str, url: str, calls: Path, kill_at: str = ""
+    harness: Harness, task_queue: str, url: str, calls: Path, kill_at: str = "", provider_sleep_s: float = 0
 ) -> subprocess.Popen[bytes]:
     env = dict(
         os.environ,
@@ -73,6 +74,7 @@ def spawn_worker(
         DATABASE_URL=url,
         CALLS_FILE=str(calls),
         KILL_AT_ACTIVITY=kill_at,
+        PROVIDER_SLEEP_S=str(provider_sleep_s),
         PYTHONPATH=str(REPO),
     )
     return subprocess.Popen([sys.executable, "-m", "tests.workflows.worker_process"], cwd=REPO, env=env)
@@ -195,3 +197,37 @@ def test_worker_killed_mid_stage_is_retried_after_the_heartbeat_timeout_not_star
     assert store_counts(store, session).watermark == len(events)
     # The lost stage is noticed by its heartbeat timeout (15 s), far below its 150 s start-to-close.
     assert elapsed < HEARTBEAT_TIMEOUT.total_seconds() + 30, elapsed
+
+
+def test_sigterm_stops_a_worker_within_its_grace_whatever_an_activity_is_doing(
+    harness: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 4, seed=9)
+    append(store, events)
+    task_queue = f"stop-{uuid.uuid4().hex[:8]}"
+    calls = tmp_path / "calls.txt"
+
+    # Its provider call blocks for ten minutes and never looks at cancellation.
+    stuck = spawn_worker(harness, task_queue, postgres_url, calls, provider_sleep_s=600)
+    try:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=task_queue))
+        wait_for(lambda: calls.exists() and calls.read_text().strip() != "")
+        signalled_at = time.monotonic()
+        stuck.send_signal(signal.SIGTERM)
+        code = stuck.wait(timeout=60)
+        stopped_after = time.monotonic() - signalled_at
+    finally:
+        stuck.kill()
+    # worker_process's grace is 2 s; the worker's margin after it is SHUTDOWN_MARGIN_S.
+    assert code == 0
+    assert stopped_after < 2 + SHUTDOWN_MARGIN_S + 5, stopped_after
+
+    survivor = spawn_worker(harness, task_queue, postgres_url, calls)
+    try:
+        summary = harness.run(handle.result(), timeout=180)
+    finally:
+        survivor.terminate()
+        survivor.wait(timeout=30)
+    assert summary.last_round is not None
+    assert store_counts(store, session).watermark == len(events), "the stopped stage ran again elsewhere"
