@@ -262,6 +262,11 @@ class UnitOfWork(Protocol):
 
     def rollback(self) -> None: ...
 
+    def serialize_principal(self, owner: Owner) -> None:
+        """Wait for, then hold until this unit of work ends, the principal's commit lock: two commits of
+        one principal (concurrent sessions) run one after the other, each seeing the other's beliefs."""
+        ...
+
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> SweepPage:
