@@ -108,22 +108,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def agent_dev(tmp_path: Path, ui_port: int) -> list[str]:
+    """`agent dev` on free ports, its data under tmp_path."""
+    agent = str(Path(sys.executable).with_name("agent"))
+    ports = ["--port", str(free_port()), "--ui-port", str(ui_port)]
+    return [agent, "dev", *ports, "--data-dir", str(tmp_path / "dev")]
+
+
 @pytest.mark.temporal
 def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
-    port, ui_port = free_port(), free_port()
+    ui_port = free_port()
     done = subprocess.run(
-        [
-            str(Path(sys.executable).with_name("agent")),
-            "dev",
-            "--demo",
-            "--exit",
-            "--port",
-            str(port),
-            "--ui-port",
-            str(ui_port),
-            "--data-dir",
-            str(tmp_path / "dev"),
-        ],
+        [*agent_dev(tmp_path, ui_port), "--demo", "--exit"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -138,18 +134,8 @@ def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
 
 @pytest.mark.temporal
 def test_dev_stops_on_sigint_within_its_grace(tmp_path: Path) -> None:
-    port, ui_port = free_port(), free_port()
     dev = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("agent")),
-            "dev",
-            "--port",
-            str(port),
-            "--ui-port",
-            str(ui_port),
-            "--data-dir",
-            str(tmp_path / "dev"),
-        ],
+        agent_dev(tmp_path, free_port()),
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
