@@ -24,10 +24,12 @@ from domain.consolidation import (
     consolidatable_prefix,
     quiet_round_id,
 )
+from domain.errors import UnreadableEvent
+from domain.events import SourceEvent
 from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
 from domain.policy.activation import ActivationDecision
-from domain.ports import UnitOfWorkFactory
+from domain.ports import SourceEventRepository, UnitOfWorkFactory
 
 log = logging.getLogger(__name__)
 
@@ -52,19 +54,24 @@ class BatchActivities:
         """Footprints (seq, size, coverage units) of the events above the watermark, planned into segments.
 
         Text is read only to count coverage units and is dropped page by page; the plan carries none.
+        A stored event that no longer validates ends the plan before it (unreadable_seq).
         """
         owner, session_id = params.session.owner, params.session.session_id
         footprints: list[EventFootprint] = []
         occurred: list[datetime] = []
         read_bytes = 0
         exhausted = False
+        unreadable: int | None = None
         with self._uow() as uow:
             watermark = uow.watermarks.get(owner, session_id)
             after = watermark
             while len(footprints) < MAX_BATCH_EVENTS and read_bytes < MAX_BATCH_BYTES:
-                page = uow.events.read_range(
-                    owner, session_id, after, min(EVENT_PAGE, MAX_BATCH_EVENTS - len(footprints))
-                )
+                limit = min(EVENT_PAGE, MAX_BATCH_EVENTS - len(footprints))
+                try:
+                    page = uow.events.read_range(owner, session_id, after, limit)
+                except UnreadableEvent as refused:
+                    unreadable = refused.seq
+                    page = _readable_before(uow.events, params, after, refused.seq)
                 for event in page:
                     footprints.append(
                         EventFootprint(
@@ -75,7 +82,7 @@ class BatchActivities:
                     )
                     occurred.append(event.occurred_at)
                     read_bytes += event.size_bytes
-                if len(page) < EVENT_PAGE:
+                if len(page) < EVENT_PAGE or unreadable is not None:
                     exhausted = True
                     break
                 after = page[-1].seq
@@ -90,6 +97,9 @@ class BatchActivities:
             segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
         last_seq = segments[-1].last_seq if segments else watermark
         planned = [f for f in footprints if watermark < f.seq <= last_seq]
+        # The unreadable event is next only when this plan takes every event read before it.
+        if len(planned) < len(footprints):
+            unreadable = None
         plan = BatchPlan(
             watermark=watermark,
             last_seq=last_seq,
@@ -101,6 +111,7 @@ class BatchActivities:
             more_pending=more_pending,
             formation_policy=policy if self._activation else None,
             selection=self._activation.label if self._activation else None,
+            unreadable_seq=unreadable,
         )
         log.info(
             "batch planned",
@@ -153,3 +164,21 @@ class BatchActivities:
             recorded = uow.runs.record(run)
             uow.commit()
         return recorded
+
+
+def _readable_before(
+    events: SourceEventRepository, params: LoadBatchInput, after: int, unreadable: int
+) -> list[SourceEvent]:
+    """The events between after and an unreadable one, read one at a time (at most a page of them): the
+    page that held it failed whole."""
+    owner, session_id = params.session.owner, params.session.session_id
+    found: list[SourceEvent] = []
+    while len(found) < EVENT_PAGE:
+        try:
+            one = events.read_range(owner, session_id, found[-1].seq if found else after, 1)
+        except UnreadableEvent:
+            break
+        if not one or one[0].seq >= unreadable:
+            break
+        found += one
+    return found

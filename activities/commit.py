@@ -7,6 +7,7 @@ from datetime import datetime
 from temporalio import activity
 
 from activities.contracts import CommitInput
+from activities.heartbeat import heartbeating
 from domain.beliefs.commit import CommitReport, commit_segment
 from domain.ports import UnitOfWorkFactory
 
@@ -21,7 +22,7 @@ class CommitActivities:
     @activity.defn(name="commit_segment")
     def commit_segment(self, params: CommitInput) -> CommitReport:
         # Idempotent on (run, segment key): a retry after a lost answer returns the recorded report.
-        with self._uow() as uow:
+        with heartbeating(), self._uow() as uow:
             report = commit_segment(
                 uow, params.ref, params.run_id, now=self._clock(), admitted_before=params.admitted_before
             )

@@ -53,6 +53,8 @@ class BatchPlan(_Value):
     # None: a worker without a selection (test harnesses) planned under the session's requested policy.
     formation_policy: str | None = None
     selection: str | None = None
+    # A stored event that no longer validates: the plan stops before it, the workflow quarantines it.
+    unreadable_seq: NonNegativeInt | None = None
 
     @property
     def empty(self) -> bool:
@@ -94,6 +96,42 @@ class RecordRunInput(_Value):
     run: ConsolidationRun
 
 
+class Poison(_Value):
+    """A deterministic activity failure: the activity's name and the error's class, never its message."""
+
+    activity: str
+    failure_type: str
+
+
+class QuarantineInput(_Value):
+    session: SessionKey
+    run_id: UUID
+    poison: Poison
+    # The end of the held range and its segment key; None when the batch could not be read at all.
+    last_seq: NonNegativeInt | None = None
+    segment_key: str | None = None
+
+
+class Quarantine(_Value):
+    """A session held before events it cannot consolidate, until an operator releases it."""
+
+    run_id: UUID
+    poison: Poison
+    # Where the watermark stands: every event up to here was consolidated.
+    watermark: NonNegativeInt
+    # The quarantined segment's range and key; None when the batch could not be planned (load_batch).
+    last_seq: NonNegativeInt | None = None
+    segment_key: str | None = None
+
+
+class ReleaseInput(_Value):
+    session: SessionKey
+    quarantine: Quarantine
+    # Skip: the watermark passes the quarantined range (audited), which is then never consolidated.
+    # Otherwise the range is consolidated again from the same watermark.
+    skip: bool = False
+
+
 class SegmentOutcome(_Value):
     """One FormSegmentWorkflow's result: three stage reports and a commit report, all content-free."""
 
@@ -111,7 +149,11 @@ __all__ = [
     "BatchPlan",
     "CommitInput",
     "LoadBatchInput",
+    "Poison",
+    "Quarantine",
+    "QuarantineInput",
     "RecordRunInput",
+    "ReleaseInput",
     "SegmentInput",
     "SegmentOutcome",
     "SessionKey",

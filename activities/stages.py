@@ -5,7 +5,8 @@ Each stage is thin I/O around pure domain functions:
   outside any transaction) -> the outcome (domain) -> stage the document (one short unit of work)
   -> return the content-free StageReport.
 A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
-activity failure Temporal retries is infrastructure. The staged document may hold user content; it stays
+activity failure Temporal retries is infrastructure. Each stage heartbeats while it runs (a lost worker's
+stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down). The staged document may hold user content; it stays
 in the store, keyed by (segment key, stage), and never reaches the workflow.
 """
 
@@ -16,8 +17,10 @@ from datetime import datetime
 from typing import Final
 
 from temporalio import activity
+from temporalio.exceptions import CancelledError
 
 from activities.contracts import StageInput
+from activities.heartbeat import heartbeating
 from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
 from domain.formation.anticipation import (
@@ -60,7 +63,20 @@ class StageActivities:
 
     @activity.defn(name="integrate_episodes")
     def integrate_episodes(self, params: StageInput) -> StageReport:
-        ref = params.ref
+        with heartbeating():
+            return self._integrate_episodes(params.ref)
+
+    @activity.defn(name="anticipate")
+    def anticipate(self, params: StageInput) -> StageReport:
+        with heartbeating():
+            return self._anticipate(params.ref)
+
+    @activity.defn(name="distill")
+    def distill(self, params: StageInput) -> StageReport:
+        with heartbeating():
+            return self._distill(params.ref)
+
+    def _integrate_episodes(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
         answer = self._ask(integration_request(ref, events))
@@ -68,9 +84,7 @@ class StageActivities:
         self._stage(ref, result.staged)
         return _logged(result.report)
 
-    @activity.defn(name="anticipate")
-    def anticipate(self, params: StageInput) -> StageReport:
-        ref = params.ref
+    def _anticipate(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
@@ -84,9 +98,7 @@ class StageActivities:
         self._stage(ref, result.staged)
         return _logged(result.report)
 
-    @activity.defn(name="distill")
-    def distill(self, params: StageInput) -> StageReport:
-        ref = params.ref
+    def _distill(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
             integration = IntegrationDocument.read(uow.staged, ref)
@@ -118,6 +130,9 @@ class StageActivities:
                     uow.staged.put(staged)
                     uow.commit()
                 return
+            except CancelledError:
+                # The worker is shutting down (or the server cancelled): give way, Temporal retries.
+                raise
             except Exception as error:
                 if time.monotonic() >= deadline:
                     raise
@@ -132,7 +147,6 @@ class StageActivities:
                         "attempt": attempt,
                     },
                 )
-                _heartbeat()
                 self._sleep(delay)
 
 
@@ -144,11 +158,6 @@ def _cue_pool(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
     """The owner's MEMORY_POOL most recently updated live beliefs a cue may show: one bounded read, so
     one principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
     return uow.beliefs.most_recent(ref.owner, MEMORY_POOL, CUE_SENSITIVITIES)
-
-
-def _heartbeat() -> None:
-    if activity.in_activity():
-        activity.heartbeat()
 
 
 def _logged(report: StageReport) -> StageReport:

@@ -63,13 +63,17 @@ def summarize_round(
     commits: Sequence[CommitReport],
     started_at: datetime,
     completed_at: datetime,
+    poisoned: bool = False,
 ) -> ConsolidationRun:
-    """The ConsolidationRun of one round, from its content-free reports."""
+    """The ConsolidationRun of one round, from its content-free reports; a poisoned round is one whose
+    segment failed deterministically (what committed before it is counted)."""
     fallback_stages: list[Stage] = []
     for report in stage_reports:
         if report.outcome is StageOutcome.FALLBACK and report.stage not in fallback_stages:
             fallback_stages.append(report.stage)
-    if not commits:
+    if poisoned:
+        outcome = RunOutcome.POISONED
+    elif not commits:
         outcome = RunOutcome.NOTHING_TO_DO
     elif fallback_stages:
         outcome = RunOutcome.COMPLETED_WITH_FALLBACK

@@ -19,3 +19,13 @@ class ScopeViolation(DomainError):
 
 class WrongSchemaRevision(DomainError):
     reason_code = "wrong_schema_revision"
+
+
+class UnreadableEvent(DomainError):
+    """A stored event no longer validates as a SourceEvent (stored before a boundary rule existed)."""
+
+    reason_code = "unreadable_event"
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"the stored event at seq {seq} no longer validates")
+        self.seq = seq

@@ -69,11 +69,13 @@ class SourceEventRepository(Protocol):
         ...
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
-        """Events with seq > after_seq in seq order, at most limit."""
+        """Events with seq > after_seq in seq order, at most limit. UnreadableEvent names the first stored
+        event in the page that no longer validates."""
         ...
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
-        """The latest events with seq < before_seq, at most limit, in seq order."""
+        """The latest events with seq < before_seq, at most limit, in seq order. Context only, so a stored
+        event that no longer validates (quarantined, never consolidated) is left out."""
         ...
 
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
@@ -291,6 +293,11 @@ class UnitOfWork(Protocol):
     def commit(self) -> None: ...
 
     def rollback(self) -> None: ...
+
+    def serialize_principal(self, owner: Owner) -> None:
+        """Wait for, then hold until this unit of work ends, the principal's commit lock: two commits of
+        one principal (concurrent sessions) run one after the other, each seeing the other's beliefs."""
+        ...
 
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE

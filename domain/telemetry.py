@@ -86,6 +86,8 @@ class RunOutcome(StrEnum):
     COMPLETED = "completed"
     COMPLETED_WITH_FALLBACK = "completed_with_fallback"
     NOTHING_TO_DO = "nothing_to_do"
+    # A segment failed deterministically: quarantined, the watermark stops before it until an operator acts.
+    POISONED = "poisoned"
 
 
 class ConsolidationRun(BaseModel):
@@ -121,6 +123,9 @@ class AuditKind(StrEnum):
     DERIVATION_CONFLICT = "derivation_conflict"
     SEGMENT_COMMITTED = "segment_committed"
     REPASS_EXHAUSTED = "repass_exhausted"
+    SEGMENT_QUARANTINED = "segment_quarantined"
+    QUARANTINE_RELEASED = "quarantine_released"
+    LATE_EVENT = "late_event"
     MEMORY_RETIRED = "memory.retired"
     MEMORY_USED = "memory.used"
     SELECTION = "selection"

@@ -9,6 +9,10 @@
                                 the ConsolidationRun (counts, classes, stage metrics) in the same transaction
                                 (a round with nothing planned only records its run: record_run, local)
         retryable fallback? ──▶ RepassWorkflow per segment range, started and abandoned
+        poisoned segment?   ──▶ (a deterministic failure, or a stored event that no longer validates)
+                                the watermark stops before it, record_quarantine (content-free audit),
+                                ConsolidationOutcome=poisoned; wait for the operator's release signal
+                                (retry the range, or skip it: the watermark passes it, audited)
         history large?      ──▶ continue-as-new, carrying the pending idle
 
 Planning happens inside load_batch, not here: the plan is then recorded in history, so a later change of
@@ -23,7 +27,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
+from temporalio.exceptions import ActivityError, ChildWorkflowError, WorkflowAlreadyStartedError
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
@@ -32,15 +36,22 @@ with workflow.unsafe.imports_passed_through():
         AdvanceWatermarkInput,
         BatchPlan,
         LoadBatchInput,
+        Poison,
+        Quarantine,
+        QuarantineInput,
         RecordRunInput,
+        ReleaseInput,
         SegmentInput,
         SegmentOutcome,
         SessionKey,
     )
+    from activities.quarantine import QuarantineActivities
     from domain.consolidation import GAP_GRACE, summarize_round
+    from domain.errors import UnreadableEvent
     from domain.formation.segments import SegmentRef
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
+    from workflows.poison import poison_of
     from workflows.policies import HISTORY_EVENT_BUDGET, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
     from workflows.repass import RepassInput, RepassWorkflow, repass_workflow_id
     from workflows.search_attributes import (
@@ -49,6 +60,8 @@ with workflow.unsafe.imports_passed_through():
     )
 
 IDLE_SIGNAL = "idle"
+RELEASE_SIGNAL = "release"
+QUARANTINE_QUERY = "quarantine"
 # A gap whose following events keep looking recent (a skewed client clock) must not hold a run open forever.
 MAX_GAP_WAITS = 3
 
@@ -81,6 +94,7 @@ class RoundResult(BaseModel):
     held_back: NonNegativeInt
     watermark_advanced: bool
     repass_segments: tuple[NonNegativeInt, ...] = ()
+    quarantine: Quarantine | None = None
 
 
 class ConsolidationSummary(BaseModel):
@@ -97,11 +111,24 @@ class ConsolidateSessionWorkflow:
         self._idle_pending = params.idle_pending
         # What the FormationPolicy search attribute shows: the requested policy until a worker's selection.
         self._shown_policy = params.formation_policy
+        self._quarantine: Quarantine | None = None
+        self._release: bool | None = None
 
     @workflow.signal(name=IDLE_SIGNAL)
     def idle(self) -> None:
         # However many idles arrive during a round, they owe exactly one more round.
         self._idle_pending = True
+
+    @workflow.signal(name=RELEASE_SIGNAL)
+    def release(self, skip: bool) -> None:
+        """The operator's decision on a quarantined segment: retry it, or skip it. Ignored when nothing
+        is quarantined."""
+        if self._quarantine is not None:
+            self._release = skip
+
+    @workflow.query(name=QUARANTINE_QUERY)
+    def quarantine(self) -> Quarantine | None:
+        return self._quarantine
 
     @workflow.run
     async def run(self, params: ConsolidateSessionInput) -> ConsolidationSummary:
@@ -114,7 +141,9 @@ class ConsolidateSessionWorkflow:
             last = await self._round(params)
             rounds += 1
             gap_waits = gap_waits + 1 if last.held_back else 0
-            if last.held_back and not self._idle_pending and gap_waits <= MAX_GAP_WAITS:
+            if last.quarantine is not None:
+                await self._hold(params, last.quarantine)
+            elif last.held_back and not self._idle_pending and gap_waits <= MAX_GAP_WAITS:
                 # Events wait above a sequence gap; look again once the gap grace has passed, or sooner
                 # if the agent reports idle (usually because the missing event arrived).
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -132,12 +161,30 @@ class ConsolidateSessionWorkflow:
         started_at = workflow.now()
         # A short store-only read: a local activity, run inside this workflow task (no round trip to the
         # server, one marker in the history), retried like any activity (it only reads).
-        plan = await workflow.execute_local_activity_method(
-            BatchActivities.load_batch,
-            LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
-            start_to_close_timeout=STORE_START_TO_CLOSE,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
+        try:
+            plan = await workflow.execute_local_activity_method(
+                BatchActivities.load_batch,
+                LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
+                start_to_close_timeout=STORE_START_TO_CLOSE,
+                retry_policy=INFRASTRUCTURE_RETRY,
+            )
+        except ActivityError as failure:
+            if (poison := poison_of(failure)) is None:
+                raise
+            unplanned = await self._record_quarantine(
+                QuarantineInput(session=params.session, run_id=run_id, poison=poison)
+            )
+            workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(RunOutcome.POISONED.value)])
+            return RoundResult(
+                run_id=run_id,
+                outcome=RunOutcome.POISONED,
+                from_seq=unplanned.watermark,
+                to_seq=unplanned.watermark,
+                segment_count=0,
+                held_back=0,
+                watermark_advanced=False,
+                quarantine=unplanned,
+            )
         self._show_selection(plan)
         if plan.more_pending:
             # A backlog larger than one batch is worked off without waiting for another idle.
@@ -145,18 +192,42 @@ class ConsolidateSessionWorkflow:
 
         outcomes: list[SegmentOutcome] = []
         admitted = 0
+        poisoned: QuarantineInput | None = None
         for ref in plan.segments:
-            outcome = await workflow.execute_child_workflow(
-                FormSegmentWorkflow.run,
-                SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted),
-                id=segment_workflow_id(str(run_id), ref.index),
-                # Set at start: no upsert command (and visibility write) in every child.
-                search_attributes=TypedSearchAttributes(
-                    [SearchAttributePair(FORMATION_POLICY, plan.selection or ref.formation_policy)]
-                ),
-            )
+            try:
+                outcome = await workflow.execute_child_workflow(
+                    FormSegmentWorkflow.run,
+                    SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted),
+                    id=segment_workflow_id(str(run_id), ref.index),
+                    # Set at start: no upsert command (and visibility write) in every child.
+                    search_attributes=TypedSearchAttributes(
+                        [SearchAttributePair(FORMATION_POLICY, plan.selection or ref.formation_policy)]
+                    ),
+                )
+            except ChildWorkflowError as failure:
+                if (poison := poison_of(failure)) is None:
+                    raise
+                # The segments before it are committed; the watermark stops where they end.
+                poisoned = QuarantineInput(
+                    session=params.session,
+                    run_id=run_id,
+                    poison=poison,
+                    last_seq=ref.last_seq,
+                    segment_key=ref.segment_key,
+                )
+                break
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
+        consolidated_to = outcomes[-1].ref.last_seq if outcomes else plan.watermark
+        if poisoned is None:
+            consolidated_to = plan.last_seq
+            if plan.unreadable_seq is not None:
+                poisoned = QuarantineInput(
+                    session=params.session,
+                    run_id=run_id,
+                    poison=Poison(activity="load_batch", failure_type=UnreadableEvent.__name__),
+                    last_seq=plan.unreadable_seq,
+                )
 
         run = summarize_round(
             run_id=run_id,
@@ -164,11 +235,12 @@ class ConsolidateSessionWorkflow:
             session_id=params.session.session_id,
             formation_policy=plan.formation_policy or params.formation_policy,
             from_seq=plan.watermark,
-            to_seq=plan.last_seq,
+            to_seq=consolidated_to,
             stage_reports=[report for outcome in outcomes for report in outcome.stages],
             commits=[outcome.commit for outcome in outcomes],
             started_at=started_at,
             completed_at=workflow.now(),
+            poisoned=poisoned is not None,
         )
         advanced = False
         if plan.empty:
@@ -183,13 +255,14 @@ class ConsolidateSessionWorkflow:
             advance = await workflow.execute_activity_method(
                 BatchActivities.advance_watermark,
                 AdvanceWatermarkInput(
-                    session=params.session, expected=plan.watermark, new=plan.last_seq, run=run
+                    session=params.session, expected=plan.watermark, new=consolidated_to, run=run
                 ),
                 start_to_close_timeout=STORE_START_TO_CLOSE,
                 retry_policy=INFRASTRUCTURE_RETRY,
             )
-            advanced = advance.advanced
+            advanced = advance.advanced and consolidated_to > plan.watermark
         workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
+        quarantine = None if poisoned is None else await self._record_quarantine(poisoned)
 
         repass = [outcome.ref for outcome in outcomes if outcome.retryable_fallback]
         for ref in repass:
@@ -207,11 +280,12 @@ class ConsolidateSessionWorkflow:
             run_id=run_id,
             outcome=run.outcome,
             from_seq=plan.watermark,
-            to_seq=plan.last_seq,
+            to_seq=consolidated_to,
             segment_count=len(plan.segments),
             held_back=plan.held_back,
             watermark_advanced=advanced,
             repass_segments=tuple(ref.index for ref in repass),
+            quarantine=quarantine,
         )
 
     def _show_selection(self, plan: BatchPlan) -> None:
@@ -223,6 +297,30 @@ class ConsolidateSessionWorkflow:
         if workflow.patched("formation-policy-selection"):
             workflow.upsert_search_attributes([FORMATION_POLICY.value_set(plan.selection)])
             self._shown_policy = plan.selection
+
+    @staticmethod
+    async def _record_quarantine(held: QuarantineInput) -> Quarantine:
+        return await workflow.execute_activity_method(
+            QuarantineActivities.record_quarantine,
+            held,
+            start_to_close_timeout=STORE_START_TO_CLOSE,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+
+    async def _hold(self, params: ConsolidateSessionInput, quarantine: Quarantine) -> None:
+        """Wait for the operator (`agent session release`), then record the decision and run a round:
+        a retry consolidates the range again, a skip first moves the watermark past it."""
+        self._quarantine, self._release = quarantine, None
+        await workflow.wait_condition(lambda: self._release is not None)
+        skip = bool(self._release)
+        await workflow.execute_activity_method(
+            QuarantineActivities.release_quarantine,
+            ReleaseInput(session=params.session, quarantine=quarantine, skip=skip),
+            start_to_close_timeout=STORE_START_TO_CLOSE,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+        self._quarantine, self._release = None, None
+        self._idle_pending = True
 
     @staticmethod
     async def _start_repass(ref: SegmentRef, run_id: UUID, initial_backoff_s: float | None) -> None:
@@ -250,6 +348,8 @@ class ConsolidateSessionWorkflow:
 
 __all__ = [
     "IDLE_SIGNAL",
+    "QUARANTINE_QUERY",
+    "RELEASE_SIGNAL",
     "BatchPlan",
     "ConsolidateSessionInput",
     "ConsolidateSessionWorkflow",

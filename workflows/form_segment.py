@@ -18,7 +18,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
     from activities.contracts import CommitInput, SegmentInput, SegmentOutcome
-    from workflows.policies import COMMIT_START_TO_CLOSE, INFRASTRUCTURE_RETRY
+    from workflows.policies import COMMIT_START_TO_CLOSE, HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY
     from workflows.stages import run_formation_stages
 
 
@@ -35,6 +35,7 @@ class FormSegmentWorkflow:
             CommitActivities.commit_segment,
             CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before),
             start_to_close_timeout=COMMIT_START_TO_CLOSE,
+            heartbeat_timeout=HEARTBEAT_TIMEOUT,
             retry_policy=INFRASTRUCTURE_RETRY,
         )
         workflow.logger.info(

@@ -3,8 +3,9 @@
 Stage activities wrap one provider call whose own timeout is 120 s, so they get 150 s to close. A provider
 failure never fails a stage activity (the stage falls back and reports the failure class), so any activity
 failure Temporal sees is infrastructure (database, network, a killed worker) and is retried until it
-succeeds: a restart delays memory, it never drops it. Errors that cannot heal by retrying are listed as
-non-retryable so they fail loudly instead of looping.
+succeeds: a restart delays memory, it never drops it. Errors that cannot heal by retrying (the worker's
+failure interceptor marks every deterministic one non-retryable; the classes below stay listed for
+callers without it) fail at once, and the session quarantines their segment instead of looping.
 """
 
 from datetime import timedelta
@@ -34,6 +35,9 @@ STORE_START_TO_CLOSE: Final = timedelta(seconds=30)
 PROVIDER_STAGE_START_TO_CLOSE: Final = timedelta(seconds=150)
 # A commit is one transaction over one segment's staged documents.
 COMMIT_START_TO_CLOSE: Final = timedelta(seconds=30)
+# Stage and commit activities heartbeat every 2 s while they run: a worker lost mid-stage is noticed
+# after this, not after the start-to-close timeout, and its activity is retried on another worker.
+HEARTBEAT_TIMEOUT: Final = timedelta(seconds=15)
 # A retirement page is one transaction of at most 10,000 rows: about half a second at 1M beliefs, so two
 # minutes is only reached by a database in trouble.
 SWEEP_PAGE_START_TO_CLOSE: Final = timedelta(minutes=2)

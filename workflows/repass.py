@@ -31,7 +31,12 @@ with workflow.unsafe.imports_passed_through():
         attempt_verdict,
         backoff,
     )
-    from workflows.policies import COMMIT_START_TO_CLOSE, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
+    from workflows.policies import (
+        COMMIT_START_TO_CLOSE,
+        HEARTBEAT_TIMEOUT,
+        INFRASTRUCTURE_RETRY,
+        STORE_START_TO_CLOSE,
+    )
     from workflows.search_attributes import FORMATION_POLICY, REPASS_STATE
     from workflows.stages import run_formation_stages
 
@@ -84,6 +89,7 @@ class RepassWorkflow:
                 CommitActivities.commit_segment,
                 CommitInput(ref=params.ref, run_id=run_id),
                 start_to_close_timeout=COMMIT_START_TO_CLOSE,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT,
                 retry_policy=INFRASTRUCTURE_RETRY,
             )
             return self._finish(RepassState.SUCCEEDED, attempt, commit)

@@ -17,7 +17,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.stages import StageActivities
     from domain.formation.segments import SegmentRef
     from domain.formation.stage_results import StageReport
-    from workflows.policies import INFRASTRUCTURE_RETRY, PROVIDER_STAGE_START_TO_CLOSE
+    from workflows.policies import HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY, PROVIDER_STAGE_START_TO_CLOSE
 
 
 async def run_formation_stages(ref: SegmentRef, run_id: UUID) -> tuple[StageReport, ...]:
@@ -30,6 +30,7 @@ async def run_formation_stages(ref: SegmentRef, run_id: UUID) -> tuple[StageRepo
                 stage,
                 stage_input,
                 start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT,
                 retry_policy=INFRASTRUCTURE_RETRY,
             )
         )

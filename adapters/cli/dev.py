@@ -99,7 +99,7 @@ async def _serve(
 ) -> None:
     from adapters.temporal.client import TASK_QUEUE, connect
     from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
-    from adapters.temporal.worker import activity_executor, build_worker
+    from adapters.temporal.worker import activity_executor, build_worker, run_until
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -111,13 +111,27 @@ async def _serve(
     ports = composition.worker_ports
     console.print(f"formation: {escape(composition.activation.explanation())}")
     with activity_executor() as executor:
-        async with build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5):
-            if demo:
-                await _demo(client, ports.uow_factory, console, server)
-                if exit_after_demo:
-                    return
-            console.print("worker running; Ctrl-C stops PostgreSQL, Temporal and the worker")
-            await stop.wait()
+        worker = build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5)
+
+        async def front() -> None:
+            try:
+                if demo:
+                    await _demo(client, ports.uow_factory, console, server)
+            except BaseException:
+                stop.set()  # a failed demo stops the stack; its error is raised below
+                raise
+            if demo and exit_after_demo:
+                stop.set()
+            else:
+                console.print("worker running; Ctrl-C stops PostgreSQL, Temporal and the worker")
+
+        shown = asyncio.create_task(front())
+        # Ctrl-C stops the worker within its graceful timeout, whatever an activity is doing.
+        await run_until(worker, stop)
+        if not shown.done():
+            shown.cancel()
+        elif not shown.cancelled():
+            shown.result()
 
 
 async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, server: "DevServer") -> None:

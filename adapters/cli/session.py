@@ -1,4 +1,5 @@
-"""`agent session idle`: report a session idle, which consolidates it (signal-with-start)."""
+"""`agent session idle|quarantined|release`: report a session idle, which consolidates it
+(signal-with-start); list sessions held before a poisoned segment, and release one."""
 
 import asyncio
 from typing import Annotated
@@ -6,6 +7,7 @@ from uuid import UUID
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from adapters.cli.options import Principal, Tenant
 from adapters.settings import Settings
@@ -48,3 +50,67 @@ def idle(
                 )
 
     asyncio.run(run())
+
+
+@session_app.command("quarantined")
+def quarantined(
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many rows.")] = 100,
+) -> None:
+    """List sessions held before a segment that fails deterministically (ConsolidationOutcome=poisoned)."""
+    from adapters.temporal.client import connect
+    from adapters.temporal.quarantine import list_quarantined
+
+    settings = Settings()
+
+    async def run() -> None:
+        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        table = Table("workflow id", "consolidated to", "held range", "activity", "error class")
+        for row in await list_quarantined(client, limit):
+            held = row.quarantine
+            if held is None:
+                table.add_row(row.workflow_id, "-", "released", "-", "-")
+                continue
+            end = "unplanned" if held.last_seq is None else str(held.last_seq)
+            table.add_row(
+                row.workflow_id,
+                str(held.watermark),
+                f"{held.watermark + 1}-{end}",
+                held.poison.activity,
+                held.poison.failure_type,
+            )
+        Console().print(table)
+
+    asyncio.run(run())
+
+
+@session_app.command("release")
+def release(
+    tenant: Tenant,
+    principal: Principal,
+    session: Annotated[UUID, typer.Option("--session", help="Session id (a UUID).")],
+    skip: Annotated[
+        bool,
+        typer.Option(
+            "--skip/--retry",
+            help="--retry (default): consolidate the held range again (after a fix). --skip: move the "
+            "watermark past it (audited; its events are never consolidated) so later events go on.",
+        ),
+    ] = False,
+) -> None:
+    """Release a quarantined session: its held range is retried or skipped, then later events consolidate."""
+    from adapters.temporal.client import connect
+    from adapters.temporal.quarantine import NotQuarantined, release_session
+
+    settings = Settings()
+
+    async def run() -> None:
+        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        held = await release_session(client, tenant, principal, session, skip=skip)
+        end = "unplanned" if held.last_seq is None else str(held.last_seq)
+        typer.echo(f"{'skipping' if skip else 'retrying'} events {held.watermark + 1}-{end}")
+
+    try:
+        asyncio.run(run())
+    except NotQuarantined as refused:
+        typer.echo(str(refused), err=True)
+        raise typer.Exit(code=1) from None

@@ -459,6 +459,9 @@ class InMemoryUnitOfWork:
         self._working = _snapshot(self._store.state)
         self._rebind()
 
+    def serialize_principal(self, owner: Owner) -> None:
+        """Already so: the store's one lock serializes every unit of work."""
+
     def _rebind(self) -> None:
         for repo in (
             self.events,

@@ -4,7 +4,7 @@ from datetime import datetime
 from types import TracebackType
 from typing import Self
 
-from sqlalchemy import Connection, Engine, Table, delete
+from sqlalchemy import Connection, Engine, Table, delete, text
 
 from adapters.postgres.repositories.audits import PostgresAudits
 from adapters.postgres.repositories.beliefs import PostgresBeliefs
@@ -139,6 +139,13 @@ class PostgresUnitOfWork:
 
     def rollback(self) -> None:
         self._c.rollback()
+
+    def serialize_principal(self, owner: Owner) -> None:
+        # A transaction-scoped advisory lock: released by commit or rollback, never leaked by a crash.
+        self._c.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+            {"key": f"commit/{owner.tenant_id}/{owner.principal_id}"},
+        )
 
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE

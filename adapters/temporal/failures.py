@@ -5,17 +5,29 @@ it), where operators read it in the UI. A driver or validation error can quote w
 PostgreSQL "Failing row contains (...)" detail, a pydantic input, a statement. So an activity's exception
 is replaced by one naming only its class and where it was raised; the class stays the failure's type, so
 retry policies (non-retryable types) decide exactly as before.
+
+A deterministic failure (a domain refusal, a value that does not validate or that the store cannot hold)
+is marked non-retryable here, in one place: it gives the same answer on every attempt, so the session
+workflow quarantines the segment instead of retrying it forever. Everything else (a lost connection, a
+database restart, a bug fixed by a redeploy) keeps its retries.
 """
 
 import traceback
 from typing import Any
 
+from sqlalchemy.exc import DataError
 from temporalio.exceptions import ApplicationError, FailureError
 from temporalio.worker import (
     ActivityInboundInterceptor,
     ExecuteActivityInput,
     Interceptor,
 )
+
+from domain.errors import DomainError
+
+# ValueError covers pydantic's ValidationError and UnicodeError; ArithmeticError an OverflowError in date
+# arithmetic; DataError a value PostgreSQL refuses (out of range, NUL, bad encoding).
+DETERMINISTIC_ERRORS = (DomainError, ValueError, ArithmeticError, DataError)
 
 
 class ContentFreeActivityFailures(Interceptor):
@@ -39,4 +51,8 @@ def content_free(error: Exception) -> ApplicationError:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
     kind = type(error).__name__
-    return ApplicationError(f"{kind}{where} (message withheld: it may quote stored content)", type=kind)
+    return ApplicationError(
+        f"{kind}{where} (message withheld: it may quote stored content)",
+        type=kind,
+        non_retryable=isinstance(error, DETERMINISTIC_ERRORS),
+    )

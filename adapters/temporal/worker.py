@@ -15,6 +15,7 @@ from temporalio.worker import Interceptor, Worker
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.quarantine import QuarantineActivities
 from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
@@ -41,6 +42,8 @@ DEFAULT_MAX_ACTIVITIES = 64
 DEFAULT_MAX_WORKFLOW_TASKS = 64
 # In-flight activities get this long to finish on SIGTERM before Temporal retries them elsewhere.
 GRACEFUL_SHUTDOWN_S = 30.0
+# After the graceful timeout, cancelled activities get this long to give way before the worker stops anyway.
+SHUTDOWN_MARGIN_S = 5.0
 
 
 def utc_now() -> datetime:
@@ -62,6 +65,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     commit = CommitActivities(ports.uow_factory, ports.clock)
     repass = RepassActivities(ports.uow_factory, ports.clock)
     retirement = RetirementActivities(ports.uow_factory)
+    quarantine = QuarantineActivities(ports.uow_factory, ports.clock)
     return [
         batch.load_batch,
         batch.advance_watermark,
@@ -72,6 +76,8 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         commit.commit_segment,
         repass.record_exhaustion,
         retirement.retire_expired_page,
+        quarantine.record_quarantine,
+        quarantine.release_quarantine,
     ]
 
 
@@ -112,20 +118,39 @@ def build_worker(
 async def run_until_signalled(
     worker: Worker, signals: Sequence[int] = (signal.SIGTERM, signal.SIGINT)
 ) -> None:
-    """Run the worker until SIGTERM/SIGINT, then shut down gracefully: stop polling, let running
-    activities finish (up to the graceful timeout), complete."""
+    """Run the worker until SIGTERM/SIGINT, then stop it within its graceful timeout (run_until)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in signals:
         loop.add_signal_handler(signum, stop.set)
     try:
-        async with worker:
-            log.info("worker polling", extra={"task_queue": worker.task_queue})
-            await stop.wait()
-            log.info("worker shutting down")
+        await run_until(worker, stop)
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
+
+
+async def run_until(worker: Worker, stop: asyncio.Event) -> None:
+    """Poll until stop is set, then shut down: stop polling, let running activities finish for the
+    graceful timeout, cancel them (sync activities give way at their next heartbeat or check). An activity
+    blocked past that (a provider call that ignores cancellation) is not waited for beyond a short margin:
+    its attempt is lost with this worker and Temporal retries it elsewhere, as for a crash."""
+    running = asyncio.create_task(worker.run())
+    stopping = asyncio.create_task(stop.wait())
+    log.info("worker polling", extra={"task_queue": worker.task_queue})
+    await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if running.done():
+        running.result()  # the worker failed on its own: say why
+        return
+    log.info("worker shutting down")
+    grace = worker.config().get("graceful_shutdown_timeout") or timedelta()
+    shutdown = asyncio.create_task(worker.shutdown())
+    done, _ = await asyncio.wait({running}, timeout=grace.total_seconds() + SHUTDOWN_MARGIN_S)
+    if not done:
+        log.warning("activities still running after the graceful timeout; left to Temporal's retries")
+        for task in (running, shutdown):
+            task.cancel()
 
 
 async def serve(

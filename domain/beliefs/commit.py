@@ -455,6 +455,8 @@ def commit_segment(
     uow: UnitOfWork, ref: SegmentRef, run_id: UUID, *, now: datetime, admitted_before: int = 0
 ) -> CommitReport:
     """Commit one segment's staged outputs; the caller commits the unit of work."""
+    # First: the beliefs this commit matches against include every commit of the principal before it.
+    uow.serialize_principal(ref.owner)
     recorded = uow.audits.get(ref.owner, _commit_key(ref, run_id))
     if recorded is not None:
         return CommitReport.model_validate_json(str(recorded.details["report"]))

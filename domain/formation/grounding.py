@@ -46,6 +46,16 @@ def holds_credential(text: str) -> bool:
     return any(_luhn(re.sub(r"\D", "", m.group(0))) for m in _CARD.finditer(text))
 
 
+REDACTED = "[redacted]"
+
+
+def mask_credentials(text: str) -> str:
+    """The text with everything holds_credential flags replaced by REDACTED: a derived narrative or a
+    staged document never repeats a user's password, PIN, key, national id or card number."""
+    masked = _CREDENTIAL.sub(REDACTED, text)
+    return _CARD.sub(lambda m: REDACTED if _luhn(re.sub(r"\D", "", m.group(0))) else m.group(0), masked)
+
+
 def holds_injection(text: str) -> bool:
     return bool(_INJECTION.search(text))
 

@@ -1,5 +1,6 @@
 """Call 1, episode integration: the request, local validation of the provider's partition, and the one
-owner-text episode that stands in when there is no usable partition."""
+owner-text episode that stands in when there is no usable partition. Either narrative is masked
+(grounding.mask_credentials) before it is staged or stored."""
 
 from collections.abc import Sequence
 from datetime import datetime
@@ -8,6 +9,7 @@ from pydantic import ValidationError
 
 from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
+from domain.formation.grounding import mask_credentials
 from domain.formation.language import content_lemmas, tokenize
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
@@ -116,9 +118,8 @@ def validated_episodes(
         covered.extend(ordered)
         cited = [by_seq[s] for s in ordered]
         try:
-            episode = integrated_episode(
-                cited, " ".join(s.text.strip() for s in fragment.sentences), tuple(subjects), now
-            )
+            narrative = mask_credentials(" ".join(s.text.strip() for s in fragment.sentences))
+            episode = integrated_episode(cited, narrative, tuple(subjects), now)
         except ValidationError:
             # Within the schema but past a stored bound (narrative bytes, subject length).
             raise IntegrationInvalid("episode_out_of_bounds") from None
@@ -152,7 +153,7 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
     for event in owned:
         if event.seq in included:
             continue
-        piece = f"[{event.seq}] {event.text}"
+        piece = f"[{event.seq}] {mask_credentials(event.text)}"
         encoded = piece.encode("utf-8")
         room = MAX_NARRATIVE_BYTES - used - (1 if parts else 0)
         if room <= 0:

@@ -1,9 +1,11 @@
 """The `agent` commands of the orchestration issue, end to end on real PostgreSQL (and Temporal for dev)."""
 
 import json
+import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -106,22 +108,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def agent_dev(tmp_path: Path, ui_port: int) -> list[str]:
+    """`agent dev` on free ports, its data under tmp_path."""
+    agent = str(Path(sys.executable).with_name("agent"))
+    ports = ["--port", str(free_port()), "--ui-port", str(ui_port)]
+    return [agent, "dev", *ports, "--data-dir", str(tmp_path / "dev")]
+
+
 @pytest.mark.temporal
 def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
-    port, ui_port = free_port(), free_port()
+    ui_port = free_port()
     done = subprocess.run(
-        [
-            str(Path(sys.executable).with_name("agent")),
-            "dev",
-            "--demo",
-            "--exit",
-            "--port",
-            str(port),
-            "--ui-port",
-            str(ui_port),
-            "--data-dir",
-            str(tmp_path / "dev"),
-        ],
+        [*agent_dev(tmp_path, ui_port), "--demo", "--exit"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -132,3 +130,28 @@ def test_dev_demo_prints_memories_and_the_ui_address(tmp_path: Path) -> None:
     assert "[m:" in done.stdout and "confidence)" in done.stdout
     assert f"http://127.0.0.1:{ui_port}" in done.stdout
     assert "stopped" in done.stdout
+
+
+@pytest.mark.temporal
+def test_dev_stops_on_sigint_within_its_grace(tmp_path: Path) -> None:
+    dev = subprocess.Popen(
+        agent_dev(tmp_path, free_port()),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert dev.stdout is not None
+        for line in dev.stdout:
+            if "worker running" in line:
+                break
+        signalled_at = time.monotonic()
+        dev.send_signal(signal.SIGINT)
+        code = dev.wait(timeout=60)
+        stopped_after = time.monotonic() - signalled_at
+    finally:
+        dev.kill()
+    assert code == 0
+    # The in-process worker's grace is 5 s, then SHUTDOWN_MARGIN_S; PostgreSQL and Temporal stop after it.
+    assert stopped_after < 30, stopped_after

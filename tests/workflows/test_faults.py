@@ -2,6 +2,7 @@
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import session_idle
-from adapters.temporal.worker import WorkerPorts
+from adapters.temporal.worker import SHUTDOWN_MARGIN_S, WorkerPorts
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind, Stage
@@ -29,6 +30,7 @@ from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories, store_counts
 from tests.workflows.test_session_rounds import wait_for
+from workflows.policies import HEARTBEAT_TIMEOUT
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
@@ -63,7 +65,7 @@ def reference_run(harness: Harness, store: UnitOfWorkFactory, turns: int, seed: 
 
 
 def spawn_worker(
-    harness: Harness, task_queue: str, url: str, calls: Path, kill_at: str = ""
+    harness: Harness, task_queue: str, url: str, calls: Path, kill_at: str = "", provider_sleep_s: float = 0
 ) -> subprocess.Popen[bytes]:
     env = dict(
         os.environ,
@@ -72,13 +74,15 @@ def spawn_worker(
         DATABASE_URL=url,
         CALLS_FILE=str(calls),
         KILL_AT_ACTIVITY=kill_at,
+        PROVIDER_SLEEP_S=str(provider_sleep_s),
         PYTHONPATH=str(REPO),
     )
     return subprocess.Popen([sys.executable, "-m", "tests.workflows.worker_process"], cwd=REPO, env=env)
 
 
-def test_worker_killed_before_commit_then_a_new_worker_completes_exactly_once(
-    harness: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path
+@pytest.mark.parametrize("kill_at", ["commit_segment", "anticipate"])
+def test_worker_killed_mid_segment_then_a_new_worker_completes_exactly_once_within_the_heartbeat_timeout(
+    harness: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path, kill_at: str
 ) -> None:
     turns, seed = 40, 21
     session = uuid.uuid4()
@@ -87,21 +91,25 @@ def test_worker_killed_before_commit_then_a_new_worker_completes_exactly_once(
     task_queue = f"kill-{uuid.uuid4().hex[:8]}"
     calls = tmp_path / "calls.txt"
 
-    doomed = spawn_worker(harness, task_queue, postgres_url, calls, kill_at="commit_segment")
+    doomed = spawn_worker(harness, task_queue, postgres_url, calls, kill_at=kill_at)
     try:
         handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=task_queue))
-        assert doomed.wait(timeout=120) == -9, "the worker died at its first commit"
+        assert doomed.wait(timeout=120) == -9, f"the worker died as its first {kill_at} started"
     finally:
         doomed.kill()
+    killed_at = time.monotonic()
     assert store_counts(store, session).audits[AuditKind.SEGMENT_COMMITTED.value] == 0
 
     survivor = spawn_worker(harness, task_queue, postgres_url, calls)
     try:
         summary = harness.run(handle.result(), timeout=180)
+        recovered_after = time.monotonic() - killed_at
         found = histories(harness, task_queue, at_least=2)
     finally:
         survivor.terminate()
         survivor.wait(timeout=30)
+    # The lost activity is noticed by its heartbeat timeout (15 s), not its start-to-close (150 s a stage).
+    assert recovered_after < HEARTBEAT_TIMEOUT.total_seconds() + 30, recovered_after
 
     assert summary.last_round is not None
     segments = summary.last_round.segment_count
@@ -164,3 +172,37 @@ def test_database_restart_during_a_consolidation_retries_and_commits_nothing_par
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments
     assert formed(store, OWNER) == reference_run(harness, store, turns, seed)
+
+
+def test_sigterm_stops_a_worker_within_its_grace_whatever_an_activity_is_doing(
+    harness: Harness, store: PostgresStore, postgres_url: str, tmp_path: Path
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 4, seed=9)
+    append(store, events)
+    task_queue = f"stop-{uuid.uuid4().hex[:8]}"
+    calls = tmp_path / "calls.txt"
+
+    # Its provider call blocks for ten minutes and never looks at cancellation.
+    stuck = spawn_worker(harness, task_queue, postgres_url, calls, provider_sleep_s=600)
+    try:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=task_queue))
+        wait_for(lambda: calls.exists() and calls.read_text().strip() != "")
+        signalled_at = time.monotonic()
+        stuck.send_signal(signal.SIGTERM)
+        code = stuck.wait(timeout=60)
+        stopped_after = time.monotonic() - signalled_at
+    finally:
+        stuck.kill()
+    # worker_process's grace is 2 s; the worker's margin after it is SHUTDOWN_MARGIN_S.
+    assert code == 0
+    assert stopped_after < 2 + SHUTDOWN_MARGIN_S + 5, stopped_after
+
+    survivor = spawn_worker(harness, task_queue, postgres_url, calls)
+    try:
+        summary = harness.run(handle.result(), timeout=180)
+    finally:
+        survivor.terminate()
+        survivor.wait(timeout=30)
+    assert summary.last_round is not None
+    assert store_counts(store, session).watermark == len(events), "the stopped stage ran again elsewhere"

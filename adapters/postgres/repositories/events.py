@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
 from adapters.postgres.tables import source_events
-from domain.errors import EventConflict
+from domain.errors import EventConflict, UnreadableEvent
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.ports import AppendResult, EventFacts
@@ -53,15 +53,26 @@ _EVENT_FACTS = text(
 
 
 def _event(row: Row[Any]) -> SourceEvent:
-    return SourceEvent(
-        tenant_id=row.tenant_id,
-        principal_id=row.principal_id,
-        session_id=row.session_id,
-        seq=row.seq,
-        kind=SourceEventKind(row.kind),
-        text=row.text,
-        occurred_at=row.occurred_at,
-    )
+    try:
+        return SourceEvent(
+            tenant_id=row.tenant_id,
+            principal_id=row.principal_id,
+            session_id=row.session_id,
+            seq=row.seq,
+            kind=SourceEventKind(row.kind),
+            text=row.text,
+            occurred_at=row.occurred_at,
+        )
+    except ValueError:
+        # Named by position only: the validation error would quote the row.
+        raise UnreadableEvent(row.seq) from None
+
+
+def _readable(row: Row[Any]) -> SourceEvent | None:
+    try:
+        return _event(row)
+    except UnreadableEvent:
+        return None
 
 
 class PostgresSourceEvents(Repo):
@@ -138,7 +149,7 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq.desc())
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in reversed(rows.all())]
+        return [event for row in reversed(rows.all()) if (event := _readable(row)) is not None]
 
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         wanted = list(dict.fromkeys((r.session_id, r.seq) for r in refs))

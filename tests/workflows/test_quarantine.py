@@ -1,0 +1,172 @@
+"""Poison on real Temporal and PostgreSQL: a segment that fails deterministically is quarantined (the
+watermark stops before it, a content-free audit, ConsolidationOutcome=poisoned), an operator's release
+retries or skips it and the session's later events consolidate; a transient failure keeps its retries."""
+
+import uuid
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
+from temporalio import activity
+from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
+
+from activities.contracts import Quarantine
+from adapters.postgres.tables import source_events
+from adapters.postgres.uow import PostgresStore
+from adapters.providers.scripted import ScriptedProvider
+from adapters.temporal.client import session_idle
+from adapters.temporal.quarantine import list_quarantined, release_session
+from adapters.temporal.worker import WorkerPorts
+from domain.telemetry import AuditKind, RunOutcome
+from tests.workflows.conversations import conversation, plausible_answer
+from tests.workflows.harness import Harness
+from tests.workflows.support import OWNER, append, store_counts
+from tests.workflows.test_session_rounds import wait_for
+from workflows.consolidate_session import ConsolidateSessionWorkflow, session_workflow_id
+
+pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
+
+
+def held(harness: Harness, session: uuid.UUID) -> Quarantine | None:
+    handle = harness.client.get_workflow_handle_for(
+        ConsolidateSessionWorkflow.run, session_workflow_id(OWNER.tenant_id, OWNER.principal_id, session)
+    )
+    return harness.run(handle.query(ConsolidateSessionWorkflow.quarantine))
+
+
+def listed(harness: Harness, session: uuid.UUID) -> bool:
+    wanted = session_workflow_id(OWNER.tenant_id, OWNER.principal_id, session)
+    return any(row.workflow_id == wanted for row in harness.run(list_quarantined(harness.client, 1_000)))
+
+
+class _Failing(ActivityInboundInterceptor):
+    def __init__(self, next: ActivityInboundInterceptor, plan: "FailurePlan") -> None:
+        super().__init__(next)
+        self._plan = plan
+
+    async def execute_activity(self, input: ExecuteActivityInput) -> Any:
+        name = activity.info().activity_type
+        self._plan.attempts[name] += 1
+        if name == self._plan.activity and self._plan.errors:
+            raise self._plan.errors.pop(0)
+        return await super().execute_activity(input)
+
+
+class FailurePlan(Interceptor):
+    """Raises the listed errors, one per attempt, from the named activity."""
+
+    def __init__(self, activity_name: str, errors: list[Exception]) -> None:
+        self.activity = activity_name
+        self.errors = errors
+        self.attempts: Counter[str] = Counter()
+
+    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
+        return _Failing(next, self)
+
+
+def test_a_stored_event_that_no_longer_validates_is_quarantined_and_skipped_on_release(
+    harness: Harness, store: PostgresStore
+) -> None:
+    session = uuid.uuid4()
+    before = conversation(OWNER, session, 3)
+    append(store, before)
+    poison_seq = len(before) + 1
+    # Stored before the occurred_at window existed: the import refuses it today, the table still holds it.
+    with store.engine.begin() as connection:
+        connection.execute(
+            insert(source_events).values(
+                tenant_id=OWNER.tenant_id,
+                principal_id=OWNER.principal_id,
+                session_id=session,
+                seq=poison_seq,
+                kind="user_message",
+                text="I am building a personal AI agent called Zelmora.",
+                occurred_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC),
+            )
+        )
+    after = conversation(OWNER, session, 2, seed=7, first_seq=poison_seq + 1)
+    append(store, after)
+
+    with harness.worker(WorkerPorts(store, ScriptedProvider(plausible_answer))) as worker:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        wait_for(lambda: held(harness, session) is not None)
+        quarantine = held(harness, session)
+        assert quarantine is not None
+        assert (quarantine.watermark, quarantine.last_seq) == (len(before), poison_seq)
+        assert (quarantine.poison.activity, quarantine.poison.failure_type) == (
+            "load_batch",
+            "UnreadableEvent",
+        )
+        counts = store_counts(store, session)
+        assert counts.watermark == len(before), "the events before the poison consolidated, not past it"
+        assert counts.audits[AuditKind.SEGMENT_QUARANTINED.value] == 1
+        assert counts.runs[-1].outcome is RunOutcome.POISONED
+        wait_for(lambda: listed(harness, session))
+
+        harness.run(release_session(harness.client, "t1", "p1", session, skip=True))
+        harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None and summary.last_round.quarantine is None
+    counts = store_counts(store, session)
+    assert counts.watermark == poison_seq + len(after), "later events consolidated once released"
+    assert counts.audits[AuditKind.QUARANTINE_RELEASED.value] == 1
+    with store() as uow:
+        (released,) = uow.audits.for_owner(OWNER, AuditKind.QUARANTINE_RELEASED)
+    assert released.details["action"] == "skip"
+    assert "Zelmora" not in str(released.details)
+
+
+def test_a_deterministic_commit_failure_is_not_retried_and_a_release_retries_it(
+    harness: Harness, store: PostgresStore
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 4)
+    append(store, events)
+    plan = FailurePlan("commit_segment", [OverflowError("date value out of range: Zelmora")])
+
+    with harness.worker(
+        WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
+    ) as worker:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        wait_for(lambda: held(harness, session) is not None)
+        quarantine = held(harness, session)
+        assert quarantine is not None and quarantine.last_seq is not None
+        assert (quarantine.poison.activity, quarantine.poison.failure_type) == (
+            "commit_segment",
+            "OverflowError",
+        )
+        assert plan.attempts["commit_segment"] == 1, "a deterministic failure is not retried"
+        assert store_counts(store, session).watermark == quarantine.watermark < quarantine.last_seq
+
+        harness.run(release_session(harness.client, "t1", "p1", session, skip=False))
+        harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None
+    counts = store_counts(store, session)
+    assert counts.watermark == len(events), "the retried range consolidated"
+    with store() as uow:
+        (released,) = uow.audits.for_owner(OWNER, AuditKind.QUARANTINE_RELEASED)
+        (quarantined,) = uow.audits.for_owner(OWNER, AuditKind.SEGMENT_QUARANTINED)
+    assert released.details["action"] == "retry"
+    assert "Zelmora" not in str(quarantined.details)
+
+
+def test_a_transient_failure_keeps_its_retries(harness: Harness, store: PostgresStore) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 3)
+    append(store, events)
+    plan = FailurePlan("commit_segment", [ConnectionError("database went away")])
+
+    with harness.worker(
+        WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
+    ) as worker:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None and summary.last_round.quarantine is None
+    assert plan.attempts["commit_segment"] >= 2
+    assert store_counts(store, session).watermark == len(events)

@@ -1,0 +1,29 @@
+"""Telling a poisoned segment from any other failure, on the workflow side.
+
+The worker's ContentFreeActivityFailures interceptor marks a deterministic activity failure non-retryable
+and names it by class only. Such a failure is the one way a FormSegment child or load_batch fails (every
+other activity failure is retried until it succeeds), and it would fail the same way again: the session
+quarantines the segment instead of failing or looping.
+"""
+
+from temporalio.exceptions import ActivityError, ApplicationError
+
+from activities.contracts import Poison
+
+
+def poison_of(error: BaseException) -> Poison | None:
+    """The activity and error class of a non-retryable activity failure in error's cause chain, or None
+    (a cancellation, a termination, a timeout: not a property of the input)."""
+    activity = "unknown"
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, ActivityError):
+            activity = cause.activity_type
+        elif isinstance(cause, ApplicationError):
+            return (
+                Poison(activity=activity, failure_type=cause.type or "unknown")
+                if cause.non_retryable
+                else None
+            )
+        cause = cause.__cause__
+    return None
