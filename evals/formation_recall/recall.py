@@ -86,7 +86,9 @@ def score_case(case: Case, former: Former, matcher: Matcher, into: Score) -> Non
         into.misses.append(f"{case.id} {label}: {candidate.polarity.value} {candidate.statement}")
 
 
-def score(part: Part, former: Former = fallback_candidates, matcher: Matcher = statement_equivalence) -> Score:
+def score(
+    part: Part, former: Former = fallback_candidates, matcher: Matcher = statement_equivalence
+) -> Score:
     result = Score(part=part.value)
     for case in load(part):
         score_case(case, former, matcher, result)

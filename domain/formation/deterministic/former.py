@@ -11,6 +11,7 @@ from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryC
 from domain.events import SourceEvent
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_first import clause_first_claims
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import frequency, says_not_stalled
@@ -43,6 +44,12 @@ _INVERSION = frozenset(
 )
 _HYPOTHETICAL = frozenset(
     {"if", "whether", "suppose", "supposing", "imagine", "unless", "assuming", "hypothetically", "pretend"}
+)
+# A subject after these opens a subordinate clause ("when I was 19"), which qualifies a statement rather
+# than making one of its own.
+_SUBORDINATE = frozenset(
+    {"when", "whenever", "since", "while", "until", "before", "after", "than", "as", "once", "where", "what"}
+    | {"how", "why", "who", "which", "whether", "that", "like"}
 )
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
 _FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
@@ -107,6 +114,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             found = predicate_claims(text, clause, parse, region_end)
             if copula_rest(parse) is not None:
                 found.extend(constraint_claims(text, parse))
+            if not (before and before[-1] in _SUBORDINATE):
+                stated = any(claim.derivation is Derivation.DIRECT for claim in found)
+                found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
         if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
             for claim in found:
                 if claim.derivation is Derivation.DIRECT:
