@@ -257,6 +257,17 @@ NAMESPACES: dict[ClaimKind, str] = {
 }
 
 
+_OPENERS = frozenset(
+    {"what", "can", "could", "how", "do", "does", "did", "should", "is", "are", "would", "will", "why"}
+    | {"where", "when", "who", "which", "if", "suppose", "imagine", "whether", "pretend"}
+)
+
+
+def opens_question(tokens: list[Token]) -> bool:
+    """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
+    return bool(tokens) and tokens[0].lower in _OPENERS
+
+
 @dataclass(slots=True)
 class Item:
     """One coordinated item: the verb phrase it renders with and the tokens of its complement."""

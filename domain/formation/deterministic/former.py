@@ -11,12 +11,13 @@ from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryC
 from domain.events import SourceEvent
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims
+from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import frequency, says_not_stalled
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
+from domain.formation.deterministic.relatives import relative_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
 from domain.formation.language import tokenize
@@ -71,6 +72,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         return []
     tokens = tokenize(text, clause.start, clause.end)
     claims = possessive_claims(text, clause, tokens)
+    claims.extend(relative_claims(text, tokens))
     subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
     body = clause.text
     quoted = '"' in body or "“" in body
@@ -114,7 +116,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             found = predicate_claims(text, clause, parse, region_end)
             if copula_rest(parse) is not None:
                 found.extend(constraint_claims(text, parse))
-            if not (before and before[-1] in _SUBORDINATE):
+            if not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens):
                 stated = any(claim.derivation is Derivation.DIRECT for claim in found)
                 found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
         if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
@@ -122,7 +124,19 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
-    return claims[:MAX_CLAIMS_PER_CLAUSE]
+    return _distinct(claims)[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _distinct(claims: list[Claim]) -> list[Claim]:
+    """One claim per statement: a claim rule and the clause-first path may word the same claim alike."""
+    seen: set[tuple[str, str]] = set()
+    kept: list[Claim] = []
+    for claim in claims:
+        key = (claim.polarity.value, claim.statement())
+        if key not in seen:
+            seen.add(key)
+            kept.append(claim)
+    return kept
 
 
 def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
