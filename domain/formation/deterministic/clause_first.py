@@ -142,7 +142,9 @@ STOP = frozenset(
         "anyway",
     }
 )
-FILLERS = frozenset({"lol", "tbh", "btw", "haha", "lmao", "honestly", "though", "anyway", "ok", "too", "now"})
+FILLERS = frozenset(
+    {"lol", "tbh", "btw", "haha", "lmao", "honestly", "though", "anyway", "ok", "too", "now", "please", "pls"}
+)
 _TRAILING = frozenset(
     {
         "for",

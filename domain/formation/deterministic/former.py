@@ -8,8 +8,9 @@ import re
 from collections.abc import Sequence
 
 from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
-from domain.events import SourceEvent
+from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
+from domain.formation.deterministic.answers import answer_claims, last_question
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
@@ -18,6 +19,7 @@ from domain.formation.deterministic.patterns import frequency, says_not_stalled
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
 from domain.formation.language import tokenize
@@ -54,6 +56,9 @@ _SUBORDINATE = frozenset(
 )
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
 _FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
+_REQUEST_HINT = re.compile(
+    r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
+)
 _QUOTES = ('"', "“", "”")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
@@ -68,10 +73,13 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
 
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
     """All claims one clause of an owner-asserted event states; empty when it states none."""
+    requested = _REQUEST_HINT.search(text, clause.start, clause.end) is not None
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
-        return []
+        return request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
     tokens = tokenize(text, clause.start, clause.end)
     claims = possessive_claims(text, clause, tokens)
+    if requested:
+        claims.extend(request_claims(text, tokens))
     claims.extend(relative_claims(text, tokens))
     subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
     body = clause.text
@@ -145,12 +153,21 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     The same claim stated in several events becomes one candidate citing each of them.
     """
     merged: dict[tuple[str, str, str], tuple[Claim, dict[int, str]]] = {}
+    question: str | None = None
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
+            question = last_question(event.text) if event.kind is SourceEventKind.ASSISTANT_MESSAGE else None
             continue
         text = event.text
-        for clause in split_clauses(event.seq, text):
-            for claim in clause_claims(text, clause):
+        for index, clause in enumerate(split_clauses(event.seq, text)):
+            claims = clause_claims(text, clause)
+            if (
+                question is not None
+                and index == 0
+                and not any(c.derivation is Derivation.DIRECT for c in claims)
+            ):
+                claims = answer_claims(question, clause.text)
+            for claim in claims:
                 statement = claim.statement()
                 key = (claim.subject, claim.polarity.value, statement)
                 entry = merged.get(key)
@@ -158,6 +175,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                     merged[key] = (claim, {event.seq: clause.text})
                 else:
                     entry[1].setdefault(event.seq, clause.text)
+        question = None
     candidates: list[MemoryCandidate] = []
     for (_, _, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))
