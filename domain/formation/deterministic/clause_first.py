@@ -12,7 +12,7 @@ thoughts and wishes ("I think ...", "I hope my mom ..."), narration of the momen
 
 from dataclasses import dataclass
 
-from domain.candidates import ClaimKind, Derivation, Polarity
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import Parse, aspect_of, copula_rest
@@ -36,6 +36,9 @@ NOT_ASSERTING = frozenset(
         "mean",
         "reckon",
         "hear",
+        "talk",
+        "chat",
+        "discuss",
         "imagine",
         "assume",
         "realize",
@@ -62,7 +65,6 @@ TRANSIENT = frozenset(
         "late",
         "sorry",
         "here",
-        "back",
         "done",
         "ready",
         "sure",
@@ -238,6 +240,9 @@ ITEM_VERBS = frozenset(
         "spent",
     }
 )
+# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
+_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
@@ -290,7 +295,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                 break
             if "," in gap:
                 items.append([])
-        if index and token.lower in STOP:
+        infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
+        if index and token.lower in STOP and not (infinitive and token.lower in _ASKING):
             break
         if token.lower in _CONNECTORS:
             if items[-1]:
@@ -320,6 +326,8 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     aspect, surface = aspect_of(parse)
     verb = parse.verb
     lemma = parse.lemma
+    if lemma == "have" and verb.lower == "got":
+        aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
     before = [t.lower for t in parse.tokens[: parse.verb_at]]
     if parse.modal == "would":
         phrase_ = f"would {spaced}{verb.lower}"
@@ -351,6 +359,16 @@ def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
     return lemma, token.lower, Aspect.PAST
 
 
+def _considering(lemma: str, rest: list[Token]) -> bool:
+    """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
+    return (
+        lemma == "think"
+        and len(rest) > 1
+        and rest[0].lower in ("about", "of")
+        and rest[1].lower.endswith("ing")
+    )
+
+
 def predicate_items(text: str, parse: Parse) -> list[Item]:
     """The claims one first-person predicate states, one per coordinated item with its own verb."""
     if parse.negated or parse.modal not in (None, "would"):
@@ -374,6 +392,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
+        if part[0].lower in _SUBJECTS:
+            break  # another subject's statement: "..., it has a few hundred stars"
         verb = _item_verb(part[0], aspect)
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
@@ -405,3 +425,23 @@ def clause_first_claims(
     if coordinated_only:
         items = [item for item in items[1:] if item.lemma != items[0].lemma]
     return [item_claim(text, item, lead) for item in items]
+
+
+def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """A position held, introduced before the clause's subject: "As the treasurer of our association, I ..."."""
+    if len(tokens) < 4 or tokens[0].lower != "as" or tokens[1].lower not in ("a", "an", "the", "my"):
+        return []
+    for index in range(2, min(len(tokens), MAX_ITEM_WORDS)):
+        if "," in text[tokens[index - 1].end : tokens[index].start]:
+            if tokens[index].lower not in ("i", "im"):
+                return []
+            words = tokens[1:index]
+            lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
+            predicate = Predicate("be", "is", Aspect.BARE, phrase(text, words))
+            subject = conflict_key("role", lemmas)
+            return [
+                Claim(
+                    ClaimKind.ROLE, Derivation.DIRECT, Longevity.ONGOING, Polarity.ASSERT, subject, predicate
+                )
+            ]
+    return []

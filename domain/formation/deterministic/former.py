@@ -12,7 +12,7 @@ from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import answer_claims, last_question
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
+from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import frequency, says_not_stalled
@@ -22,7 +22,7 @@ from domain.formation.deterministic.relatives import relative_claims
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
-from domain.formation.language import tokenize
+from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
 _INVERSION = frozenset(
@@ -54,8 +54,9 @@ _SUBORDINATE = frozenset(
     {"when", "whenever", "since", "while", "until", "before", "after", "than", "as", "once", "where", "what"}
     | {"how", "why", "who", "which", "whether", "that", "like"}
 )
+_REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
 _REQUEST_HINT = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
 )
@@ -81,7 +82,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if requested:
         claims.extend(request_claims(text, tokens))
     claims.extend(relative_claims(text, tokens))
+    claims.extend(position_claims(text, tokens))
     subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
+    others = [i for i, t in enumerate(tokens) if t.lower in _REWRITE_ONLY_SUBJECTS]
+    if others:
+        claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
     body = clause.text
     quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
@@ -133,6 +138,28 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                     claim.hedged = True
         claims.extend(found)
     return _distinct(claims)[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:
+    """The clause-first path alone for "we" ("We moved to Austin in 2018": the user did) and the typed
+    "im"; the claim rules were written for "I" and stay with it."""
+    claims: list[Claim] = []
+    if opens_question(tokens):
+        return claims
+    for at in at_each:
+        before = [t.lower for t in tokens[max(0, at - 3) : at]]
+        if before and (before[-1] in _INVERSION or before[-1] in _SUBORDINATE):
+            continue
+        if any(word in _HYPOTHETICAL for word in before):
+            continue
+        stop = next((i for i in every if i > at), len(tokens))
+        predicate = tokens[at + 1 : stop]
+        if tokens[at].lower == "im":
+            predicate = [tokens[at]._replace(lower="am", lemma="be"), *predicate]
+        parse = parse_predicate(predicate)
+        if parse is not None:
+            claims.extend(clause_first_claims(text, parse))
+    return claims
 
 
 def _distinct(claims: list[Claim]) -> list[Claim]:
