@@ -291,10 +291,12 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
     for index, token in enumerate(tokens):
         if index:
             gap = text[tokens[index - 1].end : token.start]
-            if any(mark in gap for mark in _STRONG):
-                break
-            if "," in gap:
-                items.append([])
+            # Most gaps are one space; only the rest can hold a mark.
+            if gap != " " and gap:
+                if any(mark in gap for mark in _STRONG):
+                    break
+                if "," in gap:
+                    items.append([])
         infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
         if index and token.lower in STOP and not (infinitive and token.lower in _ASKING):
             break
@@ -416,11 +418,19 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> C
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
 
 
+def _coordinated(text: str, rest: list[Token]) -> bool:
+    return bool(rest) and (
+        "," in text[rest[0].start : rest[-1].end] or any(t.lower in _CONNECTORS for t in rest)
+    )
+
+
 def clause_first_claims(
     text: str, parse: Parse, lead: str = "", coordinated_only: bool = False
 ) -> list[Claim]:
     """Direct claims rewritten from one first-person predicate; coordinated_only keeps only the items after
     the first, when a claim rule already formed the first."""
+    if coordinated_only and not _coordinated(text, parse.rest):
+        return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
         items = [item for item in items[1:] if item.lemma != items[0].lemma]

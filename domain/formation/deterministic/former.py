@@ -137,7 +137,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
-    return _distinct(claims)[:MAX_CLAIMS_PER_CLAUSE]
+    return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
 def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:
@@ -162,24 +162,14 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
     return claims
 
 
-def _distinct(claims: list[Claim]) -> list[Claim]:
-    """One claim per statement: a claim rule and the clause-first path may word the same claim alike."""
-    seen: set[tuple[str, str]] = set()
-    kept: list[Claim] = []
-    for claim in claims:
-        key = (claim.polarity.value, claim.statement())
-        if key not in seen:
-            seen.add(key)
-            kept.append(claim)
-    return kept
-
-
 def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     """High-recall candidates over owner-asserted events, in the order the user stated them.
 
     The same claim stated in several events becomes one candidate citing each of them.
     """
-    merged: dict[tuple[str, str, str], tuple[Claim, dict[int, str]]] = {}
+    # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
+    # first to word it (the more specific) keeps its subject.
+    merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     question: str | None = None
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
@@ -196,7 +186,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 claims = answer_claims(question, clause.text)
             for claim in claims:
                 statement = claim.statement()
-                key = (claim.subject, claim.polarity.value, statement)
+                key = (claim.polarity.value, statement)
                 entry = merged.get(key)
                 if entry is None:
                     merged[key] = (claim, {event.seq: clause.text})
@@ -204,7 +194,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                     entry[1].setdefault(event.seq, clause.text)
         question = None
     candidates: list[MemoryCandidate] = []
-    for (_, _, statement), (claim, spans) in merged.items():
+    for (_, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))
         candidates.append(
             MemoryCandidate(
