@@ -361,10 +361,10 @@ def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
     return lemma, token.lower, Aspect.PAST
 
 
-def _considering(lemma: str, rest: list[Token]) -> bool:
+def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
-        lemma == "think"
+        "think" in names
         and len(rest) > 1
         and rest[0].lower in ("about", "of")
         and rest[1].lower.endswith("ing")
@@ -379,11 +379,13 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if head is None:
         return []
     lemma, verb_phrase, aspect, rest = head
-    if (
-        lemma in NOT_VERBS
-        or lemma in NOT_ASSERTING
-        and not (lemma in INFINITIVE_OK and rest[:1] and rest[0].lower == "to")
-    ):
+    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke"); the token's own lemma is
+    # asked too.
+    names = {lemma, parse.verb.lemma} if lemma != "be" else {lemma}
+    if names & NOT_VERBS:
+        return []
+    infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
+    if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
     parts = items_of(text, rest)
     if not parts or len(parts[0]) > MAX_ITEM_WORDS or parts[0][0].lower in STOP and parts[0][0].lower != "so":
