@@ -48,7 +48,7 @@ def test_several_sessions_each_formed_and_non_owner_events_summarised(tmp_path: 
     assert result.exit_code == 0
     rows = _rows(result.stdout)
     assert len({row["session_id"] for row in rows}) == 2
-    assert len(rows) == 11 + 3
+    assert len(rows) == 12 + 3  # the training conversation's eleven and the stated age; the agent's three
     assert "skipped 2 assistant_message event(s)" in result.stderr
     training_rows = [row for row in rows if row["session_id"].startswith("7b1e2c84")]
     assert all(set(row["source_event_ids"]) <= {1, 3, 5} for row in training_rows)

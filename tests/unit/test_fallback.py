@@ -120,6 +120,10 @@ def test_training_conversation_forms_eleven_atomic_memories_and_nothing_from_the
     formed = fallback_candidates(events)
     assistant = {e.seq for e in events if not e.is_owner_assertion}
     assert all(not set(c.source_event_ids) & assistant for c in formed)
+    # "I'm 47." states the user's age: the clause-first path forms it beside the eleven (issue 17).
+    age = [c for c in formed if c.statement == "User is 47."]
+    assert len(age) == 1 and age[0].derivation is Derivation.DIRECT
+    formed = [c for c in formed if c not in age]
     assert len(formed) == 11
     assert len({c.subject for c in formed}) == 11
     activities = {c.subject for c in formed if c.subject.startswith("activity:")}
@@ -163,7 +167,6 @@ def test_gate_memory_fallback_never_fabricates_lookalike_turns() -> None:
         "I don't swim.",
         "I have a question about 5x5.",
         "I'm running late, sorry.",
-        "I run a small company.",
         "My coach has trained regularly most of his life.",
         "You said I should do 5x5 2-3 times a week.",
     ],
@@ -171,6 +174,11 @@ def test_gate_memory_fallback_never_fabricates_lookalike_turns() -> None:
 def test_gate_memory_fallback_never_fabricates_from_questions_hypotheticals_and_others(text: str) -> None:
     formed = form(text)
     assert formed == [], [c.statement for c in formed]
+
+
+def test_running_a_company_is_a_role_not_the_running_activity() -> None:
+    formed = form("I run a small company.")
+    assert [(c.claim_kind, c.statement) for c in formed] == [(ClaimKind.ROLE, "User runs a small company.")]
 
 
 # A liveness guard, not a speed test: far above any real run, low enough to catch a quadratic stall.

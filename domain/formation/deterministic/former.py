@@ -8,17 +8,21 @@ import re
 from collections.abc import Sequence
 
 from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
-from domain.events import SourceEvent
+from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
+from domain.formation.deterministic.answers import answer_claims, last_question
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import frequency, says_not_stalled
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
+from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
-from domain.formation.language import tokenize
+from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
 _INVERSION = frozenset(
@@ -44,8 +48,18 @@ _INVERSION = frozenset(
 _HYPOTHETICAL = frozenset(
     {"if", "whether", "suppose", "supposing", "imagine", "unless", "assuming", "hypothetically", "pretend"}
 )
+# A subject after these opens a subordinate clause ("when I was 19"), which qualifies a statement rather
+# than making one of its own.
+_SUBORDINATE = frozenset(
+    {"when", "whenever", "since", "while", "until", "before", "after", "than", "as", "once", "where", "what"}
+    | {"how", "why", "who", "which", "whether", "that", "like"}
+)
+_REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur)\b")
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
+_REQUEST_HINT = re.compile(
+    r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
+)
 _QUOTES = ('"', "“", "”")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
@@ -60,11 +74,19 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
 
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
     """All claims one clause of an owner-asserted event states; empty when it states none."""
+    requested = _REQUEST_HINT.search(text, clause.start, clause.end) is not None
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
-        return []
+        return request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
     tokens = tokenize(text, clause.start, clause.end)
     claims = possessive_claims(text, clause, tokens)
+    if requested:
+        claims.extend(request_claims(text, tokens))
+    claims.extend(relative_claims(text, tokens))
+    claims.extend(position_claims(text, tokens))
     subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
+    others = [i for i, t in enumerate(tokens) if t.lower in _REWRITE_ONLY_SUBJECTS]
+    if others:
+        claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
     body = clause.text
     quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
@@ -107,6 +129,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             found = predicate_claims(text, clause, parse, region_end)
             if copula_rest(parse) is not None:
                 found.extend(constraint_claims(text, parse))
+            if not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens):
+                stated = any(claim.derivation is Derivation.DIRECT for claim in found)
+                found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
         if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
             for claim in found:
                 if claim.derivation is Derivation.DIRECT:
@@ -115,27 +140,61 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
+def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:
+    """The clause-first path alone for "we" ("We moved to Austin in 2018": the user did) and the typed
+    "im"; the claim rules were written for "I" and stay with it."""
+    claims: list[Claim] = []
+    if opens_question(tokens):
+        return claims
+    for at in at_each:
+        before = [t.lower for t in tokens[max(0, at - 3) : at]]
+        if before and (before[-1] in _INVERSION or before[-1] in _SUBORDINATE):
+            continue
+        if any(word in _HYPOTHETICAL for word in before):
+            continue
+        stop = next((i for i in every if i > at), len(tokens))
+        predicate = tokens[at + 1 : stop]
+        if tokens[at].lower == "im":
+            predicate = [tokens[at]._replace(lower="am", lemma="be"), *predicate]
+        parse = parse_predicate(predicate)
+        if parse is not None:
+            claims.extend(clause_first_claims(text, parse))
+    return claims
+
+
 def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     """High-recall candidates over owner-asserted events, in the order the user stated them.
 
     The same claim stated in several events becomes one candidate citing each of them.
     """
-    merged: dict[tuple[str, str, str], tuple[Claim, dict[int, str]]] = {}
+    # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
+    # first to word it (the more specific) keeps its subject.
+    merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
+    question: str | None = None
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
+            question = last_question(event.text) if event.kind is SourceEventKind.ASSISTANT_MESSAGE else None
             continue
         text = event.text
-        for clause in split_clauses(event.seq, text):
-            for claim in clause_claims(text, clause):
+        for index, clause in enumerate(split_clauses(event.seq, text)):
+            claims = clause_claims(text, clause)
+            if (
+                question is not None
+                and index == 0
+                and not any(c.derivation is Derivation.DIRECT for c in claims)
+            ):
+                claims = answer_claims(question, clause.text)
+            for claim in claims:
                 statement = claim.statement()
-                key = (claim.subject, claim.polarity.value, statement)
+                key = (claim.polarity.value, statement)
                 entry = merged.get(key)
                 if entry is None:
                     merged[key] = (claim, {event.seq: clause.text})
                 else:
                     entry[1].setdefault(event.seq, clause.text)
+        question = None
     candidates: list[MemoryCandidate] = []
-    for (_, _, statement), (claim, spans) in merged.items():
+    for (_, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))
         candidates.append(
             MemoryCandidate(

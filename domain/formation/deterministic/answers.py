@@ -1,0 +1,129 @@
+"""Short answers to the agent's own question: the answer borrows the question's predicate.
+
+"How long have you lived in Chicago?" answered "pretty much all my life" forms "User has lived in Chicago
+pretty much all their life."; "Which languages do you speak?" answered "English and Tagalog" forms "User
+speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's
+clause alone; the question supplies wording, never a fact. A "no" answer, an answer that states its own
+claim, and a question shape not read here form nothing.
+"""
+
+import re
+
+from domain.candidates import Derivation, Polarity
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.kinds import classify
+from domain.formation.language import STOPWORDS, tokenize, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
+
+MAX_ANSWER_WORDS = 14
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+_PERFECT = re.compile(r"^how long have you (?P<rest>[^?]+)\?$", re.IGNORECASE)
+_DO = re.compile(
+    r"^(?:what|which)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
+    r"(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
+    re.IGNORECASE,
+)
+_WHERE = re.compile(r"^where (?P<aux>do|did) you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_YOUR = re.compile(r"^what(?:'s| is| are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
+_DOING = re.compile(r"^what are you (?P<verb>[a-z]+ing)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
+_OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
+_LEADING = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
+)
+_TRAILING = re.compile(
+    r"(?:[\s,]+(?:lol|tbh|haha|honestly|i guess|i think))+[\s.!]*$|[\s.!,]+$", re.IGNORECASE
+)
+_NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
+_PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
+_IRREGULAR_PAST = {
+    "grow": "grew",
+    "go": "went",
+    "meet": "met",
+    "get": "got",
+    "have": "had",
+    "do": "did",
+    "make": "made",
+    "take": "took",
+    "come": "came",
+    "begin": "began",
+    "buy": "bought",
+    "find": "found",
+    "leave": "left",
+    "learn": "learned",
+    "study": "studied",
+    "teach": "taught",
+    "spend": "spent",
+    "live": "lived",
+}
+_YOU = re.compile(r"\b(?:your|yours|yourself|you)\b", re.IGNORECASE)
+_YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
+
+
+def last_question(text: str) -> str | None:
+    questions = _QUESTION.findall(text)
+    return questions[-1].strip() if questions else None
+
+
+def _past(lemma: str) -> str:
+    if lemma in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[lemma]
+    return lemma + ("d" if lemma.endswith("e") else "ed")
+
+
+def _voice(phrase: str) -> str:
+    return _YOU.sub(lambda m: _YOU_VOICE[m.group(0).lower()], phrase).strip()
+
+
+def _answer(clause_text: str) -> str | None:
+    answer = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
+        return None
+    return answer
+
+
+def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
+    """The holder, the verb phrase, the aspect and the complement the question lends the answer."""
+    if match := _PERFECT.match(question):
+        rest = _voice(match["rest"])
+        return "User", "has", Aspect.PERFECT, f"{rest} {answer}"
+    if match := _WHERE.match(question):
+        lemma = match["verb"].lower()
+        verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
+        place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"in {answer}"
+        return "User", verb, Aspect.PAST, f"{_voice(match['tail'])} {place}".strip()
+    if match := _DOING.match(question):
+        return "User", f"is {match['verb'].lower()}", Aspect.PROGRESSIVE, f"{_voice(match['tail'])} {answer}"
+    if match := _HAVE_ANY.match(question):
+        return "User", "has", Aspect.SIMPLE, answer
+    if _OLD.match(question):
+        return "User", "is", Aspect.SIMPLE, answer
+    if match := _YOUR.match(question):
+        np = _voice(match["np"])
+        verb = "are" if question.lower().startswith("what are") else "is"
+        return f"User's {np}", verb, Aspect.SIMPLE, answer
+    if match := _DO.match(question):
+        lemma = match["verb"].lower()
+        verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
+        adverb = match["adv"] or ""
+        return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {_voice(match['tail'])}".strip()
+    return None
+
+
+def answer_claims(question: str, clause_text: str) -> list[Claim]:
+    """The claim a short answer makes with the predicate of the question it answers."""
+    answer = _answer(clause_text)
+    if answer is None:
+        return []
+    borrowed = _borrowed(question.strip(), answer)
+    if borrowed is None:
+        return []
+    holder, verb_phrase, aspect, complement = borrowed
+    words = [t.lemma for t in tokenize(complement) if t.lemma not in STOPWORDS]
+    head = tokenize(verb_phrase)[-1]
+    lemma = verb_lemma(head)
+    kind, longevity = classify(lemma, aspect, frozenset(words))
+    subject = conflict_key(NAMESPACES[kind], [lemma, *words])
+    predicate = Predicate(lemma, verb_phrase, Aspect.BARE, complement)
+    return [Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)]

@@ -1,0 +1,459 @@
+"""The clause-first path: a first-person declarative predicate becomes a direct claim by rewriting it.
+
+Whatever verb the user chose ("I'm putting together a greenhouse", "I keep my tax stuff in the hall
+closet"), the predicate is rewritten to the third person with local rendering: the verb conjugated for
+its aspect, the words after it copied up to where the clause's own statement ends and turned into the
+user's voice. A coordinated list splits where an item carries its own verb ("I hike, read, and do some
+woodworking") and, after a copula, where an item is its own short complement ("I'm 34, single"). The kind
+comes from the classifier in kinds. Predicates that say nothing lasting about the user form nothing:
+thoughts and wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about
+...", "I'm running late"), and talk about the conversation itself ("I have a question").
+"""
+
+from dataclasses import dataclass
+
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.parsing import Parse, aspect_of, copula_rest
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
+
+# Verbs whose complement is a thought, a wish or someone else's words, not a fact about the user.
+NOT_ASSERTING = frozenset(
+    {
+        "think",
+        "guess",
+        "believe",
+        "suppose",
+        "doubt",
+        "wonder",
+        "bet",
+        "wish",
+        "say",
+        "tell",
+        "ask",
+        "mean",
+        "reckon",
+        "hear",
+        "talk",
+        "chat",
+        "discuss",
+        "imagine",
+        "assume",
+        "realize",
+        "realise",
+        "notice",
+        "promise",
+        "agree",
+        "understand",
+        "forgot",
+        "want",
+        "need",
+        "hope",
+        "let",
+        "apologize",
+        "thank",
+        "appreciate",
+    }
+)
+# ... unless they take an infinitive: "I hope to retire early", "I need to lose weight".
+INFINITIVE_OK = frozenset({"want", "need", "hope", "wish", "mean"})
+# Complements that describe the moment of the conversation, not the user.
+TRANSIENT = frozenset(
+    {
+        "late",
+        "sorry",
+        "here",
+        "done",
+        "ready",
+        "sure",
+        "fine",
+        "ok",
+        "okay",
+        "question",
+        "wondering",
+        "curious",
+        "confused",
+        "shock",
+        "kidding",
+        "joking",
+        "glad",
+        "thankful",
+        "grateful",
+        "afraid",
+        "gonna",
+        "asking",
+        "say",
+        "know",
+        "ask",
+        "understand",
+        "figure",
+        "check",
+        "clarify",
+        "confirm",
+        "think",
+        "tell",
+        "today",
+        "tonight",
+        "yesterday",
+        "earlier",
+        "moment",
+        "minute",
+        "second",
+    }
+)
+# A past event with one of these verbs is an errand or a meal, not something lasting about the user.
+ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
+# What a parse can take for a verb in a run-on ("I very very ..."): no rewrite starts there.
+NOT_VERBS = frozenset({"very", "so", "too", "really", "quite", "pretty", "also", "just", "like", "um", "uh"})
+# Longer than this, a complement is a run-on, not one statement.
+MAX_ITEM_WORDS = 30
+# Words after which the clause's own statement has ended: a reason, a consequence, a relative clause.
+STOP = frozenset(
+    {
+        "so",
+        "but",
+        "because",
+        "cause",
+        "cuz",
+        "which",
+        "that",
+        "who",
+        "whether",
+        "if",
+        "what",
+        "where",
+        "how",
+        "although",
+        "though",
+        "while",
+        "since",
+        "when",
+        "whenever",
+        "until",
+        "unless",
+        "whereas",
+        "then",
+        "lol",
+        "tbh",
+        "btw",
+        "haha",
+        "lmao",
+        "honestly",
+        "anyway",
+    }
+)
+FILLERS = frozenset(
+    {"lol", "tbh", "btw", "haha", "lmao", "honestly", "though", "anyway", "ok", "too", "now", "please", "pls"}
+)
+_TRAILING = frozenset(
+    {
+        "for",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "with",
+        "a",
+        "an",
+        "the",
+        "my",
+        "as",
+        "by",
+        "from",
+        "than",
+        "about",
+        "and",
+        "or",
+    }
+)
+_CONNECTORS = frozenset({"and", "or", "also", "then", "&"})
+# Verbs that can open a coordinated item of their own: "..., and do some woodworking".
+ITEM_VERBS = frozenset(
+    {
+        "do",
+        "go",
+        "play",
+        "make",
+        "take",
+        "have",
+        "read",
+        "cook",
+        "run",
+        "swim",
+        "write",
+        "watch",
+        "walk",
+        "work",
+        "ride",
+        "bike",
+        "hike",
+        "paint",
+        "knit",
+        "garden",
+        "bake",
+        "sing",
+        "dance",
+        "travel",
+        "visit",
+        "teach",
+        "study",
+        "learn",
+        "use",
+        "keep",
+        "spend",
+        "climb",
+        "fish",
+        "sew",
+        "draw",
+        "build",
+        "fix",
+        "volunteer",
+        "coach",
+        "drive",
+        "love",
+        "like",
+        "hate",
+        "enjoy",
+        "own",
+        "live",
+        "speak",
+        "sleep",
+        "eat",
+        "drink",
+        "manage",
+        "lift",
+        "train",
+        "practice",
+        "meditate",
+        "journal",
+        "collect",
+        "brew",
+        "grow",
+        "moved",
+        "move",
+        "start",
+        "leave",
+        "quit",
+        "spent",
+    }
+)
+# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
+_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
+_DROPPED_ADVERBS = frozenset(
+    {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
+)
+_BREAKS = (",", ";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
+_STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
+NAMESPACES: dict[ClaimKind, str] = {
+    ClaimKind.ONGOING_PROJECT: "project",
+    ClaimKind.GOAL: "goal",
+    ClaimKind.ROLE: "role",
+    ClaimKind.SKILL: "skill",
+    ClaimKind.INTEREST: "interest",
+    ClaimKind.HABIT: "habit",
+    ClaimKind.CONSTRAINT: "constraint",
+    ClaimKind.RECURRING_STATE: "state",
+    ClaimKind.RELATIONSHIP: "relationship",
+    ClaimKind.PREFERENCE: "preference",
+    ClaimKind.RESOURCE: "resource",
+    ClaimKind.PROJECT_FACT: "fact",
+}
+
+
+_OPENERS = frozenset(
+    {"what", "can", "could", "how", "do", "does", "did", "should", "is", "are", "would", "will", "why"}
+    | {"where", "when", "who", "which", "if", "suppose", "imagine", "whether", "pretend"}
+)
+
+
+def opens_question(tokens: list[Token]) -> bool:
+    """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
+    return bool(tokens) and tokens[0].lower in _OPENERS
+
+
+@dataclass(slots=True)
+class Item:
+    """One coordinated item: the verb phrase it renders with and the tokens of its complement."""
+
+    lemma: str
+    verb_phrase: str
+    aspect: Aspect
+    words: list[Token]
+
+
+def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
+    """The complement split at commas and coordinators, up to where the clause's own statement ends."""
+    items: list[list[Token]] = [[]]
+    for index, token in enumerate(tokens):
+        if index:
+            gap = text[tokens[index - 1].end : token.start]
+            # Most gaps are one space; only the rest can hold a mark.
+            if gap != " " and gap:
+                if any(mark in gap for mark in _STRONG):
+                    break
+                if "," in gap:
+                    items.append([])
+        infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
+        if index and token.lower in STOP and not (infinitive and token.lower in _ASKING):
+            break
+        if token.lower in _CONNECTORS:
+            if items[-1]:
+                items.append([])
+            continue
+        items[-1].append(token)
+    return [trimmed for item in items if (trimmed := _trim(item))]
+
+
+def _trim(words: list[Token]) -> list[Token]:
+    while words and (words[-1].lower in FILLERS or words[-1].lower in _TRAILING):
+        words = words[:-1]
+    return words
+
+
+def phrase(text: str, words: list[Token]) -> str:
+    return text[words[0].start : words[-1].end] if words else ""
+
+
+def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
+    """The main verb's lemma, its third-person phrase, its aspect and the complement tokens."""
+    adverbs = " ".join(a for a in parse.adverbs if a not in _DROPPED_ADVERBS)
+    spaced = f"{adverbs} " if adverbs else ""
+    copula = copula_rest(parse)
+    if copula is not None:
+        return "be", f"is {spaced}".rstrip(), Aspect.SIMPLE, copula
+    aspect, surface = aspect_of(parse)
+    verb = parse.verb
+    lemma = parse.lemma
+    if lemma == "have" and verb.lower == "got":
+        aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
+    before = [t.lower for t in parse.tokens[: parse.verb_at]]
+    if parse.modal == "would":
+        phrase_ = f"would {spaced}{verb.lower}"
+    elif "can" in before:
+        phrase_ = f"can {spaced}{lemma}"
+    elif aspect is Aspect.SIMPLE:
+        phrase_ = f"{spaced}{third_person(lemma)}"
+    elif aspect is Aspect.PROGRESSIVE:
+        if any(word in ("was", "were") for word in before):
+            return None  # narration of a moment: "I was reading about ..."
+        phrase_ = f"is {spaced}{surface}"
+    elif aspect is Aspect.PERFECT:
+        phrase_ = f"has {spaced}{surface}"
+    else:
+        phrase_ = f"{spaced}{surface}"
+    return lemma, phrase_, aspect, parse.rest
+
+
+def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
+    lemma = verb_lemma(token)
+    if lemma not in ITEM_VERBS:
+        return None
+    if token.lower.endswith("ing"):
+        return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
+    if token.lower == lemma or token.lower == third_person(lemma):
+        if aspect is Aspect.PAST:
+            return None
+        return lemma, third_person(lemma), Aspect.SIMPLE
+    return lemma, token.lower, Aspect.PAST
+
+
+def _considering(names: set[str], rest: list[Token]) -> bool:
+    """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
+    return (
+        "think" in names
+        and len(rest) > 1
+        and rest[0].lower in ("about", "of")
+        and rest[1].lower.endswith("ing")
+    )
+
+
+def predicate_items(text: str, parse: Parse) -> list[Item]:
+    """The claims one first-person predicate states, one per coordinated item with its own verb."""
+    if parse.negated or parse.modal not in (None, "would"):
+        return []
+    head = _head(parse)
+    if head is None:
+        return []
+    lemma, verb_phrase, aspect, rest = head
+    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke"); the token's own lemma is
+    # asked too.
+    names = {lemma, parse.verb.lemma} if lemma != "be" else {lemma}
+    if names & NOT_VERBS:
+        return []
+    infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
+    if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
+        return []
+    parts = items_of(text, rest)
+    if not parts or len(parts[0]) > MAX_ITEM_WORDS or parts[0][0].lower in STOP and parts[0][0].lower != "so":
+        return []
+    if any(t.lower in TRANSIENT or t.lemma in TRANSIENT for t in parts[0]):
+        return []
+    if aspect is Aspect.PAST and lemma in ONE_OFF:
+        return []
+    found = [Item(lemma, verb_phrase, aspect, parts[0])]
+    for part in parts[1:]:
+        if part[0].lower in _SUBJECTS:
+            break  # another subject's statement: "..., it has a few hundred stars"
+        verb = _item_verb(part[0], aspect)
+        if verb is not None:
+            found.append(Item(verb[0], verb[1], verb[2], part[1:]))
+        elif lemma == "be" and found[-1].lemma == "be" and len(part) <= 3:
+            found.append(Item("be", "is", Aspect.SIMPLE, part))
+        else:
+            found[-1].words = [*found[-1].words, *part]
+    return [item for item in found if item.words or item.lemma not in ("be", "have")]
+
+
+def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> Claim:
+    """The direct claim of one item, filed by the kind classifier under a key made of its own words."""
+    complement = phrase(text, item.words)
+    if lead:
+        complement = f"{complement} {lead[:1].lower()}{lead[1:]}".strip()
+    words = [t.lemma for t in item.words if t.lemma not in STOPWORDS]
+    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder)
+    subject = conflict_key(NAMESPACES[kind], [item.lemma, *words])
+    predicate = Predicate(item.lemma, item.verb_phrase, Aspect.BARE, complement)
+    return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
+
+
+def _coordinated(text: str, rest: list[Token]) -> bool:
+    return bool(rest) and (
+        "," in text[rest[0].start : rest[-1].end] or any(t.lower in _CONNECTORS for t in rest)
+    )
+
+
+def clause_first_claims(
+    text: str, parse: Parse, lead: str = "", coordinated_only: bool = False
+) -> list[Claim]:
+    """Direct claims rewritten from one first-person predicate; coordinated_only keeps only the items after
+    the first, when a claim rule already formed the first."""
+    if coordinated_only and not _coordinated(text, parse.rest):
+        return []  # the common case, checked without splitting the complement into items
+    items = predicate_items(text, parse)
+    if coordinated_only:
+        items = [item for item in items[1:] if item.lemma != items[0].lemma]
+    return [item_claim(text, item, lead) for item in items]
+
+
+def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """A position held, introduced before the clause's subject: "As the treasurer of our association, I ..."."""
+    if len(tokens) < 4 or tokens[0].lower != "as" or tokens[1].lower not in ("a", "an", "the", "my"):
+        return []
+    for index in range(2, min(len(tokens), MAX_ITEM_WORDS)):
+        if "," in text[tokens[index - 1].end : tokens[index].start]:
+            if tokens[index].lower not in ("i", "im"):
+                return []
+            words = tokens[1:index]
+            lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
+            predicate = Predicate("be", "is", Aspect.BARE, phrase(text, words))
+            subject = conflict_key("role", lemmas)
+            return [
+                Claim(
+                    ClaimKind.ROLE, Derivation.DIRECT, Longevity.ONGOING, Polarity.ASSERT, subject, predicate
+                )
+            ]
+    return []

@@ -1,0 +1,138 @@
+"""The claim kind classifier of the clause-first path: which kind and longevity a rewritten clause carries.
+
+The clause-first path forms a claim from any first-person declarative clause whatever its wording; this
+module only files it. It reads the verb's lemma, its aspect and the complement's lemmas, and when nothing
+names a kind it falls back to a project fact of ongoing longevity: a default that makes no stronger claim
+than the words did, and that lifecycle@2 retires after 90 days if nothing supports it again.
+"""
+
+from domain.candidates import ClaimKind, Longevity
+from domain.formation.deterministic.topic_words import CONDITIONS, OCCUPATIONS, POSITIONS, RELATIVES
+from domain.formation.rendering import Aspect
+
+DEFAULT = (ClaimKind.PROJECT_FACT, Longevity.ONGOING)
+
+_LIKING = frozenset(
+    {"like", "love", "enjoy", "prefer", "adore", "hate", "dislike", "detest", "loathe", "stand"}
+)
+_WANTING = frozenset({"want", "hope", "plan", "aim", "try", "save", "intend", "mean", "dream", "consider"})
+_MAKING = frozenset(
+    {
+        "build",
+        "make",
+        "put",
+        "set",
+        "work",
+        "write",
+        "restore",
+        "renovate",
+        "organize",
+        "organise",
+        "plan",
+        "host",
+        "develop",
+        "design",
+        "create",
+        "fix",
+        "paint",
+        "sort",
+        "maintain",
+        "run",
+        "start",
+        "look",
+    }
+)
+_WORKING = frozenset({"work", "manage", "teach", "coach", "own", "lead", "head", "supervise", "volunteer"})
+_KNOWING = frozenset({"learn", "speak", "know", "study", "pick", "practice", "practise", "read"})
+_HAVING = frozenset({"keep", "store", "use", "drive", "own", "rent", "carry", "stash", "hide"})
+_PLACES = frozenset({"live", "move", "grow", "bear", "relocate", "stay", "come"})
+_STATES = frozenset({"get", "feel", "struggle", "suffer", "deal", "recover", "sleep", "forget", "keep"})
+_ENJOYING_THINGS = frozenset({"play", "collect", "brew", "knit", "watch", "follow", "support", "climb"})
+_CONSTRAINT_WORDS = frozenset(
+    {
+        "allergic",
+        "vegan",
+        "vegetarian",
+        "pescatarian",
+        "diabetic",
+        "celiac",
+        "intolerant",
+        "colorblind",
+        "sober",
+        "halal",
+        "kosher",
+        "pregnant",
+        "budget",
+        "deaf",
+        "blind",
+    }
+)
+_RELATION_WORDS = RELATIVES | frozenset(
+    {
+        "single",
+        "married",
+        "divorced",
+        "widowed",
+        "engaged",
+        "twin",
+        "grandkid",
+        "grandchild",
+        "youngest",
+        "oldest",
+    }
+)
+_BUSINESSES = frozenset(
+    {
+        "company",
+        "business",
+        "shop",
+        "bakery",
+        "store",
+        "restaurant",
+        "firm",
+        "startup",
+        "team",
+        "cafe",
+        "farm",
+    }
+)
+_ROLE_WORDS = OCCUPATIONS | POSITIONS | frozenset({"caretaker", "caregiver", "owner", "founder", "treasurer"})
+
+
+def classify(
+    lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User"
+) -> tuple[ClaimKind, Longevity]:
+    """The kind and longevity of a claim the user stated with this verb about this complement."""
+    if holder != "User":
+        return ClaimKind.RELATIONSHIP, Longevity.DURABLE
+    if lemma in _LIKING:
+        return ClaimKind.PREFERENCE, Longevity.DURABLE
+    if complement & _CONSTRAINT_WORDS or complement & CONDITIONS:
+        return ClaimKind.CONSTRAINT, Longevity.DURABLE
+    if (
+        lemma == "be"
+        and complement & _ROLE_WORDS
+        or lemma in _WORKING
+        or lemma == "run"
+        and complement & _BUSINESSES
+    ):
+        return ClaimKind.ROLE, Longevity.ONGOING
+    if complement & _RELATION_WORDS:
+        return ClaimKind.RELATIONSHIP, Longevity.DURABLE
+    if lemma in _WANTING:
+        return ClaimKind.GOAL, Longevity.ONGOING
+    if aspect is Aspect.PROGRESSIVE and lemma in _MAKING:
+        return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
+    if lemma in _KNOWING:
+        return ClaimKind.SKILL, Longevity.DURABLE
+    if lemma in _HAVING:
+        return ClaimKind.RESOURCE, Longevity.ONGOING
+    if lemma in _PLACES:
+        return ClaimKind.PROJECT_FACT, Longevity.DURABLE
+    if lemma in _STATES:
+        return ClaimKind.RECURRING_STATE, Longevity.ONGOING
+    if lemma in _ENJOYING_THINGS:
+        return ClaimKind.INTEREST, Longevity.DURABLE
+    if aspect is Aspect.SIMPLE and lemma != "be" and lemma != "have":
+        return ClaimKind.HABIT, Longevity.ONGOING
+    return DEFAULT

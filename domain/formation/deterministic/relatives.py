@@ -1,0 +1,135 @@
+"""Clauses about the user's family: "my <relative> ..." rewritten with the relative as the holder.
+
+"My daughter just started university in Leeds" forms "User's daughter just started university in Leeds."
+through the clause-first rewrite, and "she"/"he" later in the clause keeps that holder ("... and she works
+crazy hours"). A relative the user mentions in a statement also forms that the user has one ("my wife and
+I ...", "my sister's wedding"), except parents, which everyone has. Someone else's words ("my boss said
+...") and clauses that open a question form nothing.
+"""
+
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_first import (
+    NOT_ASSERTING,
+    item_claim,
+    opens_question,
+    predicate_items,
+)
+from domain.formation.deterministic.parsing import parse_predicate
+from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.language import Token
+from domain.formation.rendering import Aspect, Predicate, conflict_key
+
+KIN = RELATIVES | frozenset(
+    {
+        "kid",
+        "twin",
+        "grandkid",
+        "grandchild",
+        "grandson",
+        "granddaughter",
+        "grandma",
+        "grandpa",
+        "grandparent",
+        "fiance",
+        "fiancé",
+        "fiancee",
+        "ex",
+        "stepson",
+        "stepdaughter",
+        "niece",
+        "nephew",
+        "cousin",
+        "aunt",
+        "uncle",
+        "brother-in-law",
+        "sister-in-law",
+        "mother-in-law",
+        "father-in-law",
+        "baby",
+        "toddler",
+        "teen",
+        "teenager",
+    }
+)
+# Everyone has these: mentioning one says nothing new about the user.
+_PARENTS = frozenset(
+    {"mother", "mom", "mum", "father", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa"}
+    | {"grandparent", "aunt", "uncle", "cousin", "mother-in-law", "father-in-law", "ex"}
+)
+_PRONOUNS = frozenset({"she", "he", "they"})
+_MAX_NOUN_PHRASE = 3
+
+
+_COPULA_NEXT = frozenset(
+    {"a", "an", "the", "been", "not", "so", "very", "really", "still", "always", "never"}
+)
+
+
+def _verb_start(tokens: list[Token]) -> list[Token] | None:
+    """The predicate after a holder, with "'s" read as "is" where a complement follows ("my husband's a
+    firefighter", "he's 7") and as a possessive otherwise ("my sister's wedding"); None when no verb follows."""
+    if not tokens or tokens[0].lower in ("and", "or", "&", "who", "that", "which"):
+        return None
+    if tokens[0].lower != "'s":
+        return tokens
+    after = tokens[1] if len(tokens) > 1 else None
+    if after is None or not (
+        after.lower in _COPULA_NEXT or after.lower.endswith("ing") or after.lower.isdigit()
+    ):
+        return None
+    return [tokens[0]._replace(lower="is", lemma="be"), *tokens[1:]]
+
+
+def _has_claim(word: Token) -> Claim:
+    article = "" if word.lower.endswith("s") and word.lemma != word.lower else "a "
+    predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{word.lower}")
+    return Claim(
+        ClaimKind.RELATIONSHIP,
+        Derivation.DIRECT,
+        Longevity.DURABLE,
+        Polarity.ASSERT,
+        conflict_key("relationship", [word.lemma]),
+        predicate,
+    )
+
+
+def _said(tokens: list[Token]) -> bool:
+    return any(t.lemma in NOT_ASSERTING for t in tokens[:2])
+
+
+def _predicate_claims(text: str, tokens: list[Token], holder: str) -> list[Claim]:
+    predicate = _verb_start(tokens)
+    if predicate is None or _said(predicate):
+        return []
+    parse = parse_predicate(predicate)
+    if parse is None:
+        return []
+    return [item_claim(text, item, holder=holder) for item in predicate_items(text, parse)]
+
+
+def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """Claims about the relatives a clause names with "my", and that the user has them."""
+    if opens_question(tokens):
+        return []
+    claims: list[Claim] = []
+    holder = ""
+    for at, token in enumerate(tokens):
+        if token.lower in _PRONOUNS and holder and at and tokens[at - 1].lower in ("and", "but"):
+            claims.extend(_predicate_claims(text, tokens[at + 1 :], holder))
+            continue
+        if token.lower != "my":
+            continue
+        head = next(
+            (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
+            None,
+        )
+        if head is None:
+            continue
+        if tokens[head].lemma not in _PARENTS:
+            claims.append(_has_claim(tokens[head]))
+        starts_clause = at == 0 or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
+        if starts_clause:
+            holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
+            claims.extend(_predicate_claims(text, tokens[head + 1 :], holder))
+    return claims

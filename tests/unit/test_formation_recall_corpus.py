@@ -1,0 +1,27 @@
+"""The formation recall corpus stays frozen: each part matches its sha256 record and keeps its size."""
+
+import pytest
+
+from evals.formation_recall import corpus
+from evals.formation_recall.corpus import CorpusDigestMismatch, Part, load
+
+
+@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 150), (Part.UNSEEN, 50)])
+def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
+    assert corpus.digest(part) == corpus.recorded_digest(part)
+    cases = load(part)
+    assert len(cases) >= least
+    assert len({case.id for case in cases}) == len(cases)
+
+
+def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(corpus, "recorded_digest", lambda part: "0" * 64)
+    with pytest.raises(CorpusDigestMismatch):
+        load(Part.UNSEEN)
+
+
+def test_the_parts_share_no_utterance() -> None:
+    def texts(part: Part) -> set[str]:
+        return {event.text for case in load(part) for event in case.events}
+
+    assert not texts(Part.DEV) & texts(Part.UNSEEN)
