@@ -1,10 +1,9 @@
 """The composition root: the one place that turns Settings into adapters (store, provider, worker ports)."""
 
 import logging
-import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from adapters.settings import Settings
 from domain.ports import UnitOfWorkFactory
@@ -20,13 +19,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-API_KEY_VARIABLES: Final = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
     """DATABASE_URL, or the embedded server in the dev data dir when asked for or when it is unset."""
     if settings.database_url and not embedded:
-        return settings.database_url
+        return settings.database_url.get_secret_value()
     from adapters.embedded.postgres import start_embedded_postgres
 
     # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
@@ -68,11 +65,11 @@ class Composition:
         from adapters.providers.policy_documents import load_memory_model
 
         model = load_memory_model(self.settings.memory_model_profile)
-        variable = API_KEY_VARIABLES.get(model.provider)
-        if variable is None or not os.environ.get(variable):
+        api_key = self.settings.provider_api_key(model.provider)
+        if api_key is None:
             log.info("no provider configured; stages fall back to deterministic formation")
             return None
-        return provider_for(model)
+        return provider_for(model, api_key=api_key)
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":

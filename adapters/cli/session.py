@@ -25,12 +25,13 @@ def idle(
 ) -> None:
     """Signal-with-start the session's consolidation; idles during a running round coalesce into one more."""
     from adapters.temporal.client import connect, session_idle
+    from adapters.temporal.connection import connect_config
 
     settings = Settings()
     console = Console(stderr=True, highlight=False)
 
     async def run() -> None:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         handle = await session_idle(
             client, tenant, principal, session, task_queue=settings.temporal_task_queue
         )

@@ -50,12 +50,14 @@ class Harness:
         task_queue: str | None = None,
         interceptors: Sequence[Interceptor] = (),
         max_activities: int = 16,
+        client: Client | None = None,
     ) -> Iterator[Worker]:
+        """A worker on this loop; on `client` (a profile's, a metrics runtime's) instead of the server's own."""
         executor = ThreadPoolExecutor(max_workers=max_activities, thread_name_prefix="test-activity")
 
         async def make() -> Worker:
             return build_worker(
-                self.client,
+                client or self.client,
                 ports,
                 executor,
                 task_queue=task_queue or f"tq-{uuid.uuid4().hex[:8]}",
