@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.observability.tracing import configure_tracing
 from adapters.postgres.engine import sqlalchemy_url
 from adapters.settings import DEFAULT_MAX_ACTIVITIES, Settings
 
@@ -16,6 +17,7 @@ def test_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
         "TEMPORAL_TASK_QUEUE",
         "DEV_DATA_DIR",
         "WORKER_MAX_CONCURRENT_ACTIVITIES",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
     ):
         monkeypatch.delenv(name, raising=False)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
@@ -29,6 +31,7 @@ def test_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.memory_model_profile is None
     assert settings.worker_max_concurrent_activities == DEFAULT_MAX_ACTIVITIES
     assert settings.worker_metrics_port is None and settings.otel_exporter_otlp_endpoint is None
+    assert configure_tracing(settings, "memory-worker") is None, "no OTLP endpoint: tracing is off"
 
 
 def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
