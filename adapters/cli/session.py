@@ -24,14 +24,17 @@ def idle(
     ] = False,
 ) -> None:
     """Signal-with-start the session's consolidation; idles during a running round coalesce into one more."""
+    from adapters.observability.tracing import configure_tracing, tracing_interceptors
     from adapters.temporal.client import connect, session_idle
     from adapters.temporal.connection import connect_config
 
     settings = Settings()
     console = Console(stderr=True, highlight=False)
+    # The consolidation's trace starts here when tracing is on (flushed by the provider's exit handler).
+    tracer_provider = configure_tracing(settings, "agent-cli")
 
     async def run() -> None:
-        client = await connect(connect_config(settings))
+        client = await connect(connect_config(settings), interceptors=tracing_interceptors(tracer_provider))
         handle = await session_idle(
             client, tenant, principal, session, task_queue=settings.temporal_task_queue
         )
