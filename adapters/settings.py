@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     worker_health_port: int | None = Field(
         default=None, ge=1, le=65535, description="/livez and /readyz port; unset means no endpoint"
     )
+    api_metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, description="the API's Prometheus /metrics port; unset means none"
+    )
     worker_deployment_name: str = DEFAULT_DEPLOYMENT_NAME
     worker_versioning: bool = Field(
         default=False,

@@ -25,6 +25,7 @@ from adapters.temporal.worker import WorkerPorts
 from domain.owner import Owner
 from domain.providers import ProviderRequest, ProviderResponse, transient
 from domain.telemetry import Stage
+from tests.unit.test_dashboard import dashboard_metrics
 from tests.workflows.conversations import NAMES, conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import append, consolidate
@@ -90,6 +91,9 @@ def test_a_scrape_after_consolidations_moves_the_counters_and_holds_no_user_text
     assert samples(scrape, f"{STAGE_LATENCY}_count") >= 6
     assert samples(scrape, f"{STAGE_TOKENS}_count") >= 6
     assert "temporal_workflow_completed" in scrape, "the SDK's own metrics share the endpoint"
+    exported = {line.split("{", 1)[0].split(" ", 1)[0] for line in scrape.splitlines() if line[:1] != "#"}
+    sdk_queried = {name for name in dashboard_metrics() if name.startswith("temporal_")}
+    assert sdk_queried <= exported, sdk_queried - exported
 
     for needle in [*texts, *NAMES, OWNER.tenant_id, OWNER.principal_id, *map(str, sessions)]:
         assert needle not in scrape
