@@ -43,13 +43,17 @@ def test_defaults_come_from_settings(clean_environment: Path) -> None:
     assert "api_key" not in config and "tls" not in config
 
 
-def test_a_profile_brings_tls_api_key_and_metadata(
-    clean_environment: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.fixture
+def prod_profile(clean_environment: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The profile "prod" selected; returns its CA file."""
     ca = tmp_path / "ca.pem"
     ca.write_bytes(b"-----BEGIN CERTIFICATE-----\n")
     clean_environment.write_text(PROFILE.format(ca=ca))
     monkeypatch.setenv("TEMPORAL_PROFILE", "prod")
+    return ca
+
+
+def test_a_profile_brings_tls_api_key_and_metadata(prod_profile: Path) -> None:
     config = connect_config(settings())
     assert config["target_host"] == "temporal.example:7233"
     assert config["namespace"] == "memory-prod"
@@ -58,16 +62,10 @@ def test_a_profile_brings_tls_api_key_and_metadata(
     tls = config["tls"]
     assert isinstance(tls, TLSConfig)
     assert tls.domain == "temporal.example"
-    assert tls.server_root_ca_cert == ca.read_bytes()
+    assert tls.server_root_ca_cert == prod_profile.read_bytes()
 
 
-def test_variables_override_the_profile(
-    clean_environment: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    ca = tmp_path / "ca.pem"
-    ca.write_bytes(b"ca")
-    clean_environment.write_text(PROFILE.format(ca=ca))
-    monkeypatch.setenv("TEMPORAL_PROFILE", "prod")
+def test_variables_override_the_profile(prod_profile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TEMPORAL_ADDRESS", "other:7233")
     monkeypatch.setenv("TEMPORAL_API_KEY", "env-key")
     config = connect_config(settings())
