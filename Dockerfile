@@ -11,6 +11,9 @@ COPY adapters ./adapters
 COPY migrations ./migrations
 COPY evals ./evals
 RUN pip install --no-cache-dir .
+# Part of the worker's build id (Worker Versioning): `docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD)`.
+ARG BUILD_COMMIT=""
+ENV BUILD_COMMIT=${BUILD_COMMIT}
 USER agent
 ENTRYPOINT ["agent"]
 CMD ["worker"]

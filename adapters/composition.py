@@ -4,7 +4,6 @@ formation policy runs."""
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-API_KEY_VARIABLES: Final = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 # The people policy profile the shipped documents define; evaluation modes may name another.
 POLICY_PROFILE: Final = "default"
 
@@ -46,7 +44,7 @@ POLICY_PROFILE: Final = "default"
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
     """DATABASE_URL, or the embedded server in the dev data dir when asked for or when it is unset."""
     if settings.database_url and not embedded:
-        return settings.database_url
+        return settings.database_url.get_secret_value()
     from adapters.embedded.postgres import start_embedded_postgres
 
     # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
@@ -104,8 +102,7 @@ class Composition:
 
     @property
     def api_key_set(self) -> bool:
-        variable = API_KEY_VARIABLES.get(self.memory_model.provider)
-        return variable is not None and bool(os.environ.get(variable))
+        return self.settings.provider_api_key(self.memory_model.provider) is not None
 
     @cached_property
     def activation(self) -> ActivationDecision:
@@ -133,7 +130,7 @@ class Composition:
 
         if self.activation.policy is None:
             return None
-        return provider_for(self.memory_model)
+        return provider_for(self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider))
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":
@@ -185,8 +182,9 @@ class Composition:
     async def temporal_client(self) -> "Client":
         if self._temporal is None:
             from adapters.temporal.client import connect
+            from adapters.temporal.connection import connect_config
 
-            self._temporal = await connect(self.settings.temporal_address, self.settings.temporal_namespace)
+            self._temporal = await connect(connect_config(self.settings))
         return self._temporal
 
     async def database_ready(self) -> bool:

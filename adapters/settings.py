@@ -1,13 +1,25 @@
-"""Process configuration, read once from the environment (and a .env file) by pydantic-settings."""
+"""Process configuration, read once from the environment (and a .env file) by pydantic-settings.
+
+The one place for defaults and secrets: the worker, the client helpers and every `agent` command read
+their knobs from here. Secrets are `SecretStr`, so neither a repr, a log line nor an error shows them.
+"""
 
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
-from pydantic import AliasChoices, Field, PositiveInt
+from pydantic import AliasChoices, Field, PositiveInt, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from domain.policy.activation import FormationMode, PinnablePolicy
 from domain.policy.evidence import BuildRef
+
+DEFAULT_TEMPORAL_ADDRESS: Final = "localhost:7233"
+DEFAULT_NAMESPACE: Final = "default"
+DEFAULT_TASK_QUEUE: Final = "memory-consolidation"
+# Stage activities mostly wait on a provider, so a worker runs many more of them than it has cores.
+DEFAULT_MAX_ACTIVITIES: Final = 64
+DEFAULT_MAX_WORKFLOW_TASKS: Final = 64
+DEFAULT_DEPLOYMENT_NAME: Final = "memory-consolidation"
 
 
 class Settings(BaseSettings):
@@ -15,16 +27,40 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True)
 
-    database_url: str | None = Field(
+    database_url: SecretStr | None = Field(
         default=None,
         description="PostgreSQL URL (postgresql://...); unset means the embedded server in dev_data_dir",
     )
-    temporal_address: str = "localhost:7233"
-    temporal_namespace: str = "default"
-    temporal_task_queue: str = "memory-consolidation"
-    worker_max_concurrent_activities: PositiveInt = 8
-    worker_max_concurrent_workflow_tasks: PositiveInt = 16
-    worker_max_concurrent_local_activities: PositiveInt = 8
+    # The Temporal connection is a temporalio.envconfig profile (TEMPORAL_PROFILE in TEMPORAL_CONFIG_FILE,
+    # then the TEMPORAL_* variables); these three, when set, override the profile like its own variables do.
+    temporal_address: str = DEFAULT_TEMPORAL_ADDRESS
+    temporal_namespace: str = DEFAULT_NAMESPACE
+    temporal_api_key: SecretStr | None = None
+    temporal_profile: str | None = None
+    temporal_config_file: Path | None = None
+    temporal_task_queue: str = DEFAULT_TASK_QUEUE
+    worker_max_concurrent_activities: PositiveInt = DEFAULT_MAX_ACTIVITIES
+    worker_max_concurrent_workflow_tasks: PositiveInt = DEFAULT_MAX_WORKFLOW_TASKS
+    worker_metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, description="Prometheus /metrics port; unset means no endpoint"
+    )
+    worker_health_port: int | None = Field(
+        default=None, ge=1, le=65535, description="/livez and /readyz port; unset means no endpoint"
+    )
+    api_metrics_port: int | None = Field(
+        default=None, ge=1, le=65535, description="the API's Prometheus /metrics port; unset means none"
+    )
+    worker_deployment_name: str = DEFAULT_DEPLOYMENT_NAME
+    worker_versioning: bool = Field(
+        default=False,
+        description="route workflow tasks by deployment version (Worker Versioning); see the README's rollout",
+    )
+    build_commit: str | None = Field(
+        default=None, description="the source commit the image was built from; part of the worker's build id"
+    )
+    otel_exporter_otlp_endpoint: str | None = Field(
+        default=None, description="OTLP endpoint for traces; unset means tracing is off"
+    )
     database_pool_size: PositiveInt = 5
     dev_data_dir: Path = Path(".dev")
     memory_model_profile: str | None = Field(
@@ -50,9 +86,11 @@ class Settings(BaseSettings):
         default=None,
         description="JSON file mapping sha256(bearer token) to one tenant and principal (adapters.api.auth)",
     )
-    mcp_token: str | None = Field(
+    mcp_token: SecretStr | None = Field(
         default=None, description="the bearer token `agent mcp` acts as; looked up in api_tokens_file"
     )
+    openai_api_key: SecretStr | None = None
+    anthropic_api_key: SecretStr | None = None
 
     @property
     def embedded_postgres_dir(self) -> Path:
@@ -61,3 +99,8 @@ class Settings(BaseSettings):
     @property
     def embedded_temporal_dir(self) -> Path:
         return self.dev_data_dir / "temporal"
+
+    def provider_api_key(self, provider: str) -> str | None:
+        """The API key of a memory model's provider, if one is set."""
+        secret = {"openai": self.openai_api_key, "anthropic": self.anthropic_api_key}.get(provider)
+        return secret.get_secret_value() if secret else None

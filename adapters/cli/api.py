@@ -58,7 +58,7 @@ def mcp(
 
     composition = database_composition(embedded)
     token = composition.settings.mcp_token
-    scope = composition.token_registry.scope(token) if token else None
+    scope = composition.token_registry.scope(token.get_secret_value()) if token else None
     if scope is None:
         typer.echo("MCP_TOKEN is unset or not a token in API_TOKENS_FILE", err=True)
         raise typer.Exit(2)

@@ -97,7 +97,8 @@ def dev(
 async def _serve(
     server: "DevServer", composition: Composition, console: Console, *, demo: bool, exit_after_demo: bool
 ) -> None:
-    from adapters.temporal.client import TASK_QUEUE, connect
+    from adapters.settings import DEFAULT_TASK_QUEUE
+    from adapters.temporal.client import connect
     from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
     from adapters.temporal.worker import activity_executor, build_worker, run_until
 
@@ -106,12 +107,12 @@ async def _serve(
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     client = await connect(server.address)
-    installed = await install_retirement_schedule(client, task_queue=TASK_QUEUE)
+    installed = await install_retirement_schedule(client, task_queue=DEFAULT_TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
     ports = composition.worker_ports
     console.print(f"formation: {escape(composition.activation.explanation())}")
     with activity_executor() as executor:
-        worker = build_worker(client, ports, executor, task_queue=TASK_QUEUE, graceful_shutdown_s=5)
+        worker = build_worker(client, ports, executor, task_queue=DEFAULT_TASK_QUEUE, graceful_shutdown_s=5)
 
         async def front() -> None:
             try:

@@ -6,13 +6,15 @@ itself: the valid lines are stored, each refused line is reported by number, fie
 """
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Final
 from uuid import UUID
 
 import typer
+from rich.console import Console
+from rich.progress import Progress
 
 from adapters.cli.db import database_composition
 from domain.errors import EventConflict
@@ -38,7 +40,12 @@ class ImportReport:
         return len(self.refusals)
 
 
-def import_events(store: UnitOfWorkFactory, lines: Iterable[bytes | str]) -> ImportReport:
+def import_events(
+    store: UnitOfWorkFactory,
+    lines: Iterable[bytes | str],
+    on_batch: Callable[[int, int], None] | None = None,
+) -> ImportReport:
+    """`on_batch(done, total)` after each committed batch: valid events handled so far, of all valid."""
     report = ImportReport()
     valid: list[tuple[int, SourceEvent]] = []
     for item in parse_lines(lines):
@@ -48,6 +55,8 @@ def import_events(store: UnitOfWorkFactory, lines: Iterable[bytes | str]) -> Imp
             valid.append(item)
     for start in range(0, len(valid), BATCH):
         append_numbered(store, valid[start : start + BATCH], report)
+        if on_batch is not None:
+            on_batch(min(start + BATCH, len(valid)), len(valid))
     report.refusals.sort(key=lambda refusal: refusal.line)
     return report
 
@@ -101,12 +110,20 @@ def import_command(
 ) -> None:
     """Append the file's events; re-importing the same file changes nothing. Exits 1 if a line was refused."""
     composition = database_composition(embedded)
-    try:
-        # Bytes, decoded line by line: a byte that is not UTF-8 refuses its own line only.
-        with file.open("rb") as lines:
-            report = import_events(composition.unit_of_work_factory, lines)
-    finally:
-        composition.close()
+    console = Console(stderr=True)
+    # A bar only on a terminal: a pipe or a log gets the summary line alone.
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task("importing events", total=None)
+        try:
+            # Bytes, decoded line by line: a byte that is not UTF-8 refuses its own line only.
+            with file.open("rb") as lines:
+                report = import_events(
+                    composition.unit_of_work_factory,
+                    lines,
+                    lambda done, total: progress.update(task, completed=done, total=total),
+                )
+        finally:
+            composition.close()
     for refusal in report.refusals:
         typer.echo(f"refused {refusal}", err=True)
     reasons = Counter(r.reason for r in report.refusals)

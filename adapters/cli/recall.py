@@ -236,13 +236,14 @@ def install(
     """Create or update the "memory-retirement-sweep" schedule (idempotent)."""
     from adapters.settings import Settings
     from adapters.temporal.client import connect
+    from adapters.temporal.connection import connect_config
     from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
 
     every = _interval(interval)
     settings = Settings()
 
     async def go() -> str:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         installed = await install_retirement_schedule(
             client, interval=every, task_queue=settings.temporal_task_queue, lanes=lanes
         )

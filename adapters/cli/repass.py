@@ -26,12 +26,13 @@ def list_command(
 ) -> None:
     """List re-pass workflows with their Temporal status and RepassState."""
     from adapters.temporal.client import connect
+    from adapters.temporal.connection import connect_config
     from adapters.temporal.repass import list_repasses
 
     settings = Settings()
 
     async def run() -> None:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         rows = await list_repasses(client, state, limit)
         table = Table("workflow id", "status", "RepassState")
         for row in rows:
@@ -45,12 +46,13 @@ def list_command(
 def retry(workflow_id: Annotated[str, typer.Argument(help="The re-pass workflow id (repass/...).")]) -> None:
     """Run an exhausted or abandoned re-pass again, from its recorded range, with a fresh attempt budget."""
     from adapters.temporal.client import connect
+    from adapters.temporal.connection import connect_config
     from adapters.temporal.repass import RepassNotRetryable, retry_repass
 
     settings = Settings()
 
     async def run() -> str:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         return await retry_repass(client, workflow_id, settings.temporal_task_queue)
 
     try:

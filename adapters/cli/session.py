@@ -26,13 +26,17 @@ def idle(
     ] = False,
 ) -> None:
     """Signal-with-start the session's consolidation; idles during a running round coalesce into one more."""
+    from adapters.observability.tracing import configure_tracing, tracing_interceptors
     from adapters.temporal.client import connect, session_idle
+    from adapters.temporal.connection import connect_config
 
     settings = Settings()
     console = Console(stderr=True, highlight=False)
+    # The consolidation's trace starts here when tracing is on (flushed by the provider's exit handler).
+    tracer_provider = configure_tracing(settings, "agent-cli")
 
     async def run() -> None:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings), interceptors=tracing_interceptors(tracer_provider))
         handle = await session_idle(
             client, tenant, principal, session, task_queue=settings.temporal_task_queue
         )
@@ -58,12 +62,13 @@ def quarantined(
 ) -> None:
     """List sessions held before a segment that fails deterministically (ConsolidationOutcome=poisoned)."""
     from adapters.temporal.client import connect
+    from adapters.temporal.connection import connect_config
     from adapters.temporal.quarantine import list_quarantined
 
     settings = Settings()
 
     async def run() -> None:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         table = Table("workflow id", "consolidated to", "held range", "activity", "error class")
         for row in await list_quarantined(client, limit):
             held = row.quarantine
@@ -99,12 +104,13 @@ def release(
 ) -> None:
     """Release a quarantined session: its held range is retried or skipped, then later events consolidate."""
     from adapters.temporal.client import connect
+    from adapters.temporal.connection import connect_config
     from adapters.temporal.quarantine import NotQuarantined, release_session
 
     settings = Settings()
 
     async def run() -> None:
-        client = await connect(settings.temporal_address, settings.temporal_namespace)
+        client = await connect(connect_config(settings))
         held = await release_session(client, tenant, principal, session, skip=skip)
         end = "unplanned" if held.last_seq is None else str(held.last_seq)
         typer.echo(f"{'skipping' if skip else 'retrying'} events {held.watermark + 1}-{end}")

@@ -1,4 +1,4 @@
-"""`agent worker`: one consolidation worker on TEMPORAL_ADDRESS and DATABASE_URL."""
+"""`agent worker`: one consolidation worker on the Temporal profile and DATABASE_URL."""
 
 import asyncio
 import logging
@@ -12,9 +12,9 @@ from domain.errors import WrongSchemaRevision
 from domain.policy.activation import ActivationRefused, FormationMode
 
 worker_app = typer.Typer(
-    help="Run a consolidation worker (configuration from the environment: TEMPORAL_ADDRESS, "
-    "TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL, WORKER_MAX_CONCURRENT_*). Stops gracefully on "
-    "SIGTERM.",
+    help="Run a consolidation worker (configuration from the environment: the Temporal profile "
+    "(TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, "
+    "TEMPORAL_TLS_*), TEMPORAL_TASK_QUEUE, DATABASE_URL, WORKER_*). Stops gracefully on SIGTERM.",
     invoke_without_command=True,
 )
 
@@ -45,10 +45,23 @@ def worker(
             "without evidence; off: deterministic. Default MEMORY_FORMATION_MODE (auto)."
         ),
     ] = None,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="Serve Prometheus /metrics on this port; default WORKER_METRICS_PORT."
+        ),
+    ] = None,
+    health_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="Serve /livez and /readyz on this port; default WORKER_HEALTH_PORT."
+        ),
+    ] = None,
 ) -> None:
     """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision, or
     (--formation-mode required) without evidence for the policy it must run."""
-    from adapters.temporal.worker import serve
+    from adapters.postgres.schema import require_expected_revision
+    from adapters.temporal.service import WorkerOptions, serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
@@ -65,16 +78,14 @@ def worker(
         composition.close()
         code = EXIT_WRONG_REVISION if isinstance(refusal, WrongSchemaRevision) else EXIT_NOT_EVIDENCED
         raise typer.Exit(code) from None
+    options = WorkerOptions(
+        task_queue=task_queue or settings.temporal_task_queue,
+        max_activities=max_activities or settings.worker_max_concurrent_activities,
+        max_workflow_tasks=max_workflow_tasks or settings.worker_max_concurrent_workflow_tasks,
+        metrics_port=metrics_port or settings.worker_metrics_port,
+        health_port=health_port or settings.worker_health_port,
+    )
     try:
-        asyncio.run(
-            serve(
-                ports,
-                address=settings.temporal_address,
-                namespace=settings.temporal_namespace,
-                task_queue=task_queue or settings.temporal_task_queue,
-                max_activities=max_activities or settings.worker_max_concurrent_activities,
-                max_workflow_tasks=max_workflow_tasks or settings.worker_max_concurrent_workflow_tasks,
-            )
-        )
+        asyncio.run(serve(settings, ports, options, lambda: require_expected_revision(composition.engine)))
     finally:
         composition.close()

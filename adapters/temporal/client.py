@@ -1,11 +1,16 @@
 """The agent's side of consolidation: connect with the pydantic converter and report a session idle."""
 
+from collections.abc import Sequence
 from uuid import UUID
 
-from temporalio.client import Client, WorkflowHandle
+from temporalio.client import Client, Interceptor, WorkflowHandle
 from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.envconfig import ClientConnectConfig
+from temporalio.runtime import Runtime
 
 from activities.contracts import SessionKey
+from adapters.settings import DEFAULT_TASK_QUEUE
+from adapters.temporal.connection import plaintext
 from domain.policy.versions import FORMATION_9
 from workflows.consolidate_session import (
     IDLE_SIGNAL,
@@ -15,9 +20,6 @@ from workflows.consolidate_session import (
     session_workflow_id,
 )
 
-DEFAULT_ADDRESS = "127.0.0.1:7233"
-DEFAULT_NAMESPACE = "default"
-TASK_QUEUE = "memory-consolidation"
 # formation@9 is the candidate policy the service runs; the frozen controls are for evaluations.
 DEFAULT_FORMATION_POLICY = FORMATION_9
 
@@ -32,12 +34,25 @@ class TemporalUnavailable(Exception):
         self.address = address
 
 
-async def connect(address: str = DEFAULT_ADDRESS, namespace: str = DEFAULT_NAMESPACE) -> Client:
+async def connect(
+    target: ClientConnectConfig | str,
+    *,
+    runtime: Runtime | None = None,
+    interceptors: Sequence[Interceptor] = (),
+) -> Client:
+    """A client for a profile's connect config (`connection.connect_config`), or for a plaintext local
+    address. `runtime` carries the metrics endpoint; `interceptors` the tracing."""
+    config = plaintext(target) if isinstance(target, str) else target
     try:
-        return await Client.connect(address, namespace=namespace, data_converter=pydantic_data_converter)
+        return await Client.connect(
+            **config,
+            data_converter=pydantic_data_converter,
+            runtime=runtime,
+            interceptors=interceptors,
+        )
     except RuntimeError as failed:
-        # The SDK's core reports every failure to connect as a bare RuntimeError.
-        raise TemporalUnavailable(address) from failed
+        # The SDK's core reports every failure to connect (refused, TLS handshake) as a bare RuntimeError.
+        raise TemporalUnavailable(config["target_host"]) from failed
 
 
 async def session_idle(
@@ -47,7 +62,7 @@ async def session_idle(
     session: UUID | str,
     *,
     formation_policy: str = DEFAULT_FORMATION_POLICY,
-    task_queue: str = TASK_QUEUE,
+    task_queue: str = DEFAULT_TASK_QUEUE,
     repass_initial_backoff_s: float | None = None,
 ) -> SessionHandle:
     """Signal-with-start: nudges a running consolidation (coalesced into one follow-up round) or starts

@@ -18,7 +18,7 @@ from temporalio.client import (
     ScheduleUpdateInput,
 )
 
-from adapters.temporal.client import TASK_QUEUE
+from adapters.settings import DEFAULT_TASK_QUEUE
 from domain.beliefs.lifecycle import SWEEP_LANES
 from workflows.retirement_sweep import RetirementSweepWorkflow, SweepInput
 
@@ -34,7 +34,7 @@ class Installed(StrEnum):
 
 
 def retirement_schedule(
-    interval: timedelta, task_queue: str = TASK_QUEUE, lanes: int = SWEEP_LANES
+    interval: timedelta, task_queue: str = DEFAULT_TASK_QUEUE, lanes: int = SWEEP_LANES
 ) -> Schedule:
     if interval <= timedelta(0):
         raise ValueError("the sweep interval must be positive")
@@ -56,7 +56,7 @@ async def install_retirement_schedule(
     client: Client,
     *,
     interval: timedelta = DEFAULT_INTERVAL,
-    task_queue: str = TASK_QUEUE,
+    task_queue: str = DEFAULT_TASK_QUEUE,
     lanes: int = SWEEP_LANES,
 ) -> Installed:
     """Idempotent: creates the schedule, or replaces its action, spec and policy when it exists."""

@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from temporalio.client import Client
-from temporalio.worker import Interceptor, Worker
+from temporalio.runtime import Runtime
+from temporalio.worker import Interceptor, Worker, WorkerDeploymentConfig
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
@@ -19,7 +20,8 @@ from activities.quarantine import QuarantineActivities
 from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
 from activities.stages import StageActivities
-from adapters.temporal.client import TASK_QUEUE, connect
+from adapters.observability.metrics import MetricsInterceptor, ServiceMetrics
+from adapters.settings import DEFAULT_MAX_ACTIVITIES, DEFAULT_MAX_WORKFLOW_TASKS, DEFAULT_TASK_QUEUE
 from adapters.temporal.failures import ContentFreeActivityFailures
 from domain.policy.activation import ActivationDecision
 from domain.ports import UnitOfWorkFactory
@@ -37,9 +39,6 @@ WORKFLOWS: Sequence[type] = (
     RepassWorkflow,
     RetirementSweepWorkflow,
 )
-# Stage activities mostly wait on a provider, so a worker runs many more of them than it has cores.
-DEFAULT_MAX_ACTIVITIES = 64
-DEFAULT_MAX_WORKFLOW_TASKS = 64
 # In-flight activities get this long to finish on SIGTERM before Temporal retries them elsewhere.
 GRACEFUL_SHUTDOWN_S = 30.0
 # After the graceful timeout, cancelled activities get this long to give way before the worker stops anyway.
@@ -95,12 +94,15 @@ def build_worker(
     ports: WorkerPorts,
     executor: ThreadPoolExecutor,
     *,
-    task_queue: str = TASK_QUEUE,
+    task_queue: str = DEFAULT_TASK_QUEUE,
     max_activities: int = DEFAULT_MAX_ACTIVITIES,
     max_workflow_tasks: int = DEFAULT_MAX_WORKFLOW_TASKS,
     interceptors: Sequence[Interceptor] = (),
     graceful_shutdown_s: float = GRACEFUL_SHUTDOWN_S,
+    deployment: WorkerDeploymentConfig | None = None,
 ) -> Worker:
+    # The service's metrics go wherever the client's runtime sends the SDK's (nowhere by default).
+    meter = (client.service_client.config.runtime or Runtime.default()).metric_meter
     return Worker(
         client,
         task_queue=task_queue,
@@ -110,8 +112,13 @@ def build_worker(
         max_concurrent_activities=max_activities,
         max_concurrent_workflow_tasks=max_workflow_tasks,
         # Always installed: no activity error message reaches a history or a log line.
-        interceptors=[ContentFreeActivityFailures(), *interceptors],
+        interceptors=[
+            ContentFreeActivityFailures(),
+            MetricsInterceptor(ServiceMetrics(meter)),
+            *interceptors,
+        ],
         graceful_shutdown_timeout=timedelta(seconds=graceful_shutdown_s),
+        deployment_config=deployment,
     )
 
 
@@ -152,25 +159,3 @@ async def run_until(worker: Worker, stop: asyncio.Event) -> None:
         for task in (running, shutdown):
             task.cancel()
 
-
-async def serve(
-    ports: WorkerPorts,
-    *,
-    address: str,
-    namespace: str,
-    task_queue: str = TASK_QUEUE,
-    max_activities: int = DEFAULT_MAX_ACTIVITIES,
-    max_workflow_tasks: int = DEFAULT_MAX_WORKFLOW_TASKS,
-) -> None:
-    """`agent worker`: connect, poll until SIGTERM, drain, exit."""
-    client = await connect(address, namespace)
-    with activity_executor(max_activities) as executor:
-        worker = build_worker(
-            client,
-            ports,
-            executor,
-            task_queue=task_queue,
-            max_activities=max_activities,
-            max_workflow_tasks=max_workflow_tasks,
-        )
-        await run_until_signalled(worker)

@@ -151,3 +151,16 @@ def test_any_lines_never_raise_and_never_lose_a_valid_line(
             assert stored(store, parsed), f"line {number} was neither stored nor refused"
         else:
             assert number in refused_lines, f"line {number} was refused silently"
+
+
+def test_a_large_import_reports_progress_by_committed_batch(clean_postgres: Engine) -> None:
+    session = str(uuid.uuid4())
+    lines = [json.dumps(row(session, seq)) for seq in range(1, 1201)] + ["not json"]
+    seen: list[tuple[int, int]] = []
+
+    report = import_events(
+        PostgresStore(clean_postgres), lines, lambda done, total: seen.append((done, total))
+    )
+
+    assert report.appended == 1200 and report.refused == 1
+    assert seen == [(500, 1200), (1000, 1200), (1200, 1200)]

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHistory
 from temporalio.testing import WorkflowEnvironment
-from temporalio.worker import Interceptor, Worker
+from temporalio.worker import Interceptor, Worker, WorkerDeploymentConfig
 
 from adapters.temporal.worker import WorkerPorts, build_worker
 
@@ -50,18 +50,22 @@ class Harness:
         task_queue: str | None = None,
         interceptors: Sequence[Interceptor] = (),
         max_activities: int = 16,
+        client: Client | None = None,
+        deployment: WorkerDeploymentConfig | None = None,
     ) -> Iterator[Worker]:
+        """A worker on this loop; on `client` (a profile's, a metrics runtime's) instead of the server's own."""
         executor = ThreadPoolExecutor(max_workers=max_activities, thread_name_prefix="test-activity")
 
         async def make() -> Worker:
             return build_worker(
-                self.client,
+                client or self.client,
                 ports,
                 executor,
                 task_queue=task_queue or f"tq-{uuid.uuid4().hex[:8]}",
                 max_activities=max_activities,
                 interceptors=interceptors,
                 graceful_shutdown_s=2.0,
+                deployment=deployment,
             )
 
         worker = self.run(make())

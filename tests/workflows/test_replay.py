@@ -9,6 +9,7 @@ RECORD_HISTORIES=1 only when a change is meant to break replay (and then version
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from temporalio.client import WorkflowHistory
@@ -19,9 +20,11 @@ from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import session_idle
 from adapters.temporal.worker import WORKFLOWS, WorkerPorts
+from domain.providers import ProviderFailure, ProviderRequest, transient
+from domain.telemetry import Stage
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness
-from tests.workflows.support import OWNER, append, histories
+from tests.workflows.support import OWNER, append, by_workflow_type, histories
 from tests.workflows.test_session_rounds import wait_for
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
@@ -64,6 +67,46 @@ def test_recorded_histories_of_each_workflow_replay(harness: Harness, store: Pos
         for history in found.values():
             name = history.events[0].workflow_execution_started_event_attributes.workflow_type.name
             (RECORDED / f"{name}.json").write_text(history.to_json())
+
+
+class FirstDistillationTimesOut:
+    """The first distillation call times out (the round falls back and starts a re-pass); the re-pass's
+    calls are answered."""
+
+    def __init__(self) -> None:
+        self.timed_out = False
+
+    def __call__(self, request: ProviderRequest) -> dict[str, Any] | ProviderFailure:
+        if request.stage is Stage.DISTILLATION and not self.timed_out:
+            self.timed_out = True
+            return transient("timeout")
+        return plausible_answer(request)
+
+
+def test_recorded_repass_history_replays(harness: Harness, store: PostgresStore) -> None:
+    session = uuid.uuid4()
+    append(store, conversation(OWNER, session, 4, seed=21))
+    with harness.worker(WorkerPorts(store, ScriptedProvider(FirstDistillationTimesOut()))) as worker:
+        handle = harness.run(
+            session_idle(
+                harness.client,
+                "t1",
+                "p1",
+                session,
+                task_queue=worker.task_queue,
+                repass_initial_backoff_s=0.2,
+            )
+        )
+        harness.run(handle.result())
+        repasses = by_workflow_type(histories(harness, worker.task_queue, at_least=3), "repass/")
+        assert len(repasses) == 1
+        workflow_id = next(iter(repasses)).split("@")[0]
+        harness.run(harness.client.get_workflow_handle(workflow_id).result())
+        found = by_workflow_type(histories(harness, worker.task_queue, at_least=3), "repass/")
+    replay(list(found.values()), harness)
+
+    if os.environ.get("RECORD_HISTORIES") == "1":
+        (RECORDED / "Repass.json").write_text(next(iter(found.values())).to_json())
 
 
 def test_committed_histories_replay(harness: Harness) -> None:

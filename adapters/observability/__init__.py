@@ -1,0 +1,1 @@
+"""What operators watch: content-free metrics, traces and health endpoints of the worker and the API."""
