@@ -180,10 +180,7 @@ class MemoryDistillationEvidence(_Bound):
             raise ValueError(
                 "a schema 7 artifact is provider-default evidence: reasoning_effort must be null"
             )
-        if len(self.runs) != self.repeats:
-            raise ValueError(f"repeats is {self.repeats} but {len(self.runs)} runs are recorded")
-        if [run.index for run in self.runs] != list(range(self.repeats)):
-            raise ValueError("runs are recorded in order, indexed from 0")
+        _check_runs(self.repeats, [run.index for run in self.runs])
         return self
 
     @property
@@ -226,15 +223,20 @@ class FormationPolicyEvidence(_Bound):
             raise ValueError("formation@10 evidence comes from a populated store: seeded_case_count is 0")
         if self.seeded_case_count > self.case_count:
             raise ValueError("seeded_case_count exceeds case_count")
-        if len(self.runs) != self.repeats:
-            raise ValueError(f"repeats is {self.repeats} but {len(self.runs)} runs are recorded")
-        if [run.index for run in self.runs] != list(range(self.repeats)):
-            raise ValueError("runs are recorded in order, indexed from 0")
+        _check_runs(self.repeats, [run.index for run in self.runs])
         return self
 
     @property
     def evidence_tuple(self) -> EvidenceTuple:
         return _tuple(self, None)
+
+
+def _check_runs(repeats: int, indexes: list[int]) -> None:
+    """Each repeat records its own numbers, in order: pooled gates are recomputable from the artifact."""
+    if len(indexes) != repeats:
+        raise ValueError(f"repeats is {repeats} but {len(indexes)} runs are recorded")
+    if indexes != list(range(repeats)):
+        raise ValueError("runs are recorded in order, indexed from 0")
 
 
 def _tuple(artifact: _Bound, effort: str | None) -> EvidenceTuple:
