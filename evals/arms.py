@@ -60,6 +60,8 @@ class Arm(Protocol):
     policy: str
     # Frozen controls cannot express the closed fields and are scored on statements alone.
     statement_only: bool
+    # An arm that calls a provider: every consolidation must make exactly three calls per segment.
+    provider_arm: bool
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun: ...
 
@@ -100,6 +102,7 @@ def _owner_sessions(case: Case) -> list[tuple[UUID, list[SourceEvent]]]:
 class Formation7Arm:
     policy = FORMATION_7
     statement_only = True
+    provider_arm = False
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         formed: list[FormedClaim] = []
@@ -119,16 +122,20 @@ class Formation7Arm:
 
 
 class PipelineArm:
-    """formation@9 through production consolidation; `provider_for(case_id)` None runs the fallback."""
+    """formation@9 through production consolidation, asking `provider_for(case_id)`; without one, the
+    deterministic fallback a worker without evidence runs."""
 
     policy = FORMATION_9
     statement_only = False
 
     def __init__(
-        self, provider_for: Callable[[str], Provider | None], stores: StoreProvider = memory_store
+        self,
+        provider_for: Callable[[str], Provider] | None = None,
+        stores: StoreProvider = memory_store,
     ) -> None:
         self._provider_for = provider_for
         self._stores = stores
+        self.provider_arm = provider_for is not None
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         with self._stores() as uow_factory:
@@ -136,7 +143,7 @@ class PipelineArm:
             with uow_factory() as uow:
                 uow.events.append(list(case.events))
                 uow.commit()
-            provider = self._provider_for(case.id)
+            provider = self._provider_for(case.id) if self._provider_for is not None else None
             runs: list[ConsolidationRun] = []
             segments: list[SegmentRef] = []
             formed_by: dict[int, UUID] = {}
