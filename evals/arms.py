@@ -5,22 +5,20 @@
   provider it is formation@9's deterministic fallback, exactly what a worker without evidence runs.
 - formation@7 (`Formation7Arm`) is the frozen deterministic control: deterministic-v2 over each session,
   statements only.
-A formation@8 arm needs the provider-assisted-v2 extractor; where the tree has none the live comparison
-cannot run (evals.runner refuses it up front).
+A formation@8 arm needs the provider-assisted-v2 extractor; this tree has none yet, so `formation8_arm`
+refuses and a live comparison stops before any call.
 
 An arm reports what it formed and what production recorded (runs, checks, represented seeds), never text
 in a log: the statements stay in the returned values the scorer reads.
 """
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID
 
 from activities.contracts import SessionKey
-from adapters.memory.store import InMemoryStore
 from domain.beliefs.records import MemoryRecord
 from domain.candidates import Derivation, MemoryCandidate, Polarity
 from domain.consolidation import GAP_GRACE
@@ -39,8 +37,7 @@ from evals.lifecycle import automatic_beliefs, failed_checks
 from evals.matching import FormedClaim, Source, matches
 from evals.scorer import FormedBelief
 from evals.seeding import write_seed_pool
-
-StoreProvider = Callable[[], AbstractContextManager[UnitOfWorkFactory]]
+from evals.stores import StoreProvider, memory_store
 
 
 @dataclass(frozen=True)
@@ -64,12 +61,6 @@ class Arm(Protocol):
     provider_arm: bool
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun: ...
-
-
-@contextmanager
-def memory_store() -> Iterator[UnitOfWorkFactory]:
-    """A fresh in-memory store per case, dropped with the case."""
-    yield InMemoryStore()
 
 
 def provenance_fails(case: Case, sources: frozenset[Source], derivation: Derivation | None) -> bool:
@@ -97,6 +88,18 @@ def _owner_sessions(case: Case) -> list[tuple[UUID, list[SourceEvent]]]:
         (session, [e for e in case.events if e.session_id == session and e.owner == CASE_OWNER])
         for session in case.sessions
     ]
+
+
+class ArmUnavailable(RuntimeError):
+    """An arm whose policy this tree cannot run."""
+
+
+def formation8_arm() -> Arm:
+    """The frozen provider control. Its extractor (provider-assisted-v2, issue #16) is not in this tree."""
+    raise ArmUnavailable(
+        "formation@8 (provider-assisted-v2) has no extractor in this tree: the comparison has no provider "
+        "control to measure lift against"
+    )
 
 
 class Formation7Arm:
@@ -138,7 +141,7 @@ class PipelineArm:
         self.provider_arm = provider_for is not None
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
-        with self._stores() as uow_factory:
+        with self._stores(frozenset(e.tenant_id for e in case.events)) as uow_factory:
             seeds = write_seed_pool(uow_factory, case, pool) if pool is not None else {}
             with uow_factory() as uow:
                 uow.events.append(list(case.events))
@@ -154,7 +157,9 @@ class PipelineArm:
                     uow_factory,
                     provider,
                     SessionKey(
-                        tenant_id=CASE_OWNER.tenant_id, principal_id=CASE_OWNER.principal_id, session_id=session
+                        tenant_id=CASE_OWNER.tenant_id,
+                        principal_id=CASE_OWNER.principal_id,
+                        session_id=session,
                     ),
                     FORMATION_9,
                     _idle_at(events),

@@ -30,6 +30,7 @@ DURABLE_DAYS = {
     ClaimKind.PROJECT_FACT: 90,
 }
 
+
 @pytest.mark.parametrize("kind", list(ClaimKind))
 def test_gate_memory_hypothesis_retirement_after_thirty_days(kind: ClaimKind) -> None:
     """Catches: HYPOTHESIS_HORIZON set to anything but 30 days (e.g. 20)."""
