@@ -51,14 +51,15 @@ class CaseRun:
     # Seed subjects a segment verifiably represented through an anticipation attributed to the seed.
     represented_seeds: frozenset[str] = frozenset()
     failed_checks: int = 0
+    # Consolidations that did not make exactly three provider calls per planned segment when the session
+    # had an eligible owner event (and none when it had not).
+    call_violations: int = 0
 
 
 class Arm(Protocol):
     policy: str
     # Frozen controls cannot express the closed fields and are scored on statements alone.
     statement_only: bool
-    # An arm that calls a provider: every consolidation must make exactly three calls per segment.
-    provider_arm: bool
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun: ...
 
@@ -105,7 +106,6 @@ def formation8_arm() -> Arm:
 class Formation7Arm:
     policy = FORMATION_7
     statement_only = True
-    provider_arm = False
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         formed: list[FormedClaim] = []
@@ -138,7 +138,6 @@ class PipelineArm:
     ) -> None:
         self._provider_for = provider_for
         self._stores = stores
-        self.provider_arm = provider_for is not None
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         with self._stores(frozenset(e.tenant_id for e in case.events)) as uow_factory:
@@ -150,6 +149,7 @@ class PipelineArm:
             runs: list[ConsolidationRun] = []
             segments: list[SegmentRef] = []
             formed_by: dict[int, UUID] = {}
+            violations = 0
             for session, events in _owner_sessions(case):
                 if not events:
                     continue
@@ -165,6 +165,9 @@ class PipelineArm:
                     _idle_at(events),
                 )
                 runs += rounds.runs
+                if provider is not None:
+                    calls = 3 if any(e.is_owner_assertion for e in events) else 0
+                    violations += sum(r.provider_call_count != calls * r.segment_count for r in rounds.runs)
                 segments += rounds.segments
                 self._note_formed(case, automatic_beliefs(uow_factory), formed_by)
             formed = [_belief_claim(case, b) for b in automatic_beliefs(uow_factory)]
@@ -178,6 +181,7 @@ class PipelineArm:
             seeded=bool(seeds),
             represented_seeds=represented,
             failed_checks=failed,
+            call_violations=violations,
         )
 
     @staticmethod

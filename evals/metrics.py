@@ -62,7 +62,7 @@ class ArmTally:
     consolidations: int = 0
     segments: int = 0
     provider_calls: int = 0
-    # Consolidations of a provider arm that did not make exactly three calls per planned segment.
+    # Consolidations of a provider arm that did not make three calls per planned segment (evals.arms).
     call_violations: int = 0
     cost_usd: float = 0.0
     dispositions: Counter[CoverageDisposition] = field(default_factory=Counter)
@@ -71,15 +71,16 @@ class ArmTally:
     def corrections_per_hundred(self) -> float:
         return 100.0 * self.corrections / self.automatic_committed if self.automatic_committed else 0.0
 
-    def add_case(self, case: Case, run: CaseRun, *, provider_arm: bool) -> None:
+    def add_case(self, case: Case, run: CaseRun) -> None:
         self._recall(case, run)
         for claim in run.formed:
             self.precision.count(not claim.boundary_failure and _matches_positive(case, claim))
             self.boundary_failures += claim.boundary_failure
         self.seeded_positive_cases += run.seeded and case.is_positive
         self.failed_checks += run.failed_checks
+        self.call_violations += run.call_violations
         for consolidation in run.runs:
-            self._record(consolidation, provider_arm=provider_arm)
+            self._record(consolidation)
 
     def _recall(self, case: Case, run: CaseRun) -> None:
         for index, expectation in enumerate(case.expectations):
@@ -106,11 +107,10 @@ class ArmTally:
             for source in cited:
                 self.evidence.count(formed or any(source in claim.sources for claim in run.formed))
 
-    def _record(self, run: ConsolidationRun, *, provider_arm: bool) -> None:
+    def _record(self, run: ConsolidationRun) -> None:
         self.consolidations += 1
         self.segments += run.segment_count
         self.provider_calls += run.provider_call_count
-        self.call_violations += provider_arm and run.provider_call_count != 3 * run.segment_count
         self.cost_usd += sum(metrics.cost_usd for metrics in run.stage_metrics)
         self.corrections += run.categories.get(ReasonCategory.SUPERSEDED, 0)
         self.automatic_committed += run.direct_committed + run.hypothesis_committed

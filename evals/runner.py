@@ -69,5 +69,5 @@ def _run_arm(pool: ThreadPoolExecutor, arm: Arm, evaluated: EvalSet, progress: P
 
     tally = ArmTally(policy=arm.policy)
     for case, result in zip(corpus.cases, pool.map(one, corpus.cases), strict=True):
-        tally.add_case(case, result, provider_arm=arm.provider_arm)
+        tally.add_case(case, result)
     return tally
