@@ -58,8 +58,6 @@ class CaseRun:
 
 class Arm(Protocol):
     policy: str
-    # Frozen controls cannot express the closed fields and are scored on statements alone.
-    statement_only: bool
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun: ...
 
@@ -105,7 +103,6 @@ def formation8_arm() -> Arm:
 
 class Formation7Arm:
     policy = FORMATION_7
-    statement_only = True
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         formed: list[FormedClaim] = []
@@ -129,7 +126,6 @@ class PipelineArm:
     deterministic fallback a worker without evidence runs."""
 
     policy = FORMATION_9
-    statement_only = False
 
     def __init__(
         self,

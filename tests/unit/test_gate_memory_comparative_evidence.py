@@ -64,7 +64,6 @@ BUILD_REF = "0123456789abcdef0123456789abcdef01234567"
 
 class NoFormation8:
     policy = FORMATION_8
-    statement_only = True
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         return CaseRun(case_id=case.id, formed=())
