@@ -4,7 +4,7 @@ A recording holds, per case, the documents each stage answered in call order. Th
 case's sessions and segments in a fixed order, so the n-th call of a stage in a replay is the n-th call of
 the recorded run. A replay that asks for more than was recorded gets a permanent provider failure: the
 stage falls back and the call is counted, exactly as a live provider that refused would be. Recordings hold
-model output about people's conversations; they are written only where the operator asks.
+model output about people's conversations and are read from the path the operator names, never logged.
 """
 
 import threading
@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from adapters.providers.scripted import ScriptedProvider
-from domain.providers import Provider, ProviderFailure, ProviderRequest, ProviderResponse
+from domain.providers import Provider, ProviderFailure, ProviderRequest
 from domain.telemetry import FailureClass, Stage
 
 StageAnswers = dict[Stage, list[dict[str, Any]]]
@@ -50,16 +50,3 @@ class _InOrder:
         if index >= len(answers):
             return ProviderFailure(FailureClass.PERMANENT, "unexpected_response")
         return answers[index]
-
-
-class RecordingProvider:
-    """Passes each call to a provider and keeps its answer under the case being run."""
-
-    def __init__(self, provider: Provider, case_id: str, into: dict[str, StageAnswers]) -> None:
-        self._provider = provider
-        self._answers = into.setdefault(case_id, {})
-
-    def complete(self, request: ProviderRequest) -> ProviderResponse:
-        response = self._provider.complete(request)
-        self._answers.setdefault(request.stage, []).append(response.document)
-        return response
