@@ -4,7 +4,7 @@ A belief matches when its derivation agrees; its kind is the gold kind with the 
 compatible kind with a longevity local policy gives that kind; its subject names the gold conflict key
 (evals.subject_names); it asserts; and its statement states one of the gold statement alternatives
 (evals.claim_statement). The frozen controls formation@7 and formation@8 cannot express the closed fields,
-so they are scored on the statement alone (score_statement).
+so they are scored on the statement alone (statement_result; score_statement for a formed belief).
 
 Local policy assigns longevity by derivation, not by kind: a hypothesis is tentative whatever was proposed,
 and a direct claim keeps the ongoing or durable longevity its former gave it (domain.candidates'
@@ -105,11 +105,16 @@ def _kind_reason(gold: GoldExpectation, belief: FormedBelief) -> Reason | None:
     return None if belief.longevity in ALLOWED_LONGEVITY[belief.derivation] else Reason.LONGEVITY_DIFFERS
 
 
-def score_statement(gold: GoldExpectation, belief: FormedBelief) -> ScoreResult:
+def statement_result(gold: GoldExpectation, statement: str) -> ScoreResult:
     """Statement equivalence alone: how the controls formation@7 and formation@8 are scored. A match on
     any alternative is a match; otherwise the reason the first (primary) alternative gives."""
-    reasons = [statement_reason(alternative, belief.statement) for alternative in gold.statements]
+    reasons = [statement_reason(alternative, statement) for alternative in gold.statements]
     return _result(Reason.MATCH if Reason.MATCH in reasons else reasons[0])
+
+
+def score_statement(gold: GoldExpectation, belief: FormedBelief) -> ScoreResult:
+    """A formed belief scored on its statement alone (statement_result)."""
+    return statement_result(gold, belief.statement)
 
 
 def score(gold: GoldExpectation, belief: FormedBelief) -> ScoreResult:
@@ -125,4 +130,4 @@ def score(gold: GoldExpectation, belief: FormedBelief) -> ScoreResult:
         return _result(Reason.SUBJECT_DIFFERS)
     if belief.polarity is not Polarity.ASSERT:
         return _result(Reason.POLARITY_DIFFERS)
-    return score_statement(gold, belief)
+    return statement_result(gold, belief.statement)

@@ -1,4 +1,5 @@
-"""`agent eval`: the evaluations of the reference design. `agent eval score` runs distillation-scorer@7.
+"""`agent eval`: the evaluations of the reference design. `agent eval score` runs distillation-scorer@7;
+`memory-distillation` and `memory-formation` are in adapters.cli.eval_runs.
 
 `agent eval score FILE.jsonl --json` reads one {"gold": ..., "belief": ...} object a line and prints one
 {"match": true|false, "reason": "<code>"} line a pair, in input order. A bad line prints
@@ -15,11 +16,14 @@ from typing import Annotated, Final
 import typer
 from pydantic import ValidationError
 
+from adapters.cli.eval_runs import memory_distillation, memory_formation
 from domain.event_intake import Refusal
 from domain.policy.versions import DISTILLATION_SCORER
 from evals.scorer import ScoredPair, ScoreResult, score, score_statement
 
 eval_app = typer.Typer(help="Evaluate formation and score formed beliefs.", no_args_is_help=True)
+eval_app.command("memory-distillation")(memory_distillation)
+eval_app.command("memory-formation")(memory_formation)
 
 # Names a refusal of the whole line rather than one of its fields.
 WHOLE_LINE: Final = "-"

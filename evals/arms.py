@@ -1,0 +1,260 @@
+"""The arms of an evaluation: one formation policy run over one case at a time.
+
+- formation@9 (`PipelineArm`) runs the case through production consolidation (evals.consolidation) on a
+  fresh store: the seed pool first, through the governed service, then each session in order. With no
+  provider it is formation@9's deterministic fallback, exactly what a worker without evidence runs.
+- formation@7 (`Formation7Arm`) is the frozen deterministic control: deterministic-v2 over each session,
+  statements only.
+A formation@8 arm needs the provider-assisted-v2 extractor; this tree has none yet, so `formation8_arm`
+refuses and a live comparison stops before any call.
+
+An arm reports what it formed and what production recorded (runs, checks, represented seeds), never text
+in a log: the statements stay in the returned values the scorer reads.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from activities.contracts import SessionKey
+from domain.beliefs.records import MemoryRecord
+from domain.candidates import Derivation, MemoryCandidate, Polarity
+from domain.consolidation import GAP_GRACE
+from domain.events import COMMUNICATION_KINDS, SourceEvent
+from domain.formation.deterministic.formation7 import form_formation7
+from domain.formation.grounding import holds_credential, holds_injection
+from domain.formation.segments import SegmentRef
+from domain.policy.versions import FORMATION_7, FORMATION_9
+from domain.ports import UnitOfWorkFactory
+from domain.providers import Provider
+from domain.staging import AnticipationDocument, DistillationDocument
+from domain.telemetry import ConsolidationRun, CoverageDisposition
+from evals.consolidation import consolidate_session
+from evals.corpus import CASE_OWNER, Case, SeedPool
+from evals.lifecycle import automatic_beliefs, failed_checks
+from evals.matching import FormedClaim, Source, matches
+from evals.scorer import FormedBelief
+from evals.seeding import write_seed_pool
+from evals.stores import StoreProvider, memory_store
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One case under one arm."""
+
+    case_id: str
+    formed: tuple[FormedClaim, ...]
+    runs: tuple[ConsolidationRun, ...] = ()
+    seeded: bool = False
+    # Seed subjects a segment verifiably represented through an anticipation attributed to the seed.
+    represented_seeds: frozenset[str] = frozenset()
+    failed_checks: int = 0
+    # Consolidations that did not make exactly three provider calls per planned segment when the session
+    # had an eligible owner event (and none when it had not).
+    call_violations: int = 0
+
+
+class Arm(Protocol):
+    policy: str
+
+    def run(self, case: Case, pool: SeedPool | None) -> CaseRun: ...
+
+
+def provenance_fails(case: Case, sources: frozenset[Source], derivation: Derivation | None) -> bool:
+    """A formed claim resting on anything but the owner's own assertion: a trust-boundary failure.
+
+    A first-party mail or SMS source may ground a hypothesis only."""
+    by_key = {(e.session_id, e.seq): e for e in case.events if e.owner == CASE_OWNER}
+    for source in sources:
+        event = by_key.get(source)
+        if event is None:
+            return True
+        if event.kind in COMMUNICATION_KINDS and derivation is Derivation.HYPOTHESIS:
+            continue
+        if not event.is_owner_assertion:
+            return True
+    return not sources
+
+
+def _boundary_failure(case: Case, statement: str, sources: frozenset[Source], d: Derivation | None) -> bool:
+    return holds_credential(statement) or holds_injection(statement) or provenance_fails(case, sources, d)
+
+
+def _owner_sessions(case: Case) -> list[tuple[UUID, list[SourceEvent]]]:
+    return [
+        (session, [e for e in case.events if e.session_id == session and e.owner == CASE_OWNER])
+        for session in case.sessions
+    ]
+
+
+class ArmUnavailable(RuntimeError):
+    """An arm whose policy this tree cannot run."""
+
+
+def formation8_arm() -> Arm:
+    """The frozen provider control. Its extractor (provider-assisted-v2, issue #16) is not in this tree."""
+    raise ArmUnavailable(
+        "formation@8 (provider-assisted-v2) has no extractor in this tree: the comparison has no provider "
+        "control to measure lift against"
+    )
+
+
+class Formation7Arm:
+    policy = FORMATION_7
+
+    def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
+        formed: list[FormedClaim] = []
+        for session, events in _owner_sessions(case):
+            for candidate in form_formation7(events):
+                sources = frozenset((session, seq) for seq in candidate.source_event_ids)
+                formed.append(
+                    FormedClaim(
+                        statement=candidate.statement,
+                        sources=sources,
+                        spans=(),
+                        closed=None,
+                        boundary_failure=_boundary_failure(case, candidate.statement, sources, None),
+                    )
+                )
+        return CaseRun(case_id=case.id, formed=tuple(formed))
+
+
+class PipelineArm:
+    """formation@9 through production consolidation, asking `provider_for(case_id)`; without one, the
+    deterministic fallback a worker without evidence runs."""
+
+    policy = FORMATION_9
+
+    def __init__(
+        self,
+        provider_for: Callable[[str], Provider] | None = None,
+        stores: StoreProvider = memory_store,
+    ) -> None:
+        self._provider_for = provider_for
+        self._stores = stores
+
+    def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
+        with self._stores(frozenset(e.tenant_id for e in case.events)) as uow_factory:
+            seeds = write_seed_pool(uow_factory, case, pool) if pool is not None else {}
+            with uow_factory() as uow:
+                uow.events.append(list(case.events))
+                uow.commit()
+            provider = self._provider_for(case.id) if self._provider_for is not None else None
+            runs: list[ConsolidationRun] = []
+            segments: list[SegmentRef] = []
+            formed_by: dict[int, UUID] = {}
+            violations = 0
+            for session, events in _owner_sessions(case):
+                if not events:
+                    continue
+                rounds = consolidate_session(
+                    uow_factory,
+                    provider,
+                    SessionKey(
+                        tenant_id=CASE_OWNER.tenant_id,
+                        principal_id=CASE_OWNER.principal_id,
+                        session_id=session,
+                    ),
+                    FORMATION_9,
+                    _idle_at(events),
+                )
+                runs += rounds.runs
+                if provider is not None:
+                    calls = 3 if any(e.is_owner_assertion for e in events) else 0
+                    violations += sum(r.provider_call_count != calls * r.segment_count for r in rounds.runs)
+                segments += rounds.segments
+                self._note_formed(case, automatic_beliefs(uow_factory), formed_by)
+            formed = [_belief_claim(case, b) for b in automatic_beliefs(uow_factory)]
+            formed += [_retraction_claim(case, *r) for r in _retractions(uow_factory, segments)]
+            failed = failed_checks(uow_factory, case, runs, formed_by.get)
+            represented = _represented_seeds(uow_factory, segments, seeds)
+        return CaseRun(
+            case_id=case.id,
+            formed=tuple(formed),
+            runs=tuple(runs),
+            seeded=bool(seeds),
+            represented_seeds=represented,
+            failed_checks=failed,
+            call_violations=violations,
+        )
+
+    @staticmethod
+    def _note_formed(case: Case, beliefs: list[MemoryRecord], formed_by: dict[int, UUID]) -> None:
+        """The first belief each expectation matched: its id survives a later promotion or retirement."""
+        for index, expectation in enumerate(case.expectations):
+            if index in formed_by or not expectation.is_positive:
+                continue
+            for belief in beliefs:
+                if matches(expectation, _belief_claim(case, belief)):
+                    formed_by[index] = belief.id
+                    break
+
+
+def _closed_claim(
+    case: Case,
+    formed: MemoryRecord | MemoryCandidate,
+    sources: frozenset[Source],
+    spans: tuple[str, ...],
+    polarity: Polarity,
+) -> FormedClaim:
+    closed = FormedBelief(
+        claim_kind=formed.claim_kind,
+        derivation=formed.derivation,
+        longevity=formed.longevity,
+        subject=formed.subject,
+        statement=formed.statement,
+        polarity=polarity,
+    )
+    return FormedClaim(
+        statement=formed.statement,
+        sources=sources,
+        spans=spans,
+        closed=closed,
+        boundary_failure=_boundary_failure(case, formed.statement, sources, formed.derivation),
+    )
+
+
+def _belief_claim(case: Case, belief: MemoryRecord) -> FormedClaim:
+    sources = frozenset((ref.session_id, ref.seq) for ref in belief.source_event_ids)
+    return _closed_claim(case, belief, sources, (), Polarity.ASSERT)
+
+
+def _retraction_claim(case: Case, session: UUID, candidate: MemoryCandidate) -> FormedClaim:
+    sources = frozenset((session, seq) for seq in candidate.source_event_ids)
+    spans = tuple(span.text for span in candidate.evidence_spans)
+    return _closed_claim(case, candidate, sources, spans, Polarity.RETRACT)
+
+
+def _idle_at(events: list[SourceEvent]) -> datetime:
+    """When the agent reports the session idle: after its last event, past the gap grace, so a sequence
+    gap the corpus leaves is taken as final the way a real idle later would."""
+    return max(e.occurred_at for e in events) + GAP_GRACE
+
+
+def _retractions(
+    uow_factory: UnitOfWorkFactory, segments: list[SegmentRef]
+) -> list[tuple[UUID, MemoryCandidate]]:
+    """Corrections form retractions, never beliefs: read from what distillation staged."""
+    found: list[tuple[UUID, MemoryCandidate]] = []
+    with uow_factory() as uow:
+        for ref in segments:
+            document = DistillationDocument.read(uow.staged, ref)
+            found += [(ref.session_id, c) for c in document.candidates if c.polarity is Polarity.RETRACT]
+    return found
+
+
+def _represented_seeds(
+    uow_factory: UnitOfWorkFactory, segments: list[SegmentRef], seeds: dict[str, UUID]
+) -> frozenset[str]:
+    by_id = {str(belief_id): subject for subject, belief_id in seeds.items()}
+    represented: set[str] = set()
+    with uow_factory() as uow:
+        for ref in segments:
+            coverage = DistillationDocument.read(uow.staged, ref).coverage
+            if not coverage.get(CoverageDisposition.REPRESENTED):
+                continue
+            predictions = AnticipationDocument.read(uow.staged, ref).predictions
+            represented |= {by_id[p.memory_id] for p in predictions if p.memory_id in by_id}
+    return frozenset(represented)

@@ -1,0 +1,92 @@
+"""One session's consolidation as production runs it, without Temporal: the same activities, in order.
+
+Mirrors ConsolidateSessionWorkflow's round (workflows/consolidate_session.py): load_batch plans the
+segments; each segment runs integrate_episodes, anticipate and distill (workflows/stages.py) and then
+commit_segment; advance_watermark records the round's ConsolidationRun with the watermark move. The
+activity methods are called directly, so what the evaluation counts (provider calls, dispositions,
+reason categories) is what production records. Rounds repeat while the plan says more is pending.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final
+from uuid import uuid4
+
+from activities.batch import BatchActivities
+from activities.commit import CommitActivities
+from activities.contracts import AdvanceWatermarkInput, CommitInput, LoadBatchInput, SessionKey, StageInput
+from activities.stages import StageActivities
+from domain.beliefs.commit import CommitReport
+from domain.consolidation import summarize_round
+from domain.formation.segments import SegmentRef
+from domain.formation.stage_results import StageReport
+from domain.ports import UnitOfWorkFactory
+from domain.providers import Provider
+from domain.telemetry import ConsolidationRun
+
+# A case is a conversation, not a backlog: more rounds than this means the plan never drains.
+MAX_ROUNDS: Final = 16
+
+
+@dataclass
+class SessionRounds:
+    """What one idle did: the runs its rounds recorded and the segments they planned."""
+
+    runs: list[ConsolidationRun] = field(default_factory=list)
+    segments: list[SegmentRef] = field(default_factory=list)
+
+
+def consolidate_session(
+    uow_factory: UnitOfWorkFactory,
+    provider: Provider | None,
+    session: SessionKey,
+    formation_policy: str,
+    now: datetime,
+) -> SessionRounds:
+    """Every round of one idle on `session`, consolidated at `now`."""
+
+    def clock() -> datetime:
+        return now
+
+    batch = BatchActivities(uow_factory, clock)
+    stages = StageActivities(uow_factory, provider, clock)
+    commit = CommitActivities(uow_factory, clock)
+    rounds = SessionRounds()
+    for _ in range(MAX_ROUNDS):
+        plan = batch.load_batch(LoadBatchInput(session=session, formation_policy=formation_policy))
+        if plan.empty:
+            break
+        run_id = uuid4()
+        reports: list[StageReport] = []
+        commits: list[CommitReport] = []
+        admitted = 0
+        for ref in plan.segments:
+            stage_input = StageInput(ref=ref, run_id=run_id)
+            reports += [
+                stages.integrate_episodes(stage_input),
+                stages.anticipate(stage_input),
+                stages.distill(stage_input),
+            ]
+            report = commit.commit_segment(CommitInput(ref=ref, run_id=run_id, admitted_before=admitted))
+            admitted += report.admitted
+            commits.append(report)
+        run = summarize_round(
+            run_id=run_id,
+            owner=session.owner,
+            session_id=session.session_id,
+            formation_policy=formation_policy,
+            from_seq=plan.watermark,
+            to_seq=plan.last_seq,
+            stage_reports=reports,
+            commits=commits,
+            started_at=now,
+            completed_at=now,
+        )
+        batch.advance_watermark(
+            AdvanceWatermarkInput(session=session, expected=plan.watermark, new=plan.last_seq, run=run)
+        )
+        rounds.runs.append(run)
+        rounds.segments += plan.segments
+        if not plan.more_pending:
+            break
+    return rounds

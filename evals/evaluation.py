@@ -1,0 +1,95 @@
+"""`agent eval memory-distillation` end to end: sets, arms, the run, the gates, and at most one artifact.
+
+The live flag RUN_LIVE_MODEL_TESTS=1 is the only way a provider is asked anything. A publishing run checks
+the output path and the build reference before it spends a call, decides every gate over the pooled
+repeats, and creates the artifact only when all pass; a failed run returns its numbers and creates
+nothing. --development-only scores the development set alone and never reads the holdout or publishes.
+"""
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+
+from adapters.evidence import shipped_corpora
+from domain.policy.evidence import EvidenceTuple
+from evals.arms import Arm
+from evals.corpora import load_development, load_holdout
+from evals.publication import Gate, decide, distillation_evidence, publish, refuse_existing
+from evals.runner import DEVELOPMENT, HOLDOUT, ComparisonRun, EvalSet, Progress, run_comparison
+
+LIVE_FLAG: Final = "RUN_LIVE_MODEL_TESTS"
+
+
+def live_enabled() -> bool:
+    return os.environ.get(LIVE_FLAG) == "1"
+
+
+def evaluation_sets(*, development_only: bool) -> list[EvalSet]:
+    """The development corpus and, unless told not to, the frozen holdout (its digest checked on load)."""
+    # Digests exactly as activation computes them from the shipped files, so an artifact binds to this tree.
+    shipped = shipped_corpora()
+    sets = [EvalSet(DEVELOPMENT, load_development(), _required(shipped.corpus_digest))]
+    if not development_only:
+        sets.append(EvalSet(HOLDOUT, load_holdout(), _required(shipped.holdout_digest)))
+    return sets
+
+
+@dataclass(frozen=True)
+class Publication:
+    """Where and as what a passing run publishes."""
+
+    output: Path
+    evaluated: EvidenceTuple
+    build_ref: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Outcome:
+    runs: list[ComparisonRun]
+    gates: list[Gate]
+    published: Path | None = None
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.gates) and all(gate.passed for gate in self.gates)
+
+
+def evaluate(
+    sets: Sequence[EvalSet],
+    arms: Sequence[Arm],
+    *,
+    publication: Publication | None,
+    gated: bool = False,
+    repeats: int = 1,
+    concurrency: int = 1,
+    progress: Progress | None = None,
+) -> Outcome:
+    """Run every arm; `gated` (implied by `publication`) decides the gates; a passing run with
+    `publication` publishes once."""
+    if publication is not None:
+        refuse_existing(publication.output)
+    runs = run_comparison(sets, arms, repeats=repeats, concurrency=concurrency, progress=progress)
+    if publication is None and not gated:
+        return Outcome(runs, [])
+    gates = decide(runs)
+    if publication is None or not all(gate.passed for gate in gates):
+        return Outcome(runs, gates)
+    artifact = distillation_evidence(
+        runs,
+        sets,
+        publication.evaluated,
+        build_ref=publication.build_ref,
+        created_at=publication.created_at,
+    )
+    publish(artifact.model_dump_json(indent=2).encode() + b"\n", publication.output)
+    return Outcome(runs, gates, publication.output)
+
+
+def _required(digest: str | None) -> str:
+    # The loaders above have already read the file, so a missing digest cannot happen here.
+    assert digest is not None
+    return digest
