@@ -80,7 +80,8 @@ def _populated(count: int) -> list[MemoryRecord]:
     return [*unrelated, returned_to, sensitive]
 
 
-def _seed(uow_factory: UnitOfWorkFactory) -> tuple[list[SourceEvent], list[EventFootprint]]:
+def _seed(uow_factory: UnitOfWorkFactory, beliefs: list[MemoryRecord]) -> tuple[UUID, list[EventFootprint]]:
+    """The training conversation in a new session, and the owner's beliefs."""
     session = uuid4()
     events = [
         SourceEvent.model_validate_json(line).model_copy(update={"session_id": session})
@@ -89,9 +90,9 @@ def _seed(uow_factory: UnitOfWorkFactory) -> tuple[list[SourceEvent], list[Event
     ]
     append(uow_factory, events)
     with uow_factory() as uow:
-        uow.beliefs.upsert_many(_populated(2 * MAX_CUE_MEMORIES))
+        uow.beliefs.upsert_many(beliefs)
         uow.commit()
-    return events, [EventFootprint(seq=e.seq, size_bytes=e.size_bytes, coverage_units=1) for e in events]
+    return session, [EventFootprint(seq=e.seq, size_bytes=e.size_bytes, coverage_units=1) for e in events]
 
 
 def _extract(
@@ -104,8 +105,7 @@ def _extract(
 
 
 def test_gate_memory_provider_budget_repaired(uow_factory: UnitOfWorkFactory) -> None:
-    events, footprints = _seed(uow_factory)
-    session = events[0].session_id
+    session, footprints = _seed(uow_factory, _populated(2 * MAX_CUE_MEMORIES))
 
     _, frozen, frozen_provider = _extract(uow_factory, FORMATION_8, footprints, session)
     assert frozen_provider.call_count == 0
@@ -136,18 +136,8 @@ def test_formation8_sends_the_fifty_most_recent_public_or_internal_beliefs(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     """With a few beliefs the control can afford its call: its view is recency, not relevance."""
-    session = uuid4()
-    events = [
-        SourceEvent.model_validate_json(line).model_copy(update={"session_id": session})
-        for line in CONVERSATION.read_text("utf-8").splitlines()
-        if line.strip()
-    ]
-    append(uow_factory, events)
     beliefs = _populated(3)
-    with uow_factory() as uow:
-        uow.beliefs.upsert_many(beliefs)
-        uow.commit()
-    footprints = [EventFootprint(seq=e.seq, size_bytes=e.size_bytes, coverage_units=1) for e in events]
+    session, footprints = _seed(uow_factory, beliefs)
     _, report, provider = _extract(uow_factory, FORMATION_8, footprints, session)
     assert report.provider_called
     [request] = provider.requests
