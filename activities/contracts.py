@@ -133,7 +133,8 @@ class ReleaseInput(_Value):
 
 
 class SegmentOutcome(_Value):
-    """One FormSegmentWorkflow's result: three stage reports and a commit report, all content-free."""
+    """One FormSegmentWorkflow's result: its stage reports (three for formation@9, one for formation@8/@10)
+    and a commit report, all content-free."""
 
     ref: SegmentRef
     stages: tuple[StageReport, ...]

@@ -1,4 +1,7 @@
-"""The three provider stages as activities: read, ask, decide, stage, report.
+"""The provider stages as activities: read, ask, decide, stage, report.
+
+formation@9 runs integrate_episodes, anticipate and distill; a formation@8 or formation@10 segment runs
+extract alone, its one provider-assisted call.
 
 Each stage is thin I/O around pure domain functions:
   read the segment (one short unit of work) -> build the request (domain) -> one provider call (port,
@@ -32,9 +35,11 @@ from domain.formation.anticipation import (
     select_cue_memories,
 )
 from domain.formation.distillation import distillation_outcome, distillation_request
+from domain.formation.extraction import ProviderAssistedExtractor
 from domain.formation.integration import integration_outcome, integration_request
 from domain.formation.segments import SegmentRef, segment_events
 from domain.formation.stage_results import ProviderAnswer, StageReport
+from domain.policy.model_policy import MemoryModel
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
 from domain.staging import AnticipationDocument, IntegrationDocument, StagedDocument
@@ -55,9 +60,12 @@ class StageActivities:
         provider: Provider | None,
         clock: Callable[[], datetime],
         sleep: Callable[[float], None] = time.sleep,
+        model: MemoryModel | None = None,
     ) -> None:
         self._uow = uow_factory
         self._provider = provider
+        # The memory model the provider calls: formation@8 and @10 budget their one call at its prices.
+        self._model = model
         self._clock = clock
         self._sleep = sleep
 
@@ -108,6 +116,21 @@ class StageActivities:
         predictions = [p.model_dump(mode="json") for p in anticipation.predictions]
         answer = self._ask(distillation_request(ref, events, list(integration.episodes), predictions))
         result = distillation_outcome(ref, events, predictions, memories, answer)
+        self._stage(ref, result.staged)
+        return _logged(result.report)
+
+    @activity.defn(name="extract")
+    def extract(self, params: StageInput) -> StageReport:
+        with heartbeating():
+            return self._extract(params.ref)
+
+    def _extract(self, ref: SegmentRef) -> StageReport:
+        extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
+        with self._uow() as uow:
+            events = segment_events(uow.events, ref)
+            pool = uow.beliefs.most_recent(ref.owner, extractor.pool_size, CUE_SENSITIVITIES)
+        call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
+        result = extractor.outcome(ref, events, call, self._ask(call.to_send))
         self._stage(ref, result.staged)
         return _logged(result.report)
 

@@ -21,6 +21,7 @@ from domain.policy.activation import (
     selection_audit,
 )
 from domain.policy.model_policy import MemoryModel
+from domain.policy.versions import FORMATION_10
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 
@@ -138,6 +139,7 @@ class Composition:
         activation decision. required mode refuses here (ActivationRefused) before anything polls; every
         start-up records its content-free selection audit."""
         from adapters.temporal.worker import WorkerPorts
+        from domain.formation.extraction import require_sane_cost
 
         decision = self.activation
         # Said once, at start-up; content-free (versions, file names, reason codes).
@@ -148,11 +150,20 @@ class Composition:
             extra={"selection": decision.audit_details()},
         )
         decision.require()
+        if decision.policy == FORMATION_10:
+            # Checked before anything polls: a model whose worst-case call passes the sanity ceiling is
+            # misconfigured, and the ceiling never shrinks or skips a call once running.
+            require_sane_cost(self.memory_model)
         uow_factory = self.unit_of_work_factory
         with uow_factory() as uow:
             uow.audits.record(selection_audit(decision, at=datetime.now(UTC), audit_id=uuid4()))
             uow.commit()
-        return WorkerPorts(uow_factory=uow_factory, provider=self.provider, activation=decision)
+        return WorkerPorts(
+            uow_factory=uow_factory,
+            provider=self.provider,
+            activation=decision,
+            memory_model=self.memory_model,
+        )
 
     @cached_property
     def token_registry(self) -> "TokenRegistry":

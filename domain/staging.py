@@ -96,7 +96,10 @@ class AnticipationDocument(_StagedDocument):
 
 
 class DistillationDocument(_StagedDocument):
-    """Call 3: the validated candidates, the proposals rejected by category, and the coverage ledger."""
+    """Call 3: the validated candidates, the proposals rejected by category, and the coverage ledger.
+
+    formation@8/@10's one extraction call stages its candidates here too (with no ledger), so the commit
+    reads one candidate document whatever the policy."""
 
     kind: ClassVar[StagedKind] = StagedKind.DISTILLATION
 

@@ -1,6 +1,7 @@
 """Content-free formation telemetry: reason categories, stage metrics, runs and audits."""
 
 from enum import StrEnum
+from typing import Final
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativeInt
@@ -43,6 +44,12 @@ class Stage(StrEnum):
     INTEGRATION = "integration"
     ANTICIPATION = "anticipation"
     DISTILLATION = "distillation"
+    # formation@8 and formation@10: the one provider-assisted extraction call of a segment.
+    EXTRACTION = "extraction"
+
+
+# formation@9's three calls, in the order a segment makes them.
+THREE_STAGES: Final = (Stage.INTEGRATION, Stage.ANTICIPATION, Stage.DISTILLATION)
 
 
 class StageOutcome(StrEnum):
@@ -60,6 +67,8 @@ class FailureClass(StrEnum):
     PROTOCOL = "protocol"
     STRUCTURAL = "structural"
     NOT_CONFIGURED = "not_configured"
+    # formation@8's budget left no output token (or the request exceeds the input ceiling): not called.
+    BUDGET = "budget"
 
     @property
     def retryable(self) -> bool:

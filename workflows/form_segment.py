@@ -1,10 +1,13 @@
-"""FormSegmentWorkflow: one planned segment, three provider stages, one commit.
+"""FormSegmentWorkflow: one planned segment, its provider stages, one commit.
 
     parent ──start child segment/{run_id}/{index}──▶ FormSegmentWorkflow
       run_formation_stages (workflows.stages)
+        formation@9:
         integrate_episodes  (provider call 1)  ──▶ staged integration document, StageReport
         anticipate          (provider call 2)  ──▶ staged anticipation document, StageReport
         distill             (provider call 3)  ──▶ staged distillation document, StageReport
+        formation@8 / formation@10:
+        extract             (the one call)     ──▶ staged candidate document, StageReport
       commit_segment        (one unit of work) ──▶ CommitReport
     ◀── SegmentOutcome (reports only)
 

@@ -24,6 +24,7 @@ from adapters.observability.metrics import MetricsInterceptor, ServiceMetrics
 from adapters.settings import DEFAULT_MAX_ACTIVITIES, DEFAULT_MAX_WORKFLOW_TASKS, DEFAULT_TASK_QUEUE
 from adapters.temporal.failures import ContentFreeActivityFailures
 from domain.policy.activation import ActivationDecision
+from domain.policy.model_policy import MemoryModel
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
@@ -56,11 +57,13 @@ class WorkerPorts:
     clock: Callable[[], datetime] = utc_now
     # The composition's formation policy selection; None (test harnesses): plan as each session asks.
     activation: ActivationDecision | None = None
+    # The provider's memory model: formation@8/@10 budget their one call at its prices and context window.
+    memory_model: MemoryModel | None = None
 
 
 def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     batch = BatchActivities(ports.uow_factory, ports.clock, ports.activation)
-    stages = StageActivities(ports.uow_factory, ports.provider, ports.clock)
+    stages = StageActivities(ports.uow_factory, ports.provider, ports.clock, model=ports.memory_model)
     commit = CommitActivities(ports.uow_factory, ports.clock)
     repass = RepassActivities(ports.uow_factory, ports.clock)
     retirement = RetirementActivities(ports.uow_factory)
@@ -72,6 +75,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         stages.integrate_episodes,
         stages.anticipate,
         stages.distill,
+        stages.extract,
         commit.commit_segment,
         repass.record_exhaustion,
         retirement.retire_expired_page,

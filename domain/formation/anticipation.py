@@ -66,6 +66,16 @@ def blinded_cue(prior_events: Iterable[SourceEvent], before_seq: int) -> list[tu
     return list(reversed(cue))
 
 
+def most_recent_memories(pool: Iterable[MemoryRecord], limit: int) -> list[MemoryRecord]:
+    """The limit most recently updated live memories at or below internal sensitivity, newest first
+    (updated_at, then id): a sensitive or restricted belief never leaves the platform."""
+    return sorted(
+        (m for m in pool if m.is_live and m.sensitivity in CUE_SENSITIVITIES),
+        key=lambda m: (m.updated_at, str(m.id)),
+        reverse=True,
+    )[:limit]
+
+
 def select_cue_memories(pool: Iterable[MemoryRecord], segment_text: str) -> list[MemoryRecord]:
     """Up to fifty live, non-sensitive memories sharing the most content with the segment, drawn from
     the five hundred most recent; store order breaks ties.
@@ -75,11 +85,7 @@ def select_cue_memories(pool: Iterable[MemoryRecord], segment_text: str) -> list
     sample of the owner's beliefs: the pool must be the newest ones or the newest memory can go unseen.
     Liveness, sensitivity, recency order and the bound are re-applied here, so a wider list yields the
     same selection."""
-    recent = sorted(
-        (m for m in pool if m.is_live and m.sensitivity in CUE_SENSITIVITIES),
-        key=lambda m: (m.updated_at, str(m.id)),
-        reverse=True,
-    )[:MEMORY_POOL]
+    recent = most_recent_memories(pool, MEMORY_POOL)
     wanted = set(content_lemmas(segment_text))
     scored = [
         (len(wanted & set(content_lemmas(f"{m.subject} {m.statement}"))), rank, m)

@@ -1,4 +1,4 @@
-"""Response shapes of the three stage calls, their strict structured-output JSON schemas, and the check
+"""Response shapes of the stage calls (formation@9's three, formation@8/@10's one extraction), their strict structured-output JSON schemas, and the check
 of an answer against them (the same models, in strict mode).
 
 These models describe what a provider may answer, not what is valid: citation, coverage and span checks
@@ -10,7 +10,7 @@ import copy
 import functools
 import json
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -95,16 +95,59 @@ class DistillationResponse(_Response):
     candidates: list[ProposedCandidate]
 
 
+# --- formation@8 / formation@10: one provider-assisted extraction call ---------------------------
+
+# The frozen controls' claim vocabulary, spelled out rather than read from ClaimKind: a kind added for
+# formation@9 must not silently widen what formation@8 may answer (its schema is part of its recorded
+# request). Every value is a ClaimKind.
+ExtractedKind = Literal[
+    "ongoing_project",
+    "goal",
+    "role",
+    "skill",
+    "interest",
+    "habit",
+    "constraint",
+    "recurring_state",
+    "relationship",
+    "preference",
+    "resource",
+    "project_fact",
+]
+
+
+class ExtractedSpan(_Response):
+    seq: int
+    text: str
+
+
+class ExtractedMemory(_Response):
+    """What the controls can express: a stated claim, its kind and lifetime, and its exact evidence. No
+    derivation or polarity: every extracted memory is a direct assertion."""
+
+    subject: str
+    claim_kind: ExtractedKind
+    longevity: Literal["ongoing", "durable"]
+    statement: str
+    evidence_spans: list[ExtractedSpan]
+
+
+class ExtractionResponse(_Response):
+    memories: list[ExtractedMemory]
+
+
 STAGE_RESPONSES: Final[dict[Stage, type[BaseModel]]] = {
     Stage.INTEGRATION: IntegrationResponse,
     Stage.ANTICIPATION: AnticipationResponse,
     Stage.DISTILLATION: DistillationResponse,
+    Stage.EXTRACTION: ExtractionResponse,
 }
 
 STAGE_SCHEMA_NAMES: Final[dict[Stage, str]] = {
     Stage.INTEGRATION: "episode_integration",
     Stage.ANTICIPATION: "blinded_anticipation",
     Stage.DISTILLATION: "prediction_error_distillation",
+    Stage.EXTRACTION: "provider_assisted_extraction",
 }
 
 

@@ -14,6 +14,9 @@ EXTRACTOR_BY_FORMATION: Final[dict[str, str]] = {
     FORMATION_10: "provider-assisted-v3",
 }
 
+# Policies whose segment is one schema-constrained extraction call instead of formation@9's three stages.
+ONE_CALL_POLICIES: Final = frozenset({FORMATION_8, FORMATION_10})
+
 EPISODE_INTEGRATION: Final = "episode-integration@1"
 RETRIEVAL: Final = "retrieval@3"
 LIFECYCLE: Final = "lifecycle@2"

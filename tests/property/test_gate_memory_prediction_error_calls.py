@@ -15,7 +15,7 @@ from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import MAX_SEGMENT_UNITS, EventFootprint, plan_segments
 from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderRequest
-from domain.telemetry import Stage
+from domain.telemetry import THREE_STAGES, Stage
 from tests.builders import OWNER, T0, event
 from tests.pipeline import append, consolidate
 
@@ -99,7 +99,7 @@ def test_gate_memory_prediction_error_calls_three_per_segment(
     reports, commits = consolidate(store, OWNER, session, provider, now=T0)
     assert len(commits) == len(segments)
     assert (
-        provider.calls == {stage: len(with_user) for stage in Stage}
+        provider.calls == {stage: len(with_user) for stage in THREE_STAGES}
         if with_user
         else provider.call_count == 0
     )

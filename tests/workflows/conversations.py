@@ -87,4 +87,19 @@ def plausible_answer(request: ProviderRequest) -> dict[str, object]:
         return {"episodes": [{"subjects": ["project:personal-ai-agent"], "sentences": sentences}]}
     if request.stage is Stage.ANTICIPATION:
         return {"predictions": []}
+    if request.stage is Stage.EXTRACTION:
+        memories = []
+        for line in request.content.splitlines():
+            if line.startswith("[") and "]" in line:
+                seq, text = int(line[1 : line.index("]")]), line[line.index("]") + 2 :]
+                memories.append(
+                    {
+                        "subject": "personal AI agent",
+                        "claim_kind": "ongoing_project",
+                        "longevity": "ongoing",
+                        "statement": text,
+                        "evidence_spans": [{"seq": seq, "text": text}],
+                    }
+                )
+        return {"memories": memories}
     return {"coverage": [], "candidates": []}

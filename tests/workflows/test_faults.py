@@ -25,7 +25,7 @@ from adapters.temporal.client import session_idle
 from adapters.temporal.worker import SHUTDOWN_MARGIN_S, WorkerPorts
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from domain.telemetry import AuditKind, Stage
+from domain.telemetry import THREE_STAGES, AuditKind
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories, store_counts
@@ -114,7 +114,7 @@ def test_worker_killed_mid_segment_then_a_new_worker_completes_exactly_once_with
     assert summary.last_round is not None
     segments = summary.last_round.segment_count
     # The stages recorded before the crash were not run again: still three calls per segment.
-    assert Counter(calls.read_text().split()) == Counter({stage.value: segments for stage in Stage})
+    assert Counter(calls.read_text().split()) == Counter({stage.value: segments for stage in THREE_STAGES})
     parent = next(iter(by_workflow_type(found, "consolidate/").values()))
     assert scheduled_activities(parent).count("advance_watermark") == 1
     counts = store_counts(store, session)
@@ -167,7 +167,7 @@ def test_database_restart_during_a_consolidation_retries_and_commits_nothing_par
     retried = [r for r in caplog.records if "retrying" in r.getMessage() or "failed" in r.getMessage()]
     assert retried, "the outage was seen and retried through"
     segments = summary.last_round.segment_count
-    assert provider.calls == Counter({stage: segments for stage in Stage})
+    assert provider.calls == Counter({stage: segments for stage in THREE_STAGES})
     counts = store_counts(store, session)
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments

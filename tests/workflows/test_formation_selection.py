@@ -1,19 +1,28 @@
-"""A worker whose activation chose no provider policy forms deterministically and its workflows say so:
-FormationPolicy="deterministic" on the session and its segments, formation@9's pipeline in the records."""
+"""What a worker's activation chose shows in its workflows: with no provider policy, FormationPolicy=
+"deterministic" on the session and its segments and formation@9's pipeline in the records; with formation@10,
+each segment is one child whose history schedules the one extract activity, then commit_segment."""
 
 import uuid
 
 import pytest
 
 from adapters.postgres.uow import PostgresStore
+from adapters.providers.policy_documents import load_memory_model
+from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.worker import WorkerPorts
-from domain.policy.activation import FormationMode, ShippedCorpora, select_formation_policy
-from domain.policy.versions import FORMATION_9
-from domain.telemetry import FailureClass
-from tests.evidence_builders import RUNNING
-from tests.workflows.conversations import conversation
-from tests.workflows.harness import Harness
-from tests.workflows.support import OWNER, append, consolidate
+from domain.policy.activation import (
+    ArtifactSource,
+    FormationMode,
+    FoundArtifact,
+    ShippedCorpora,
+    select_formation_policy,
+)
+from domain.policy.versions import FORMATION_9, FORMATION_10
+from domain.telemetry import FailureClass, Stage, StageOutcome
+from tests.evidence_builders import CORPORA, RUNNING, formation
+from tests.workflows.conversations import NAMES, conversation, plausible_answer
+from tests.workflows.harness import Harness, scheduled_activities
+from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories
 from workflows.search_attributes import FORMATION_POLICY
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
@@ -49,3 +58,46 @@ def test_deterministic_selection_shows_in_the_search_attribute(
     assert run.formation_policy == FORMATION_9
     assert run.provider_call_count == 0
     assert {m.failure_class for m in run.stage_metrics} == {FailureClass.NOT_CONFIGURED}
+
+
+def test_a_formation10_segment_is_one_extract_then_commit(harness: Harness, store: PostgresStore) -> None:
+    decision = select_formation_policy(
+        running=RUNNING,
+        artifacts=(
+            FoundArtifact(
+                name="memory-formation-formation10.json",
+                source=ArtifactSource.BUNDLED,
+                evidence=formation(FORMATION_10),
+            ),
+        ),
+        corpora=CORPORA,
+        mode=FormationMode.AUTO,
+        provider_configured=True,
+    )
+    assert decision.policy == FORMATION_10
+    model = load_memory_model("scripted")
+    provider = ScriptedProvider(plausible_answer, model=model)
+    session = uuid.uuid4()
+    append(store, conversation(OWNER, session, 3, seed=10))
+
+    ports = WorkerPorts(store, provider, activation=decision, memory_model=model)
+    with harness.worker(ports) as worker:
+        summary = consolidate(harness, worker.task_queue, session)
+        found = histories(harness, worker.task_queue, at_least=2)
+
+    assert summary.last_round is not None and summary.last_round.segment_count == 1
+    [segment] = by_workflow_type(found, "segment/").values()
+    assert scheduled_activities(segment) == ["extract", "commit_segment"]
+    assert provider.calls == {Stage.EXTRACTION: 1}
+    [request] = provider.requests
+    assert request.max_output_tokens == 16_384
+    for history in found.values():
+        payload = history.to_json().encode()
+        assert not any(name.encode() in payload for name in NAMES)
+    with store() as uow:
+        [run] = uow.runs.for_session(OWNER, session)
+        beliefs = uow.beliefs.page(OWNER, None, 100)
+    assert run.formation_policy == FORMATION_10 and run.provider_call_count == 1
+    [metrics] = run.stage_metrics
+    assert metrics.stage is Stage.EXTRACTION and metrics.outcome is StageOutcome.OK and metrics.cost_usd > 0
+    assert beliefs and {b.formation_version for b in beliefs} == {FORMATION_10}

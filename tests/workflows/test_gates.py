@@ -11,7 +11,7 @@ from adapters.temporal.worker import WorkerPorts
 from domain.formation.clauses import count_coverage_units
 from domain.formation.segments import EventFootprint, SegmentRef, plan_segments
 from domain.policy.versions import FORMATION_9
-from domain.telemetry import Stage
+from domain.telemetry import THREE_STAGES
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories
@@ -46,7 +46,7 @@ def test_gate_memory_prediction_error_calls_once_per_planned_segment(
     assert summary.last_round is not None
     assert summary.last_round.segment_count == len(segments)
     # Counted at the provider ...
-    assert provider.calls == Counter({stage: len(segments) for stage in Stage})
+    assert provider.calls == Counter({stage: len(segments) for stage in THREE_STAGES})
     # ... and in the histories: one execution of each stage activity per segment workflow.
     children = by_workflow_type(found, "segment/")
     assert len(children) == len(segments)
@@ -98,6 +98,6 @@ def test_gate_memory_distill_segmentation_three_stages_per_segment(
     # Per-segment stage metrics recorded with the run.
     assert len(runs) == 1
     metrics = Counter((m.segment_index, m.stage) for m in runs[0].stage_metrics)
-    assert metrics == Counter({(ref.index, stage): 1 for ref in segments for stage in Stage})
+    assert metrics == Counter({(ref.index, stage): 1 for ref in segments for stage in THREE_STAGES})
     assert runs[0].segment_count == len(segments)
     assert runs[0].provider_call_count == 3 * len(segments)

@@ -11,7 +11,7 @@ from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import session_idle
 from adapters.temporal.worker import WorkerPorts
-from domain.telemetry import RunOutcome, Stage
+from domain.telemetry import THREE_STAGES, RunOutcome
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import (
@@ -50,7 +50,7 @@ def test_second_idle_after_completion_consolidates_only_new_events(
     assert one.last_round and two.last_round
     assert (one.last_round.from_seq, one.last_round.to_seq) == (0, len(first))
     assert (two.last_round.from_seq, two.last_round.to_seq) == (len(first), len(first) + len(later))
-    assert provider.calls == Counter({stage: 2 for stage in Stage})
+    assert provider.calls == Counter({stage: 2 for stage in THREE_STAGES})
     counts = store_counts(store, session)
     assert counts.watermark == len(first) + len(later)
     assert [(r.from_seq, r.to_seq) for r in counts.runs] == [
@@ -117,7 +117,7 @@ def test_idles_during_a_round_coalesce_into_one_follow_up_round(
     assert summary.rounds == 2
     assert summary.last_round is not None
     assert (summary.last_round.from_seq, summary.last_round.to_seq) == (len(first), len(first) + len(later))
-    assert provider.calls == Counter({stage: 2 for stage in Stage})
+    assert provider.calls == Counter({stage: 2 for stage in THREE_STAGES})
     assert store_counts(store, session).watermark == len(first) + len(later)
 
 
