@@ -92,7 +92,7 @@ class BatchActivities:
         if len(segments) > MAX_BATCH_SEGMENTS:
             segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
         # Late segments (first in the plan) end below the watermark, so they never move it.
-        last_seq = max((ref.last_seq for ref in segments), default=watermark)
+        last_seq = max([watermark, *(ref.last_seq for ref in segments)])
         planned = [f for f in footprints if watermark < f.seq <= last_seq]
         # The unreadable event is next only when this plan takes every event read before it.
         if len(planned) < len(footprints):

@@ -100,3 +100,19 @@ def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_
 
     assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3), (6, 7)]
     assert (plan.watermark, plan.last_seq, plan.event_count, plan.late_count) == (5, 7, 3, 1)
+
+
+def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
+    store, session = InMemoryStore(), uuid4()
+    _consolidated_past_a_gap(store, session)
+    import_events(store, [_line(3, session)])
+
+    plan = BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
+        LoadBatchInput(
+            session=SessionKey(tenant_id="t1", principal_id="p1", session_id=session),
+            formation_policy=FORMATION_9,
+        )
+    )
+
+    assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3)]
+    assert (plan.watermark, plan.last_seq, plan.late_count) == (5, 5, 1)
