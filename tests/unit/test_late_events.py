@@ -6,7 +6,8 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 from activities.batch import BatchActivities
-from activities.contracts import LoadBatchInput, SessionKey
+from activities.contracts import LoadBatchInput, Poison, Quarantine, ReleaseInput, SessionKey
+from activities.quarantine import QuarantineActivities
 from adapters.cli.events import import_events
 from adapters.memory.store import InMemoryStore
 from domain.formation.segments import EventFootprint, plan_segments
@@ -116,3 +117,28 @@ def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
 
     assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3)]
     assert (plan.watermark, plan.last_seq, plan.late_count) == (5, 5, 1)
+
+
+def test_skipping_a_quarantined_late_segment_settles_its_events_and_leaves_the_watermark() -> None:
+    store, session = InMemoryStore(), uuid4()
+    _consolidated_past_a_gap(store, session)
+    import_events(store, [_line(3, session)])
+    held = Quarantine(
+        run_id=uuid4(),
+        poison=Poison(activity="commit_segment", failure_type="DataError"),
+        watermark=5,
+        first_seq=3,
+        last_seq=3,
+    )
+    key = SessionKey(tenant_id="t1", principal_id="p1", session_id=session)
+
+    skipped = QuarantineActivities(store, lambda: T0).release_quarantine(
+        ReleaseInput(session=key, quarantine=held, skip=True)
+    )
+
+    assert skipped
+    with store() as uow:
+        assert uow.events.late_pending(OWNER, session, 10) == []
+        assert uow.watermarks.get(OWNER, session) == 5
+        [release] = uow.audits.for_owner(OWNER, AuditKind.QUARANTINE_RELEASED)
+    assert release.details["action"] == "skip"
