@@ -6,7 +6,7 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 from activities.batch import BatchActivities
-from activities.contracts import LoadBatchInput, Poison, Quarantine, ReleaseInput, SessionKey
+from activities.contracts import BatchPlan, LoadBatchInput, Poison, Quarantine, ReleaseInput, SessionKey
 from activities.quarantine import QuarantineActivities
 from adapters.cli.events import import_events
 from adapters.memory.store import InMemoryStore
@@ -38,6 +38,16 @@ def _consolidated_past_a_gap(store: InMemoryStore, session: UUID) -> None:
         uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 4, 5)])
         uow.watermarks.compare_and_set(OWNER, session, 0, 5)
         uow.commit()
+
+
+def _next_plan(store: InMemoryStore, session: UUID) -> BatchPlan:
+    return BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
+        LoadBatchInput(session=_key(session), formation_policy=FORMATION_9)
+    )
+
+
+def _key(session: UUID) -> SessionKey:
+    return SessionKey(tenant_id=OWNER.tenant_id, principal_id=OWNER.principal_id, session_id=session)
 
 
 def _prints(*seqs: int) -> list[EventFootprint]:
@@ -92,12 +102,7 @@ def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_
     _consolidated_past_a_gap(store, session)
     import_events(store, [_line(3, session), _line(6, session), _line(7, session)])
 
-    plan = BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
-        LoadBatchInput(
-            session=SessionKey(tenant_id="t1", principal_id="p1", session_id=session),
-            formation_policy=FORMATION_9,
-        )
-    )
+    plan = _next_plan(store, session)
 
     assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3), (6, 7)]
     assert (plan.watermark, plan.last_seq, plan.event_count, plan.late_count) == (5, 7, 3, 1)
@@ -108,12 +113,7 @@ def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
     _consolidated_past_a_gap(store, session)
     import_events(store, [_line(3, session)])
 
-    plan = BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
-        LoadBatchInput(
-            session=SessionKey(tenant_id="t1", principal_id="p1", session_id=session),
-            formation_policy=FORMATION_9,
-        )
-    )
+    plan = _next_plan(store, session)
 
     assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3)]
     assert (plan.watermark, plan.last_seq, plan.late_count) == (5, 5, 1)
@@ -130,10 +130,9 @@ def test_skipping_a_quarantined_late_segment_settles_its_events_and_leaves_the_w
         first_seq=3,
         last_seq=3,
     )
-    key = SessionKey(tenant_id="t1", principal_id="p1", session_id=session)
 
     skipped = QuarantineActivities(store, lambda: T0).release_quarantine(
-        ReleaseInput(session=key, quarantine=held, skip=True)
+        ReleaseInput(session=_key(session), quarantine=held, skip=True)
     )
 
     assert skipped
