@@ -51,7 +51,8 @@ class BatchActivities:
 
     @activity.defn(name="load_batch")
     def load_batch(self, params: LoadBatchInput) -> BatchPlan:
-        """Footprints (seq, size, coverage units) of the events above the watermark, planned into segments.
+        """Footprints (seq, size, coverage units) of the events above the watermark, planned into segments,
+        after those of the session's late events (below the watermark, not consolidated yet).
 
         Text is read only to count coverage units and is dropped page by page; the plan carries none.
         A stored event that no longer validates ends the plan before it (unreadable_seq).
@@ -64,6 +65,7 @@ class BatchActivities:
         unreadable: int | None = None
         with self._uow() as uow:
             watermark = uow.watermarks.get(owner, session_id)
+            late = [_footprint(event) for event in uow.events.late_pending(owner, session_id, EVENT_PAGE)]
             after = watermark
             while len(footprints) < MAX_BATCH_EVENTS and read_bytes < MAX_BATCH_BYTES:
                 limit = min(EVENT_PAGE, MAX_BATCH_EVENTS - len(footprints))
@@ -73,13 +75,7 @@ class BatchActivities:
                     unreadable = refused.seq
                     page = _readable_before(uow.events, params, after, refused.seq)
                 for event in page:
-                    footprints.append(
-                        EventFootprint(
-                            seq=event.seq,
-                            size_bytes=event.size_bytes,
-                            coverage_units=count_coverage_units(event.text),
-                        )
-                    )
+                    footprints.append(_footprint(event))
                     occurred.append(event.occurred_at)
                     read_bytes += event.size_bytes
                 if len(page) < EVENT_PAGE or unreadable is not None:
@@ -91,15 +87,18 @@ class BatchActivities:
         held_back = len(footprints) - ready
         # The worker's evidence decides what runs, whatever the session asked for.
         policy = self._activation.formation_policy if self._activation else params.formation_policy
-        segments = plan_segments(owner, session_id, policy, footprints[:ready])
-        more_pending = not exhausted and held_back == 0
+        segments = plan_segments(owner, session_id, policy, footprints[:ready], late=late)
+        more_pending = (not exhausted and held_back == 0) or len(late) == EVENT_PAGE
         if len(segments) > MAX_BATCH_SEGMENTS:
             segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
-        last_seq = segments[-1].last_seq if segments else watermark
+        # Late segments (first in the plan) end below the watermark, so they never move it.
+        last_seq = max([watermark, *(ref.last_seq for ref in segments)])
         planned = [f for f in footprints if watermark < f.seq <= last_seq]
         # The unreadable event is next only when this plan takes every event read before it.
         if len(planned) < len(footprints):
             unreadable = None
+        late_planned = [f for f in late if any(ref.first_seq <= f.seq <= ref.last_seq for ref in segments)]
+        planned += late_planned
         plan = BatchPlan(
             watermark=watermark,
             last_seq=last_seq,
@@ -108,6 +107,7 @@ class BatchActivities:
             coverage_units=sum(f.coverage_units for f in planned),
             segments=tuple(segments),
             held_back=held_back,
+            late_count=len(late_planned),
             more_pending=more_pending,
             formation_policy=policy if self._activation else None,
             selection=self._activation.label if self._activation else None,
@@ -121,6 +121,7 @@ class BatchActivities:
                 "event_count": plan.event_count,
                 "segment_count": len(segments),
                 "held_back": held_back,
+                "late_count": plan.late_count,
             },
         )
         return plan
@@ -164,6 +165,12 @@ class BatchActivities:
             recorded = uow.runs.record(run)
             uow.commit()
         return recorded
+
+
+def _footprint(event: SourceEvent) -> EventFootprint:
+    return EventFootprint(
+        seq=event.seq, size_bytes=event.size_bytes, coverage_units=count_coverage_units(event.text)
+    )
 
 
 def _readable_before(

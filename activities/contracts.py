@@ -36,7 +36,8 @@ class LoadBatchInput(_Value):
 
 
 class BatchPlan(_Value):
-    """The planned round: segments cover exactly the events in (watermark, last_seq]."""
+    """The planned round: segments cover exactly the events in (watermark, last_seq], after late_count
+    late events below the watermark (their segments come first and end at or below it)."""
 
     watermark: NonNegativeInt
     last_seq: NonNegativeInt
@@ -46,6 +47,7 @@ class BatchPlan(_Value):
     segments: tuple[SegmentRef, ...] = ()
     # Events above a sequence gap wait for the gap to fill (or for the gap grace to pass).
     held_back: NonNegativeInt = 0
+    late_count: NonNegativeInt = 0
     # The batch hit its size cap; the workflow runs another round without waiting for an idle.
     more_pending: bool = False
     # The worker's formation policy selection: the policy its segments are planned under, and the label
@@ -107,7 +109,9 @@ class QuarantineInput(_Value):
     session: SessionKey
     run_id: UUID
     poison: Poison
-    # The end of the held range and its segment key; None when the batch could not be read at all.
+    # The held range and its segment key; None when the batch could not be read at all (first_seq: also
+    # for a stored event that no longer validates, and in histories from before it was recorded).
+    first_seq: NonNegativeInt | None = None
     last_seq: NonNegativeInt | None = None
     segment_key: str | None = None
 
@@ -120,6 +124,8 @@ class Quarantine(_Value):
     # Where the watermark stands: every event up to here was consolidated.
     watermark: NonNegativeInt
     # The quarantined segment's range and key; None when the batch could not be planned (load_batch).
+    # A range that ends at or below the watermark is a late segment's.
+    first_seq: NonNegativeInt | None = None
     last_seq: NonNegativeInt | None = None
     segment_key: str | None = None
 

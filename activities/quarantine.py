@@ -3,7 +3,8 @@
 A poisoned segment would fail the same way on every attempt, so the session workflow stops before it:
 record_quarantine writes a content-free audit (range, key, activity, error class) and answers where the
 watermark stands; release_quarantine records the operator's decision and, for a skip, moves the watermark
-past the range in the same transaction (compare-and-set from where the quarantine left it).
+past the range in the same transaction (compare-and-set from where the quarantine left it), or, for a late
+segment (below the watermark), settles its events so no round plans them again.
 """
 
 import logging
@@ -33,6 +34,7 @@ class QuarantineActivities:
                 run_id=params.run_id,
                 poison=params.poison,
                 watermark=uow.watermarks.get(session.owner, session.session_id),
+                first_seq=params.first_seq,
                 last_seq=params.last_seq,
                 segment_key=params.segment_key,
             )
@@ -56,7 +58,12 @@ class QuarantineActivities:
         owner, session_id = session.owner, session.session_id
         skipped = False
         with self._uow() as uow:
-            if params.skip and quarantine.last_seq is not None:
+            first, last = quarantine.first_seq, quarantine.last_seq
+            if params.skip and first is not None and last is not None and last <= quarantine.watermark:
+                # A late segment: the watermark is past it already; its events stop waiting instead.
+                uow.events.settle_late(owner, session_id, first, last)
+                skipped = True
+            elif params.skip and quarantine.last_seq is not None:
                 current = uow.watermarks.get(owner, session_id)
                 # A retry of this activity finds its own move already made.
                 skipped = current >= quarantine.last_seq or uow.watermarks.compare_and_set(

@@ -4,8 +4,9 @@ The session watermark is the highest sequence number consolidated. It must never
 not consolidated, so a batch stops before a gap in sequence numbers: an event appended out of order fills
 the gap later and is consolidated in order by a following round. A gap that stays open longer than the
 grace is taken as final (sequence numbers a client skipped), so one lost event cannot stall a session
-forever; an event that arrives below the watermark after that is refused at import (reason code
-below_watermark) rather than silently never consolidated.
+forever; an event that arrives below the watermark after that is stored as late and the next round
+consolidates it in a segment of its own (domain.formation.segments.plan_segments), so it is never
+silently unreachable.
 """
 
 from collections import Counter

@@ -64,13 +64,24 @@ class EventFacts(NamedTuple):
 
 
 class SourceEventRepository(Protocol):
-    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
-        """Idempotent on (tenant, principal, session, seq); a different text raises EventConflict."""
+    def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
+        """Idempotent on (tenant, principal, session, seq); a different text raises EventConflict. late:
+        the events arrive below their session's watermark and wait, flagged, for the next round (an event
+        already stored keeps what it was)."""
         ...
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         """Events with seq > after_seq in seq order, at most limit. UnreadableEvent names the first stored
         event in the page that no longer validates."""
+        ...
+
+    def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
+        """The session's late events not consolidated yet, in seq order, at most limit."""
+        ...
+
+    def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
+        """Clear the late flag of the session's events in [first_seq, last_seq] (their segment committed);
+        how many were still flagged."""
         ...
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:

@@ -2,7 +2,8 @@
 
     agent ──signal-with-start idle──▶ consolidate/{tenant}/{principal}/{session}
       while an idle is pending:                       (idles during a round coalesce into one more round)
-        load_batch (local)  ──▶ BatchPlan: segments over (watermark, last_seq], ids and sizes only
+        load_batch (local)  ──▶ BatchPlan: segments over (watermark, last_seq], ids and sizes only,
+                                after any late events' own segments (below the watermark)
         for each segment, in order:                   (a later segment ranks against earlier commits)
           FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
         advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed, and
@@ -212,13 +213,15 @@ class ConsolidateSessionWorkflow:
                     session=params.session,
                     run_id=run_id,
                     poison=poison,
+                    first_seq=ref.first_seq,
                     last_seq=ref.last_seq,
                     segment_key=ref.segment_key,
                 )
                 break
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
-        consolidated_to = outcomes[-1].ref.last_seq if outcomes else plan.watermark
+        # Late segments (planned first) end below the watermark: they never move it.
+        consolidated_to = max([plan.watermark, *(outcome.ref.last_seq for outcome in outcomes)])
         if poisoned is None:
             consolidated_to = plan.last_seq
             if plan.unreadable_seq is not None:

@@ -51,6 +51,7 @@ class AgentSurface:
         report = append_session_events(self.store, scope.owner, session_id, events)
         return {
             "appended": report.appended,
+            "late": report.late,
             "already_present": report.already_present,
             "refused": [{"index": r.line, "field": r.field, "reason": r.reason} for r in report.refusals],
         }

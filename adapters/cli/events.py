@@ -2,15 +2,18 @@
 
 Every line is validated (domain.event_intake) before anything is written, so a bad line costs only
 itself: the valid lines are stored, each refused line is reported by number, field and reason code
-(an EventRefusalReason, pydantic's error type, event_conflict or below_watermark), never by content.
+(an EventRefusalReason, pydantic's error type or event_conflict), never by content. An event below its
+session's watermark (it arrived after consolidation passed its sequence gap) is stored as late, with a
+content-free late_event audit, and the session's next round consolidates it.
 """
 
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Final
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import typer
 from rich.console import Console
@@ -21,7 +24,8 @@ from domain.errors import EventConflict
 from domain.event_intake import Refusal, parse_lines
 from domain.events import SourceEvent
 from domain.owner import Owner
-from domain.ports import UnitOfWorkFactory
+from domain.ports import UnitOfWork, UnitOfWorkFactory
+from domain.telemetry import AuditKind, FormationAudit
 
 events_app = typer.Typer(help="Append source events to the store.", no_args_is_help=True)
 
@@ -31,6 +35,8 @@ BATCH: Final = 500
 @dataclass
 class ImportReport:
     appended: int = 0
+    # Of appended: below the session's watermark, consolidated by its next round.
+    late: int = 0
     already_present: int = 0
     refusals: list[Refusal] = field(default_factory=list)
     sessions: set[tuple[str, str, UUID]] = field(default_factory=set)
@@ -64,35 +70,45 @@ def import_events(
 def append_numbered(
     store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport
 ) -> None:
-    """Append numbered events in one unit of work, adding each refusal (below_watermark, event_conflict) to
-    report by its number."""
+    """Append numbered events in one unit of work, adding each refusal (event_conflict) to report by its
+    number."""
     with store() as uow:
         watermarks: dict[tuple[str, str, UUID], int] = {}
         for line, event in batch:
             key = (event.tenant_id, event.principal_id, event.session_id)
-            owner = Owner(tenant_id=event.tenant_id, principal_id=event.principal_id)
             if key not in watermarks:
+                owner = Owner(tenant_id=event.tenant_id, principal_id=event.principal_id)
                 watermarks[key] = uow.watermarks.get(owner, event.session_id)
-            if event.seq <= watermarks[key]:
-                stored = uow.events.read_range(owner, event.session_id, event.seq - 1, 1)
-                if stored and stored[0].seq == event.seq:
-                    if stored[0].text == event.text and stored[0].kind == event.kind:
-                        report.already_present += 1
-                    else:
-                        report.refusals.append(Refusal(line, "seq", EventConflict.reason_code))
-                else:
-                    # Consolidation already passed this position; appending would never be consolidated.
-                    report.refusals.append(Refusal(line, "seq", "below_watermark"))
-                continue
+            # Consolidation already passed this position: stored flagged, the next round plans it.
+            late = event.seq <= watermarks[key]
             try:
-                result = uow.events.append([event])
+                result = uow.events.append([event], late=late)
             except EventConflict:
                 report.refusals.append(Refusal(line, "seq", EventConflict.reason_code))
                 continue
             report.appended += result.appended
             report.already_present += result.already_present
             report.sessions.add(key)
+            if late and result.appended:
+                report.late += 1
+                _audit_late(uow, event, watermarks[key])
         uow.commit()
+
+
+def _audit_late(uow: UnitOfWork, event: SourceEvent, watermark: int) -> None:
+    """Content-free: the position and the watermark it arrived below, once per event."""
+    uow.audits.record(
+        FormationAudit(
+            id=uuid4(),
+            tenant_id=event.tenant_id,
+            principal_id=event.principal_id,
+            session_id=event.session_id,
+            kind=AuditKind.LATE_EVENT,
+            dedupe_key=f"{AuditKind.LATE_EVENT.value}/{event.session_id}/{event.seq}",
+            details={"seq": event.seq, "watermark": watermark},
+            created_at=datetime.now(UTC),
+        )
+    )
 
 
 @events_app.command("import")
@@ -128,9 +144,10 @@ def import_command(
         typer.echo(f"refused {refusal}", err=True)
     reasons = Counter(r.reason for r in report.refusals)
     summary = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+    late = f" ({report.late} late)" if report.late else ""
     typer.echo(
-        f"appended {report.appended}, already present {report.already_present}, refused {report.refused}"
-        + (f" ({summary})" if summary else "")
+        f"appended {report.appended}{late}, already present {report.already_present}, "
+        f"refused {report.refused}" + (f" ({summary})" if summary else "")
     )
     if report.refusals:
         raise typer.Exit(1)

@@ -53,6 +53,8 @@ def _key(owner: Owner) -> OwnerKey:
 @dataclass
 class MemoryState:
     events: dict[tuple[str, str, UUID, int], SourceEvent] = field(default_factory=dict)
+    # The keys of late events not consolidated yet (a dict, so a unit of work copies it like the others).
+    late: dict[tuple[str, str, UUID, int], None] = field(default_factory=dict)
     episodes: dict[UUID, IntegratedEpisode] = field(default_factory=dict)
     beliefs: dict[UUID, MemoryRecord] = field(default_factory=dict)
     watermarks: dict[tuple[str, str, UUID], int] = field(default_factory=dict)
@@ -67,13 +69,15 @@ class _Repo:
 
 
 class InMemorySourceEvents(_Repo):
-    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+    def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
         appended = present = 0
         for event in events:
             key = (event.tenant_id, event.principal_id, event.session_id, event.seq)
             stored = self._s.events.get(key)
             if stored is None:
                 self._s.events[key] = event
+                if late:
+                    self._s.late[key] = None
                 appended += 1
             elif stored.text != event.text or stored.kind != event.kind:
                 raise EventConflict(f"seq {event.seq} already holds a different event")
@@ -89,6 +93,18 @@ class InMemorySourceEvents(_Repo):
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
+
+    def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
+        keys = sorted(k for k in self._s.late if k[:3] == (*_key(owner), session_id))
+        return [self._s.events[k] for k in keys[: max(limit, 0)]]
+
+    def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
+        settled = [
+            k for k in self._s.late if k[:3] == (*_key(owner), session_id) and first_seq <= k[3] <= last_seq
+        ]
+        for k in settled:
+            del self._s.late[k]
+        return len(settled)
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
@@ -402,6 +418,7 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
             del table[k]
         return len(doomed)
 
+    purge(state.late, lambda k, v: (k[0], k[1]))
     return ErasureCounts(
         events=purge(state.events, lambda k, v: (k[0], k[1])),
         episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),

@@ -523,4 +523,6 @@ def commit_segment(
         )
     )
     uow.audits.record_many(work.audits)
+    # A late segment's events are consolidated with it: no later round plans them again.
+    uow.events.settle_late(ref.owner, ref.session_id, ref.first_seq, ref.last_seq)
     return result

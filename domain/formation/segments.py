@@ -2,6 +2,7 @@
 events a planned segment holds, read back from the store."""
 
 import hashlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -75,9 +76,47 @@ def segment_key(owner: Owner, session_id: UUID, formation_policy: str, seqs: lis
 
 
 def plan_segments(
-    owner: Owner, session_id: UUID, formation_policy: str, footprints: list[EventFootprint]
+    owner: Owner,
+    session_id: UUID,
+    formation_policy: str,
+    footprints: list[EventFootprint],
+    late: Sequence[EventFootprint] = (),
 ) -> list[SegmentRef]:
-    """Close a segment before the event that would carry it past any bound; an oversized event stands alone."""
+    """Close a segment before the event that would carry it past any bound; an oversized event stands alone.
+
+    Late events (below the watermark: they arrived after consolidation passed their sequence gap) come
+    first, each contiguous run of their seqs planned on its own. So no segment mixes them with events
+    consolidated before (whose episodes would be formed again under new derivation keys), and a late
+    segment's range holds exactly its events."""
+    groups = [group for run in _contiguous_runs(late) for group in _bounded_groups(run)]
+    groups += _bounded_groups(footprints)
+    return [
+        SegmentRef(
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            session_id=session_id,
+            formation_policy=formation_policy,
+            index=index,
+            first_seq=group[0].seq,
+            last_seq=group[-1].seq,
+            event_count=len(group),
+            segment_key=segment_key(owner, session_id, formation_policy, [f.seq for f in group]),
+        )
+        for index, group in enumerate(groups)
+    ]
+
+
+def _contiguous_runs(footprints: Sequence[EventFootprint]) -> list[list[EventFootprint]]:
+    runs: list[list[EventFootprint]] = []
+    for footprint in sorted(footprints, key=lambda f: f.seq):
+        if runs and footprint.seq == runs[-1][-1].seq + 1:
+            runs[-1].append(footprint)
+        else:
+            runs.append([footprint])
+    return runs
+
+
+def _bounded_groups(footprints: Sequence[EventFootprint]) -> list[list[EventFootprint]]:
     groups: list[list[EventFootprint]] = []
     current: list[EventFootprint] = []
     units = size = 0
@@ -95,17 +134,4 @@ def plan_segments(
         size += footprint.size_bytes
     if current:
         groups.append(current)
-    return [
-        SegmentRef(
-            tenant_id=owner.tenant_id,
-            principal_id=owner.principal_id,
-            session_id=session_id,
-            formation_policy=formation_policy,
-            index=index,
-            first_seq=group[0].seq,
-            last_seq=group[-1].seq,
-            event_count=len(group),
-            segment_key=segment_key(owner, session_id, formation_policy, [f.seq for f in group]),
-        )
-        for index, group in enumerate(groups)
-    ]
+    return groups

@@ -72,6 +72,32 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
 
 
+def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keeps_its_flag(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+    with uow_factory() as uow:
+        uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 6)])
+        uow.events.append([event(s, f"Late {s}.", session_id=session) for s in (5, 3, 4)], late=True)
+        uow.events.append([event(3, "Other principal.", session_id=session, owner=OTHER_PRINCIPAL)], late=True)
+        # Appending an ordinary event again as late (or a late one again) changes nothing.
+        again = uow.events.append([event(1, "Turn 1.", session_id=session)], late=True)
+        uow.commit()
+    assert (again.appended, again.already_present) == (0, 1)
+    with uow_factory() as uow:
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [3, 4, 5]
+        assert [e.text for e in uow.events.late_pending(OWNER, session, 2)] == ["Late 3.", "Late 4."]
+        assert uow.events.late_pending(OWNER, uuid4(), 10) == []
+        # Late events read like any other.
+        assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2, 3, 4, 5, 6]
+        assert uow.events.settle_late(OWNER, session, 1, 4) == 2
+        uow.commit()
+    with uow_factory() as uow:
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [5]
+        assert uow.events.settle_late(OWNER, session, 3, 4) == 0
+        assert [e.seq for e in uow.events.late_pending(OTHER_PRINCIPAL, session, 10)] == [3]
+
+
 def test_gate_memory_episode_repository_parity_put_is_idempotent_on_derivation_key(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

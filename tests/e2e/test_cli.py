@@ -76,7 +76,7 @@ def test_events_import_refuses_bad_lines_and_is_idempotent(
     assert "appended 0, already present 2, refused 0" in again.output
 
 
-def test_events_below_the_watermark_are_refused_not_silently_skipped(
+def test_events_below_the_watermark_are_stored_late_not_refused_or_silently_skipped(
     tmp_path: Path, clean_postgres: Engine, postgres_url: str
 ) -> None:
     session = str(uuid.uuid4())
@@ -87,9 +87,11 @@ def test_events_below_the_watermark_are_refused_not_silently_skipped(
     file = tmp_path / "late.jsonl"
     file.write_text(line(3, session) + "\n" + line(6, session) + "\n")
     result = CliRunner().invoke(app, ["events", "import", str(file)], env={"DATABASE_URL": postgres_url})
-    assert result.exit_code == 1
-    assert "line 1: seq: below_watermark" in result.output
-    assert "appended 1" in result.output
+    assert result.exit_code == 0, result.output
+    assert "appended 2 (1 late), already present 0, refused 0" in result.output
+    with store() as uow:
+        late = uow.events.late_pending(Owner(tenant_id="t1", principal_id="p1"), uuid.UUID(session), 10)
+    assert [e.seq for e in late] == [3]
 
 
 def test_worker_against_a_wrong_revision_refuses_clearly(create_database: Callable[[], str]) -> None:

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Row, select, text
+from sqlalchemy import Row, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -76,7 +76,7 @@ def _readable(row: Row[Any]) -> SourceEvent | None:
 
 
 class PostgresSourceEvents(Repo):
-    def append(self, events: Sequence[SourceEvent]) -> AppendResult:
+    def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
         if not events:
             return AppendResult(appended=0, already_present=0)
         # A savepoint makes the append all-or-nothing even if the caller goes on to commit other work.
@@ -94,6 +94,7 @@ class PostgresSourceEvents(Repo):
                             "kind": e.kind.value,
                             "text": e.text,
                             "occurred_at": e.occurred_at,
+                            "late_pending": late,
                         }
                         for e in events
                     ]
@@ -137,6 +138,32 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [_event(row) for row in rows]
+
+    def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
+        rows = self._c.execute(
+            select(source_events)
+            .where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.late_pending,
+            )
+            .order_by(source_events.c.seq)
+            .limit(max(limit, 0))
+        )
+        return [_event(row) for row in rows]
+
+    def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
+        settled = self._c.execute(
+            update(source_events)
+            .where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq.between(first_seq, last_seq),
+                source_events.c.late_pending,
+            )
+            .values(late_pending=False)
+        )
+        return settled.rowcount
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
