@@ -30,6 +30,7 @@ EXPIRES_AT_REVISION: Final = "0006_belief_expires_at"
 SWEEP_INDEXES_REVISION: Final = "0007_sweep_and_verb_indexes"
 RECENT_INDEX_REVISION: Final = "0008_belief_recent_index"
 RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
+OWNER_SEARCH_INDEX_REVISION: Final = "0010_belief_owner_search_index"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
