@@ -158,8 +158,9 @@ class BeliefRepository(Protocol):
         self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
-        holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, most relevant
-        first, then by id, at most limit (one query through the full-text index)."""
+        holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, highest
+        coverage first, then most recent evidence, then by id, at most limit (one query through the
+        full-text index)."""
         ...
 
     def most_recent(

@@ -216,8 +216,11 @@ class InMemoryBeliefs(_Repo):
             for b in self._owned(owner)
             if b.is_live and b.sensitivity in sensitivities
         )
-        found = sorted(((-n, b.id, b) for n, b in scored if n > 0), key=lambda entry: entry[:2])
-        return [Match(ranking_inputs(b), -n) for n, _, b in found[: max(limit, 0)]]
+        found = sorted(
+            ((n, ranking_inputs(b)) for n, b in scored if n > 0),
+            key=lambda entry: (-entry[0], -entry[1].last_evidence_at.timestamp(), entry[1].id),
+        )
+        return [Match(inputs, n) for n, inputs in found[: max(limit, 0)]]
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]

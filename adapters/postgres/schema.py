@@ -31,6 +31,7 @@ SWEEP_INDEXES_REVISION: Final = "0007_sweep_and_verb_indexes"
 RECENT_INDEX_REVISION: Final = "0008_belief_recent_index"
 RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 LATE_EVENTS_REVISION: Final = "0010_late_events"
+OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"

@@ -164,9 +164,12 @@ beliefs = Table(
         postgresql_where=text("valid_to IS NULL AND expires_at IS NOT NULL"),
     ),
 )
-# Recall with a query reads an owner's matching live beliefs through this index (revision 0009).
+# Recall with a query reads an owner's matching live beliefs through this index alone (revision 0010;
+# btree_gin indexes the owner columns).
 Index(
-    "beliefs_search_live",
+    "beliefs_owner_search_live",
+    beliefs.c.tenant_id,
+    beliefs.c.principal_id,
     beliefs.c.search,
     postgresql_using="gin",
     postgresql_where=text("valid_to IS NULL"),

@@ -4,8 +4,8 @@ Terms. A query's words, lower-cased, without the words that name the user (every
 user, so they would match everything), at most MAX_QUERY_TERMS. A belief matches when its subject or
 statement holds any one term (an OR query: one matching term counts). Its coverage is how many of the
 query's distinct terms it holds: the relevance that orders matches. A store reads at most RELEVANCE_POOL
-matches, the most relevant first (PostgreSQL: by ts_rank_cd over the generated search vector, then coverage;
-in memory: by coverage).
+matches: those of highest coverage, the most recent evidence first among equals, then by id (PostgreSQL
+counts coverage over the generated search vector, through one index over the owner's live beliefs).
 
 Fusion. Matches are ordered by coverage, then by the retrieval@3 score (evidence age, kind, confidence and
 utility), then by id; expired ones are left out. Relevance decides first because the caller asked about

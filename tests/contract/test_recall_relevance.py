@@ -101,3 +101,14 @@ def test_evidence_spans_and_event_facts_make_the_provenance(uow_factory: UnitOfW
         {"session_id": str(session), "seq": 9, "kind": None, "occurred_at": None, "evidence_span": None},
     ]
     assert {"derivation", "longevity", "confidence", "last_evidence_at", "last_used_at"} <= view.keys()
+
+
+def test_the_pool_is_highest_coverage_then_freshest_evidence(uow_factory: UnitOfWorkFactory) -> None:
+    both = belief(subject="food:ramen", statement="User cooks ramen on Sundays.", last_evidence_at=T0)
+    fresh = belief(subject="food:soup", statement="User cooks soup.", last_evidence_at=NOW)
+    stale = belief(subject="food:stew", statement="User cooks stew.", last_evidence_at=T0 - timedelta(days=9))
+    _store(uow_factory, stale, fresh, both)
+    with uow_factory() as uow:
+        # "do" is a stop word: it finds nothing and counts toward nobody's coverage
+        pool = uow.beliefs.matching(OWNER, ("do", "cooks", "ramen"), 2, within(Sensitivity.RESTRICTED))
+    assert [(m.inputs.id, m.coverage) for m in pool] == [(both.id, 2), (fresh.id, 1)]

@@ -37,6 +37,7 @@ REVISIONS = [
     schema.RECENT_INDEX_REVISION,
     schema.RECALL_SEARCH_REVISION,
     schema.LATE_EVENTS_REVISION,
+    schema.OWNER_SEARCH_INDEX_REVISION,
 ]
 
 
@@ -119,6 +120,9 @@ def test_gate_memory_schema_backfill_clean_upgrade_to_head_matches_the_table_def
     assert recent["column_names"] == ["tenant_id", "principal_id", "updated_at", "id"]
     assert recent["column_sorting"] == {"updated_at": ("desc",), "id": ("desc",)}
     assert "valid_to IS NULL" in str(recent["dialect_options"])
+    # Recall with a query reads one owner's matches from one index, not the whole store's (0010).
+    assert indexes["beliefs_owner_search_live"]["column_names"] == ["tenant_id", "principal_id", "search"]
+    assert "beliefs_search_live" not in indexes
     assert "integrated_episodes_owner_session" in {
         i["name"] for i in inspect(engine).get_indexes("integrated_episodes")
     }

@@ -136,20 +136,25 @@ def _ranking_page_statement(with_after: bool) -> Any:
 
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
-# The owner's live matches through beliefs_search_live: the terms joined as a websearch OR query (each term is
-# letters and digits only, so nothing in it is query syntax), the pool taken by cover density, then each
-# pooled row's coverage (how many of the terms it holds) counted.
+# The owner's live matches, read from beliefs_owner_search_live alone: the terms joined as a websearch OR
+# query (each term is letters and digits only, so nothing in it is query syntax). Each term's own query is
+# built once per call from its lexemes (to_tsvector leaves a stop word out silently, where plainto_tsquery
+# would send a notice for every row; 'simple' only parses the lexemes); a match's coverage is how many of
+# them it satisfies. The pool is the limit matches of highest coverage, freshest evidence first among equals:
+# a cheap stand-in for the retrieval@3 order the domain then applies to it (ts_rank_cd over every match cost
+# more than reading the matches, and ordered nothing coverage does not).
 MATCHING = text(
     f"""
+    WITH wanted AS MATERIALIZED (
+        SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' & '))) AS queries
+          FROM unnest(CAST(:terms AS text[])) AS t(term), to_tsvector('english', t.term) AS lexemes
+         WHERE length(lexemes) > 0)
     SELECT {_RANKING_COLUMNS},
-           (SELECT count(*) FROM unnest(CAST(:terms AS text[])) AS t(term)
-             WHERE pool.search @@ plainto_tsquery('english', t.term)) AS coverage
-      FROM (SELECT *, ts_rank_cd(search, query) AS relevance
-              FROM beliefs, websearch_to_tsquery('english', :query) AS query
-             WHERE {_LIVE_WITHIN} AND search @@ query
-             ORDER BY relevance DESC, id
-             LIMIT :limit) AS pool
-     ORDER BY coverage DESC, relevance DESC, id
+           (SELECT count(*) FROM unnest(wanted.queries) AS q WHERE search @@ q) AS coverage
+      FROM beliefs, wanted
+     WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)
+     ORDER BY coverage DESC, coalesce(last_evidence_at, valid_from) DESC, id
+     LIMIT :limit
     """
 )
 
