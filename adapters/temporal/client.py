@@ -3,6 +3,7 @@
 from uuid import UUID
 
 from temporalio.client import Client, WorkflowHandle
+from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
 
 from activities.contracts import SessionKey
@@ -14,6 +15,7 @@ from workflows.consolidate_session import (
     ConsolidationSummary,
     session_workflow_id,
 )
+from workflows.search_attributes import FORMATION_POLICY
 
 DEFAULT_ADDRESS = "127.0.0.1:7233"
 DEFAULT_NAMESPACE = "default"
@@ -64,4 +66,6 @@ async def session_idle(
         id=session_workflow_id(tenant, principal, key.session_id),
         task_queue=task_queue,
         start_signal=IDLE_SIGNAL,
+        # Set at start, the workflow does not upsert it: one history event and visibility write fewer.
+        search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, formation_policy)]),
     )

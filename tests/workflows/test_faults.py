@@ -27,7 +27,7 @@ from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind, Stage
 from tests.workflows.conversations import conversation, plausible_answer
-from tests.workflows.harness import Harness, scheduled_activities
+from tests.workflows.harness import Harness, local_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories, store_counts
 from tests.workflows.test_session_rounds import wait_for
 from workflows.policies import HEARTBEAT_TIMEOUT
@@ -116,7 +116,7 @@ def test_worker_killed_mid_segment_then_a_new_worker_completes_exactly_once_with
     # The stages recorded before the crash were not run again: still three calls per segment.
     assert Counter(calls.read_text().split()) == Counter({stage.value: segments for stage in Stage})
     parent = next(iter(by_workflow_type(found, "consolidate/").values()))
-    assert scheduled_activities(parent).count("advance_watermark") == 1
+    assert local_activities(parent).count("advance_watermark") == 1
     counts = store_counts(store, session)
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments
