@@ -7,6 +7,7 @@
           FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
         advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed, and
                                 the ConsolidationRun (counts, classes, stage metrics) in the same transaction
+                                (local, in the task that ends the round; scheduled in older histories)
                                 (a round with nothing planned only records its run: record_run, local)
         retryable fallback? ──▶ RepassWorkflow per segment range, started and abandoned
         poisoned segment?   ──▶ (a deterministic failure, or a stored event that no longer validates)
