@@ -2,9 +2,9 @@
 
 Each variant's workers are separate processes (this file run with --serve, the variant's tree first on
 PYTHONPATH), so their CPU is their own: neither the client nor seeding is counted as worker CPU. The baseline
-is a `git archive` of --baseline (default: main) in a temporary directory; the new code is this tree. Both
-load the same way: bytecode cached (PYTHONPYCACHEPREFIX), as from an installed package. Sessions are seeded
-before the CPU is sampled and started by this process through this tree's client (`session_idle`).
+is a `git archive` of --baseline (a commit before the change measured) in a temporary directory; the new code
+is this tree. Both load the same way: bytecode cached (PYTHONPYCACHEPREFIX), as from an installed package.
+Sessions are seeded before the CPU is sampled and started by this process through this tree's client.
 
 Stage latency L is injected by the scripted provider, so every segment costs exactly three provider waits.
 For each worker count and variant it reports:
@@ -15,7 +15,7 @@ For each worker count and variant it reports:
     consolidation)                                                   goal >= 0.9
   * history events, workflow tasks, activity tasks and local activities per consolidation
 
-    .venv/bin/python -m benchmarks.consolidation_benchmark --baseline main --latency 1.0 --sessions 100
+    .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # the tree before issue #20
 """
 
 import argparse
@@ -46,7 +46,7 @@ from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
-from adapters.temporal.client import connect, session_idle
+from adapters.temporal.client import TemporalUnavailable, connect, session_idle
 from adapters.temporal.worker import WorkerPorts, build_worker, run_until_signalled
 from domain.events import SourceEvent, SourceEventKind
 from domain.ports import UnitOfWorkFactory
@@ -249,6 +249,18 @@ async def measure(
     )
 
 
+async def connect_when_healthy(address: str, patience_s: float = 60.0) -> Client:
+    """The dev server opens its port before its frontend is healthy; on a busy machine that takes a while."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            return await connect(address)
+        except TemporalUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(1)
+
+
 async def main(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="consolidation-bench-"))
     variants = {"new": TREE}
@@ -262,7 +274,7 @@ async def main(args: argparse.Namespace) -> None:
     postmaster = int(next((root / "postgres").rglob("postmaster.pid")).read_text().split()[0])
     print(f"L = {args.latency:.2f} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     try:
-        client = await connect(server.address)
+        client = await connect_when_healthy(server.address)
         for count in args.workers:
             for name, tree in variants.items():
                 task_queue = f"bench-{uuid.uuid4().hex[:6]}"
@@ -279,7 +291,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--baseline", default="main", help="git ref of the old code ('' for new only)")
+    parser.add_argument("--baseline", default="", help="git ref of the old code (none: the new code only)")
     parser.add_argument("--latency", type=float, default=1.0, help="injected stage latency L in seconds")
     parser.add_argument("--sessions", type=int, default=100, help="concurrent sessions of the load run")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker process counts")
