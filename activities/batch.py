@@ -1,8 +1,7 @@
 """Session-level activities: plan a batch, advance the watermark and record the run.
 
-load_batch and record_run (a round with nothing to advance) are short store-only steps the session
-workflow runs as local activities; advance_watermark stays a scheduled activity (its single execution is
-visible in the history)."""
+All three are short store-only steps the session workflow runs as local activities (advance_watermark
+since the patch "advance-watermark-local"; histories from before it schedule it as a normal activity)."""
 
 import logging
 from collections.abc import Callable

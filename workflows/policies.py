@@ -31,6 +31,11 @@ INFRASTRUCTURE_RETRY: Final = RetryPolicy(
 
 # One short unit of work; a killed worker's attempt is retried after this.
 STORE_START_TO_CLOSE: Final = timedelta(seconds=30)
+# A local activity runs inside its workflow task (10 s timeout): one attempt ends well before that, and a
+# retry that would wait longer than the threshold waits on a durable timer instead, in a later workflow task.
+# A database outage then costs a timer per attempt, not a workflow task held open for as long as it lasts.
+LOCAL_STORE_START_TO_CLOSE: Final = timedelta(seconds=5)
+LOCAL_RETRY_THRESHOLD: Final = timedelta(seconds=2)
 # Provider timeout (120 s) plus reading the segment and staging the document.
 PROVIDER_STAGE_START_TO_CLOSE: Final = timedelta(seconds=150)
 # A commit is one transaction over one segment's staged documents.

@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from temporalio.client import Client, Interceptor, WorkflowHandle
+from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.envconfig import ClientConnectConfig
 from temporalio.runtime import Runtime
@@ -19,6 +20,7 @@ from workflows.consolidate_session import (
     ConsolidationSummary,
     session_workflow_id,
 )
+from workflows.search_attributes import FORMATION_POLICY
 
 # formation@9 is the candidate policy the service runs; the frozen controls are for evaluations.
 DEFAULT_FORMATION_POLICY = FORMATION_9
@@ -79,4 +81,6 @@ async def session_idle(
         id=session_workflow_id(tenant, principal, key.session_id),
         task_queue=task_queue,
         start_signal=IDLE_SIGNAL,
+        # Set at start, the workflow does not upsert it: one history event and visibility write fewer.
+        search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, formation_policy)]),
     )

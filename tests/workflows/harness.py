@@ -6,6 +6,7 @@ and test code touch the store directly.
 """
 
 import asyncio
+import json
 import threading
 import uuid
 from collections.abc import Coroutine, Iterator, Sequence
@@ -91,6 +92,18 @@ def scheduled_activities(history: WorkflowHistory) -> list[str]:
         for event in history.events
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
     ]
+
+
+def local_activities(history: WorkflowHistory) -> list[str]:
+    """The activity type of every local activity the history recorded a result for (one marker each)."""
+    names = []
+    for event in history.events:
+        if event.event_type != EventType.EVENT_TYPE_MARKER_RECORDED:
+            continue
+        attributes = event.marker_recorded_event_attributes
+        if attributes.marker_name == "core_local_activity":
+            names.append(json.loads(attributes.details["data"].payloads[0].data)["activity_type"])
+    return names
 
 
 def started_children(history: WorkflowHistory) -> list[str]:

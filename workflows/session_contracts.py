@@ -1,0 +1,48 @@
+"""ConsolidateSession's input and results.
+
+They live outside workflows/consolidate_session.py and are imported passed through: the sandbox re-runs a
+workflow's own module for every workflow it starts, and building these pydantic schemas each time was a
+visible share of the worker's CPU per consolidation.
+"""
+
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
+
+from activities.contracts import Quarantine, SessionKey
+from domain.telemetry import RunOutcome
+from workflows.policies import HISTORY_EVENT_BUDGET
+
+
+class ConsolidateSessionInput(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: SessionKey
+    formation_policy: str
+    # Carried across continue-as-new: an idle seen by the previous run still owes a round.
+    idle_pending: bool = True
+    rounds_before: NonNegativeInt = 0
+    history_event_budget: PositiveInt = HISTORY_EVENT_BUDGET
+    # The first wait of a re-pass this session starts (an operator setting); None: the provider control's.
+    repass_initial_backoff_s: PositiveFloat | None = None
+
+
+class RoundResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: UUID
+    outcome: RunOutcome
+    from_seq: NonNegativeInt
+    to_seq: NonNegativeInt
+    segment_count: NonNegativeInt
+    held_back: NonNegativeInt
+    watermark_advanced: bool
+    repass_segments: tuple[NonNegativeInt, ...] = ()
+    quarantine: Quarantine | None = None
+
+
+class ConsolidationSummary(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rounds: NonNegativeInt
+    last_round: RoundResult | None = None
