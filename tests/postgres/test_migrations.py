@@ -25,7 +25,7 @@ from domain.events import EventRef
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9, LIFECYCLE, LIFECYCLE_BACKFILL
 from domain.staging import StagedKind, StagedOutput
-from tests.builders import OWNER, T0, belief, episode, event
+from tests.builders import OWNER, T0, belief, episode, event, event_line
 
 pytestmark = pytest.mark.postgres
 
@@ -401,20 +401,6 @@ def test_runs_are_recorded_without_stage_metrics_until_the_metrics_revision(engi
         assert {r.id: r for r in uow.runs.for_session(OWNER, later.session_id)}[later.id] == later
 
 
-def _event_line(session: UUID, seq: int, text: str = "I moved to Lisbon.") -> str:
-    return json.dumps(
-        {
-            "tenant_id": OWNER.tenant_id,
-            "principal_id": OWNER.principal_id,
-            "session_id": str(session),
-            "seq": seq,
-            "kind": "user_message",
-            "text": text,
-            "occurred_at": (T0 + timedelta(minutes=seq)).isoformat(),
-        }
-    )
-
-
 def _next_plan(store: PostgresStore, session: UUID) -> BatchPlan:
     key = SessionKey(tenant_id=OWNER.tenant_id, principal_id=OWNER.principal_id, session_id=session)
     return BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
@@ -426,7 +412,7 @@ def test_an_event_below_the_watermark_is_refused_until_the_late_events_revision(
     schema.upgrade(engine, schema.RECALL_SEARCH_REVISION)
     store = PostgresStore(engine)
     session = uuid4()
-    stored = import_events(store, [_event_line(session, seq) for seq in (1, 2, 4, 5)])
+    stored = import_events(store, [event_line(seq, session) for seq in (1, 2, 4, 5)])
     assert (stored.appended, stored.refused) == (4, 0)
     with store() as uow:
         # Consolidated past the gap at 3.
@@ -435,7 +421,7 @@ def test_an_event_below_the_watermark_is_refused_until_the_late_events_revision(
 
     below = import_events(
         store,
-        [_event_line(session, 3), _event_line(session, 1), _event_line(session, 2, "I moved to Porto.")],
+        [event_line(3, session), event_line(1, session), event_line(2, session, "I moved to Porto.")],
     )
     assert [(r.line, r.field, r.reason) for r in below.refusals] == [
         (1, "seq", "below_watermark"),
@@ -455,7 +441,7 @@ def test_an_event_below_the_watermark_is_refused_until_the_late_events_revision(
 
     # Applied while the same process runs: its next unit of work finds the column.
     schema.upgrade(engine, schema.LATE_EVENTS_REVISION)
-    late = import_events(store, [_event_line(session, 3)])
+    late = import_events(store, [event_line(3, session)])
     assert (late.appended, late.late, late.refused) == (1, 1, 0)
     plan = _next_plan(store, session)
     assert (plan.late_count, plan.event_count, plan.last_seq) == (1, 2, 5)
