@@ -64,10 +64,15 @@ class EventFacts(NamedTuple):
 
 
 class SourceEventRepository(Protocol):
+    @property
+    def accepts_late(self) -> bool:
+        """Whether append can store late events (not on a database before the late-events revision)."""
+        ...
+
     def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
         """Idempotent on (tenant, principal, session, seq); a different text raises EventConflict. late:
         the events arrive below their session's watermark and wait, flagged, for the next round (an event
-        already stored keeps what it was)."""
+        already stored keeps what it was); without accepts_late, late raises WrongSchemaRevision."""
         ...
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:

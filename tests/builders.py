@@ -1,5 +1,6 @@
 """Small builders of domain values for tests: realistic defaults, explicit overrides."""
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -33,6 +34,21 @@ def event(
         kind=kind,
         text=text,
         occurred_at=T0 + timedelta(minutes=seq),
+    )
+
+
+def event_line(seq: int, session: UUID, text: str = "I moved to Lisbon.") -> str:
+    """One import line (JSON) of OWNER's user message, occurring seq minutes after T0."""
+    return json.dumps(
+        {
+            "tenant_id": OWNER.tenant_id,
+            "principal_id": OWNER.principal_id,
+            "session_id": str(session),
+            "seq": seq,
+            "kind": "user_message",
+            "text": text,
+            "occurred_at": (T0 + timedelta(minutes=seq)).isoformat(),
+        }
     )
 
 

@@ -4,7 +4,8 @@ Every line is validated (domain.event_intake) before anything is written, so a b
 itself: the valid lines are stored, each refused line is reported by number, field and reason code
 (an EventRefusalReason, pydantic's error type or event_conflict), never by content. An event below its
 session's watermark (it arrived after consolidation passed its sequence gap) is stored as late, with a
-content-free late_event audit, and the session's next round consolidates it.
+content-free late_event audit, and the session's next round consolidates it; a store that accepts no late
+events (a database before the late-events revision) refuses it as below_watermark instead.
 """
 
 from collections import Counter
@@ -70,8 +71,8 @@ def import_events(
 def append_numbered(
     store: UnitOfWorkFactory, batch: list[tuple[int, SourceEvent]], report: ImportReport
 ) -> None:
-    """Append numbered events in one unit of work, adding each refusal (event_conflict) to report by its
-    number."""
+    """Append numbered events in one unit of work, adding each refusal (event_conflict, below_watermark) to
+    report by its number."""
     with store() as uow:
         watermarks: dict[tuple[str, str, UUID], int] = {}
         for line, event in batch:
@@ -81,6 +82,9 @@ def append_numbered(
                 watermarks[key] = uow.watermarks.get(owner, event.session_id)
             # Consolidation already passed this position: stored flagged, the next round plans it.
             late = event.seq <= watermarks[key]
+            if late and not uow.events.accepts_late:
+                _compare_below_watermark(uow, line, event, report)
+                continue
             try:
                 result = uow.events.append([event], late=late)
             except EventConflict:
@@ -93,6 +97,18 @@ def append_numbered(
                 report.late += 1
                 _audit_late(uow, event, watermarks[key])
         uow.commit()
+
+
+def _compare_below_watermark(uow: UnitOfWork, line: int, event: SourceEvent, report: ImportReport) -> None:
+    """Without late events, only the event already stored at the position is accepted (already present):
+    appended now, it would never be consolidated."""
+    stored = uow.events.read_range(event.owner, event.session_id, event.seq - 1, 1)
+    if not stored or stored[0].seq != event.seq:
+        report.refusals.append(Refusal(line, "seq", "below_watermark"))
+    elif stored[0].text != event.text or stored[0].kind != event.kind:
+        report.refusals.append(Refusal(line, "seq", EventConflict.reason_code))
+    else:
+        report.already_present += 1
 
 
 def _audit_late(uow: UnitOfWork, event: SourceEvent, watermark: int) -> None:

@@ -69,6 +69,10 @@ class _Repo:
 
 
 class InMemorySourceEvents(_Repo):
+    @property
+    def accepts_late(self) -> bool:
+        return True
+
     def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
         appended = present = 0
         for event in events:

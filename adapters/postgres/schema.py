@@ -1,12 +1,13 @@
 """Which schema revision this code runs against, and the Alembic commands behind `agent db`.
 
 EXPECTED_REVISION names the *structural* head: the last revision whose tables and columns this code needs.
-The revisions after it (the lifecycle@2 data backfill and the additive stage-metrics column) change no shape
+The revisions after it (the lifecycle@2 data backfill, the additive columns and the indexes) change no shape
 this code depends on, so a database is accepted at EXPECTED_REVISION or at any revision that descends from
 it in this release's script directory. That is what lets an operator apply the structural revision, start
 processes, and let the backfill page through a large table afterwards; the belief repository reads a row the
-backfill has not reached with the same conservative values, and runs are recorded without stage metrics
-until the metrics column exists. A database behind EXPECTED_REVISION, or at a revision this release does not
+backfill has not reached with the same conservative values, runs are recorded without stage metrics until
+the metrics column exists, and an event below its session's watermark is refused (below_watermark) until
+the late-events column exists. A database behind EXPECTED_REVISION, or at a revision this release does not
 know (written by newer code), is refused with the command that fixes it.
 """
 
@@ -120,7 +121,16 @@ MATCH_KEYS_COLUMN: Final = ("beliefs", "main_verb")
 EXPIRES_AT_COLUMN: Final = ("beliefs", "expires_at")
 # Until the recall-search revision, commits keep no evidence spans and recall with a query is refused.
 RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
-_ADDITIVE_COLUMNS: Final = (STAGE_METRICS_COLUMN, MATCH_KEYS_COLUMN, EXPIRES_AT_COLUMN, RECALL_SEARCH_COLUMN)
+# Until the late-events revision, an event below its session's watermark is refused, as it could never be
+# consolidated.
+LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
+_ADDITIVE_COLUMNS: Final = (
+    STAGE_METRICS_COLUMN,
+    MATCH_KEYS_COLUMN,
+    EXPIRES_AT_COLUMN,
+    RECALL_SEARCH_COLUMN,
+    LATE_EVENTS_COLUMN,
+)
 
 
 def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:

@@ -16,6 +16,7 @@ from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
     EXPIRES_AT_COLUMN,
+    LATE_EVENTS_COLUMN,
     MATCH_KEYS_COLUMN,
     RECALL_SEARCH_COLUMN,
     STAGE_METRICS_COLUMN,
@@ -54,21 +55,30 @@ class PostgresStore:
         self._match_keys: bool | None = None
         self._expires_at: bool | None = None
         self._recall_search: bool | None = None
+        self._late_events: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
-        if not (self._stage_metrics and self._match_keys and self._expires_at and self._recall_search):
+        if not (
+            self._stage_metrics
+            and self._match_keys
+            and self._expires_at
+            and self._recall_search
+            and self._late_events
+        ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
             self._stage_metrics = bool(self._stage_metrics) or STAGE_METRICS_COLUMN in found
             self._match_keys = bool(self._match_keys) or MATCH_KEYS_COLUMN in found
             self._expires_at = bool(self._expires_at) or EXPIRES_AT_COLUMN in found
             self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
+            self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
             with_match_keys=self._match_keys,
             with_expires_at=self._expires_at,
             with_recall_search=self._recall_search,
+            with_late_events=self._late_events,
         )
 
 
@@ -90,6 +100,7 @@ class PostgresUnitOfWork:
         with_match_keys: bool = True,
         with_expires_at: bool = True,
         with_recall_search: bool = True,
+        with_late_events: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
@@ -97,12 +108,13 @@ class PostgresUnitOfWork:
         # False only before the additive expires_at revision (which follows the match-keys revision).
         self._with_expires_at = with_expires_at and with_match_keys
         self._with_recall_search = with_recall_search
+        self._with_late_events = with_late_events
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
         connection = self._engine.connect()
         self._connection = connection
-        self.events = PostgresSourceEvents(connection)
+        self.events = PostgresSourceEvents(connection, with_late_events=self._with_late_events)
         self.episodes = PostgresEpisodes(connection)
         self.beliefs = PostgresBeliefs(
             connection,

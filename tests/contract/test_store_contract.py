@@ -77,6 +77,7 @@ def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keep
 ) -> None:
     session = uuid4()
     with uow_factory() as uow:
+        assert uow.events.accepts_late
         uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 6)])
         uow.events.append([event(s, f"Late {s}.", session_id=session) for s in (5, 3, 4)], late=True)
         uow.events.append([event(3, "Other principal.", session_id=session, owner=OTHER_PRINCIPAL)], late=True)

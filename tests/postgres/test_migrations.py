@@ -11,6 +11,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect, text
 
+from activities.batch import BatchActivities
+from activities.contracts import BatchPlan, LoadBatchInput, SessionKey
+from adapters.cli.events import import_events
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.tables import metadata
@@ -20,9 +23,9 @@ from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.errors import WrongSchemaRevision
 from domain.events import EventRef
 from domain.owner import Owner
-from domain.policy.versions import LIFECYCLE, LIFECYCLE_BACKFILL
+from domain.policy.versions import FORMATION_9, LIFECYCLE, LIFECYCLE_BACKFILL
 from domain.staging import StagedKind, StagedOutput
-from tests.builders import OWNER, T0, belief, episode, event
+from tests.builders import OWNER, T0, belief, episode, event, event_line
 
 pytestmark = pytest.mark.postgres
 
@@ -400,3 +403,50 @@ def test_runs_are_recorded_without_stage_metrics_until_the_metrics_revision(engi
         uow.commit()
     with store() as uow:
         assert {r.id: r for r in uow.runs.for_session(OWNER, later.session_id)}[later.id] == later
+
+
+def _next_plan(store: PostgresStore, session: UUID) -> BatchPlan:
+    key = SessionKey(tenant_id=OWNER.tenant_id, principal_id=OWNER.principal_id, session_id=session)
+    return BatchActivities(store, lambda: T0 + timedelta(hours=1)).load_batch(
+        LoadBatchInput(session=key, formation_policy=FORMATION_9)
+    )
+
+
+def test_an_event_below_the_watermark_is_refused_until_the_late_events_revision(engine: Engine) -> None:
+    schema.upgrade(engine, schema.RECALL_SEARCH_REVISION)
+    store = PostgresStore(engine)
+    session = uuid4()
+    stored = import_events(store, [event_line(seq, session) for seq in (1, 2, 4, 5)])
+    assert (stored.appended, stored.refused) == (4, 0)
+    with store() as uow:
+        # Consolidated past the gap at 3.
+        assert uow.watermarks.compare_and_set(OWNER, session, 0, 4)
+        uow.commit()
+
+    below = import_events(
+        store,
+        [event_line(3, session), event_line(1, session), event_line(2, session, "I moved to Porto.")],
+    )
+    assert [(r.line, r.field, r.reason) for r in below.refusals] == [
+        (1, "seq", "below_watermark"),
+        (3, "seq", "event_conflict"),
+    ]
+    assert (below.appended, below.late, below.already_present) == (0, 0, 1)
+    with store() as uow:
+        assert not uow.events.accepts_late
+        with pytest.raises(WrongSchemaRevision, match="agent db upgrade"):
+            uow.events.append([event(3, "I moved to Lisbon.", session_id=session)], late=True)
+        assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2, 4, 5]
+        assert uow.events.late_pending(OWNER, session, 10) == []
+        assert uow.events.settle_late(OWNER, session, 1, 5) == 0
+    plan = _next_plan(store, session)
+    assert (plan.late_count, plan.event_count, plan.last_seq) == (0, 1, 5)
+    assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(5, 5)]
+
+    # Applied while the same process runs: its next unit of work finds the column.
+    schema.upgrade(engine, schema.LATE_EVENTS_REVISION)
+    late = import_events(store, [event_line(3, session)])
+    assert (late.appended, late.late, late.refused) == (1, 1, 0)
+    plan = _next_plan(store, session)
+    assert (plan.late_count, plan.event_count, plan.last_seq) == (1, 2, 5)
+    assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3), (5, 5)]

@@ -1,7 +1,6 @@
 """A late event (below its session's watermark, arrived after consolidation passed its gap): stored flagged
 with a content-free audit, planned by the next round on its own, never refused or silently unreachable."""
 
-import json
 from datetime import timedelta
 from uuid import UUID, uuid4
 
@@ -13,23 +12,9 @@ from adapters.memory.store import InMemoryStore
 from domain.formation.segments import EventFootprint, plan_segments
 from domain.policy.versions import FORMATION_9
 from domain.telemetry import AuditKind
-from tests.builders import OWNER, T0, event
+from tests.builders import OWNER, T0, event, event_line
 
 SECRET = "my locker code is 4417"
-
-
-def _line(seq: int, session: UUID, text: str = "I moved to Lisbon.") -> str:
-    return json.dumps(
-        {
-            "tenant_id": OWNER.tenant_id,
-            "principal_id": OWNER.principal_id,
-            "session_id": str(session),
-            "seq": seq,
-            "kind": "user_message",
-            "text": text,
-            "occurred_at": (T0 + timedelta(minutes=seq)).isoformat(),
-        }
-    )
 
 
 def _consolidated_past_a_gap(store: InMemoryStore, session: UUID) -> None:
@@ -71,7 +56,7 @@ def test_an_event_below_the_watermark_is_stored_late_and_audited_without_content
     store, session = InMemoryStore(), uuid4()
     _consolidated_past_a_gap(store, session)
 
-    report = import_events(store, [_line(3, session, SECRET), _line(6, session)])
+    report = import_events(store, [event_line(3, session, SECRET), event_line(6, session)])
 
     assert (report.appended, report.late, report.refused) == (2, 1, 0)
     with store() as uow:
@@ -85,10 +70,10 @@ def test_an_event_below_the_watermark_is_stored_late_and_audited_without_content
 def test_importing_a_late_event_again_is_a_no_op_and_a_different_text_a_conflict() -> None:
     store, session = InMemoryStore(), uuid4()
     _consolidated_past_a_gap(store, session)
-    import_events(store, [_line(3, session)])
+    import_events(store, [event_line(3, session)])
 
-    again = import_events(store, [_line(3, session)])
-    changed = import_events(store, [_line(3, session, "I moved to Porto.")])
+    again = import_events(store, [event_line(3, session)])
+    changed = import_events(store, [event_line(3, session, "I moved to Porto.")])
 
     assert (again.appended, again.late, again.already_present, again.refused) == (0, 0, 1, 0)
     assert [(r.line, r.field, r.reason) for r in changed.refusals] == [(1, "seq", "event_conflict")]
@@ -100,7 +85,7 @@ def test_importing_a_late_event_again_is_a_no_op_and_a_different_text_a_conflict
 def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_new_ones() -> None:
     store, session = InMemoryStore(), uuid4()
     _consolidated_past_a_gap(store, session)
-    import_events(store, [_line(3, session), _line(6, session), _line(7, session)])
+    import_events(store, [event_line(3, session), event_line(6, session), event_line(7, session)])
 
     plan = _next_plan(store, session)
 
@@ -111,7 +96,7 @@ def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_
 def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
     store, session = InMemoryStore(), uuid4()
     _consolidated_past_a_gap(store, session)
-    import_events(store, [_line(3, session)])
+    import_events(store, [event_line(3, session)])
 
     plan = _next_plan(store, session)
 
@@ -122,7 +107,7 @@ def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
 def test_skipping_a_quarantined_late_segment_settles_its_events_and_leaves_the_watermark() -> None:
     store, session = InMemoryStore(), uuid4()
     _consolidated_past_a_gap(store, session)
-    import_events(store, [_line(3, session)])
+    import_events(store, [event_line(3, session)])
     held = Quarantine(
         run_id=uuid4(),
         poison=Poison(activity="commit_segment", failure_type="DataError"),

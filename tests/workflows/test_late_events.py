@@ -11,7 +11,7 @@ from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.worker import WorkerPorts
 from domain.events import SourceEventKind
-from domain.telemetry import AuditKind, Stage
+from domain.telemetry import THREE_STAGES, AuditKind
 from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import OWNER, consolidate, histories, store_counts
@@ -45,7 +45,7 @@ def test_a_late_event_is_consolidated_by_the_next_idle_with_its_audit_and_no_con
     assert (second.last_round.from_seq, second.last_round.to_seq) == (len(events), len(events))
     assert second.last_round.segment_count == 1
     assert third.last_round.segment_count == 0
-    assert provider.calls == Counter({stage: 2 for stage in Stage})
+    assert provider.calls == Counter({stage: 2 for stage in THREE_STAGES})
 
     after = store_counts(store, session)
     assert after.watermark == len(events)

@@ -1,15 +1,19 @@
-"""The source-event repository: append-only, idempotent per (tenant, principal, session, seq)."""
+"""The source-event repository: append-only, idempotent per (tenant, principal, session, seq).
+
+Before the additive late-events revision there is no late_pending column: no statement names it, the
+store accepts no late event (accepts_late), and there are none to find or settle.
+"""
 
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Row, select, text, update
+from sqlalchemy import Column, Connection, Row, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
 from adapters.postgres.tables import source_events
-from domain.errors import EventConflict, UnreadableEvent
+from domain.errors import EventConflict, UnreadableEvent, WrongSchemaRevision
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.ports import AppendResult, EventFacts
@@ -22,6 +26,13 @@ _EVENT_KEY = (
     source_events.c.seq,
 )
 _EventKey = tuple[str, str, UUID, int]
+# What a SourceEvent is read from: every column but late_pending, which may not exist yet.
+_EVENT_COLUMNS: tuple[Column[Any], ...] = (
+    *_EVENT_KEY,
+    source_events.c.kind,
+    source_events.c.text,
+    source_events.c.occurred_at,
+)
 
 
 def _event_key(event: SourceEvent) -> _EventKey:
@@ -76,9 +87,22 @@ def _readable(row: Row[Any]) -> SourceEvent | None:
 
 
 class PostgresSourceEvents(Repo):
+    def __init__(self, connection: Connection, *, with_late_events: bool = True) -> None:
+        super().__init__(connection)
+        self._late = with_late_events
+
+    @property
+    def accepts_late(self) -> bool:
+        return self._late
+
     def append(self, events: Sequence[SourceEvent], *, late: bool = False) -> AppendResult:
+        if late and not self._late:
+            # Stored as ordinary events they would sit below the watermark, never consolidated.
+            raise WrongSchemaRevision("late events need the late-events revision; run `agent db upgrade`")
         if not events:
             return AppendResult(appended=0, already_present=0)
+        # The column is named only for late events: an ordinary one takes its default, or predates it.
+        flag = {"late_pending": True} if late else {}
         # A savepoint makes the append all-or-nothing even if the caller goes on to commit other work.
         savepoint = self._c.begin_nested()
         try:
@@ -94,8 +118,8 @@ class PostgresSourceEvents(Repo):
                             "kind": e.kind.value,
                             "text": e.text,
                             "occurred_at": e.occurred_at,
-                            "late_pending": late,
                         }
+                        | flag
                         for e in events
                     ]
                 )
@@ -128,7 +152,7 @@ class PostgresSourceEvents(Repo):
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
-            select(source_events)
+            select(*_EVENT_COLUMNS)
             .where(
                 owned(source_events, owner),
                 source_events.c.session_id == session_id,
@@ -140,8 +164,10 @@ class PostgresSourceEvents(Repo):
         return [_event(row) for row in rows]
 
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
+        if not self._late:
+            return []
         rows = self._c.execute(
-            select(source_events)
+            select(*_EVENT_COLUMNS)
             .where(
                 owned(source_events, owner),
                 source_events.c.session_id == session_id,
@@ -153,6 +179,8 @@ class PostgresSourceEvents(Repo):
         return [_event(row) for row in rows]
 
     def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
+        if not self._late:
+            return 0
         settled = self._c.execute(
             update(source_events)
             .where(
@@ -167,7 +195,7 @@ class PostgresSourceEvents(Repo):
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
-            select(source_events)
+            select(*_EVENT_COLUMNS)
             .where(
                 owned(source_events, owner),
                 source_events.c.session_id == session_id,
