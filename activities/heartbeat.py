@@ -14,7 +14,7 @@ from typing import Final
 from temporalio import activity
 
 # Well below every heartbeat timeout in workflows/policies.py; the SDK throttles what it sends.
-BEAT_S: Final = 2.0
+BEAT_S: Final = 1.0
 
 
 @contextmanager

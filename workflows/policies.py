@@ -40,9 +40,10 @@ LOCAL_RETRY_THRESHOLD: Final = timedelta(seconds=2)
 PROVIDER_STAGE_START_TO_CLOSE: Final = timedelta(seconds=150)
 # A commit is one transaction over one segment's staged documents.
 COMMIT_START_TO_CLOSE: Final = timedelta(seconds=30)
-# Stage and commit activities heartbeat every 2 s while they run: a worker lost mid-stage is noticed
-# after this, not after the start-to-close timeout, and its activity is retried on another worker.
-HEARTBEAT_TIMEOUT: Final = timedelta(seconds=15)
+# Stage and commit activities heartbeat every second while they run (the SDK forwards at most one beat per
+# 0.8 x this): a worker lost mid-stage is noticed after this, not after the start-to-close timeout, and its
+# activity is retried on another worker. Short, because every session in flight on a lost worker waits it.
+HEARTBEAT_TIMEOUT: Final = timedelta(seconds=8)
 # A retirement page is one transaction of at most 10,000 rows: about half a second at 1M beliefs, so two
 # minutes is only reached by a database in trouble.
 SWEEP_PAGE_START_TO_CLOSE: Final = timedelta(minutes=2)

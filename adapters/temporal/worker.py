@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from temporalio.client import Client
 from temporalio.runtime import Runtime
@@ -93,6 +93,9 @@ def activity_executor(max_activities: int = DEFAULT_MAX_ACTIVITIES) -> Iterator[
         executor.shutdown(wait=False, cancel_futures=True)
 
 
+STICKY_SCHEDULE_TO_START: Final = timedelta(seconds=2)
+
+
 def build_worker(
     client: Client,
     ports: WorkerPorts,
@@ -122,6 +125,9 @@ def build_worker(
             *interceptors,
         ],
         graceful_shutdown_timeout=timedelta(seconds=graceful_shutdown_s),
+        # A workflow task waiting on a lost worker's sticky queue moves to the shared queue after this
+        # (the SDK's default is 10 s): a crashed worker then delays its sessions by seconds, not tens.
+        sticky_queue_schedule_to_start_timeout=STICKY_SCHEDULE_TO_START,
         deployment_config=deployment,
     )
 

@@ -109,7 +109,7 @@ def test_worker_killed_mid_segment_then_a_new_worker_completes_exactly_once_with
     finally:
         survivor.terminate()
         survivor.wait(timeout=30)
-    # The lost activity is noticed by its heartbeat timeout (15 s), not its start-to-close (150 s a stage).
+    # The lost activity is noticed by its heartbeat timeout, not its start-to-close (150 s a stage).
     assert recovered_after < HEARTBEAT_TIMEOUT.total_seconds() + 30, recovered_after
 
     assert summary.last_round is not None
