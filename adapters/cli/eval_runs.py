@@ -61,6 +61,24 @@ class FormationControl(StrEnum):
     FORMATION_10 = "formation@10"
 
 
+# The options both evaluations take, spelled once.
+ModelPolicyOption = Annotated[str, typer.Option("--model-policy", help="Memory model profile evaluated.")]
+PolicyProfileOption = Annotated[str, typer.Option("--policy-profile", help="Policy profile recorded.")]
+BuildRefOption = Annotated[
+    str | None, typer.Option("--build-ref", help="Full commit sha of HEAD (default: CI or git HEAD).")
+]
+RepeatsOption = Annotated[int, typer.Option("--repeats", min=1, max=10, help="Runs pooled by the gates.")]
+ConcurrencyOption = Annotated[int, typer.Option("--concurrency", min=1, max=32, help="Cases run at once.")]
+OutputOption = Annotated[
+    Path | None, typer.Option("--output", help="Artifact path; must not exist. Written only on a pass.")
+]
+StoreOption = Annotated[StoreChoice, typer.Option("--store", help="Where each case consolidates.")]
+RecordedAnswersOption = Annotated[
+    Path | None,
+    typer.Option("--recorded-answers", exists=True, dir_okay=False, help="Replay recorded stage answers."),
+]
+
+
 def _stores(choice: StoreChoice, concurrency: int) -> StoreProvider:
     if choice is StoreChoice.MEMORY:
         return memory_store
@@ -221,36 +239,21 @@ def _fraction(ratios: dict[str, dict[str, int]], key: str) -> str:
 
 
 def memory_distillation(
-    model_policy: Annotated[
-        str, typer.Option("--model-policy", help="Memory model profile evaluated.")
-    ] = "balanced",
-    policy_profile: Annotated[
-        str, typer.Option("--policy-profile", help="Policy profile recorded.")
-    ] = "default",
-    build_ref: Annotated[
-        str | None, typer.Option("--build-ref", help="Full commit sha of HEAD (default: CI or git HEAD).")
-    ] = None,
-    repeats: Annotated[int, typer.Option("--repeats", min=1, max=10, help="Runs pooled by the gates.")] = 1,
+    model_policy: ModelPolicyOption = "balanced",
+    policy_profile: PolicyProfileOption = "default",
+    build_ref: BuildRefOption = None,
+    repeats: RepeatsOption = 1,
     development_only: Annotated[
         bool, typer.Option("--development-only", help="Development set alone: no holdout, no artifact.")
     ] = False,
     reasoning_effort: Annotated[
         str | None, typer.Option("--reasoning-effort", help="Effort of the formation@9 arm only.")
     ] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=32, help="Cases run at once.")] = 1,
-    output: Annotated[
-        Path | None, typer.Option("--output", help="Artifact path; must not exist. Written only on a pass.")
-    ] = None,
+    concurrency: ConcurrencyOption = 1,
+    output: OutputOption = None,
     offline: Annotated[bool, typer.Option("--offline", help="Score the arms that need no model.")] = False,
-    store: Annotated[
-        StoreChoice, typer.Option("--store", help="Where each case consolidates.")
-    ] = StoreChoice.MEMORY,
-    recorded_answers: Annotated[
-        Path | None,
-        typer.Option(
-            "--recorded-answers", exists=True, dir_okay=False, help="Replay recorded stage answers."
-        ),
-    ] = None,
+    store: StoreOption = StoreChoice.MEMORY,
+    recorded_answers: RecordedAnswersOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object: per-policy numbers and gates.")
     ] = False,
@@ -299,32 +302,17 @@ def memory_formation(
     formation_policy: Annotated[
         FormationControl, typer.Option("--formation-policy", help="The single-call policy evaluated.")
     ],
-    model_policy: Annotated[
-        str, typer.Option("--model-policy", help="Memory model profile evaluated.")
-    ] = "balanced",
-    policy_profile: Annotated[
-        str, typer.Option("--policy-profile", help="Policy profile recorded.")
-    ] = "default",
-    build_ref: Annotated[
-        str | None, typer.Option("--build-ref", help="Full commit sha of HEAD (default: CI or git HEAD).")
-    ] = None,
-    repeats: Annotated[int, typer.Option("--repeats", min=1, max=10, help="Runs pooled by the gates.")] = 1,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=32, help="Cases run at once.")] = 1,
-    output: Annotated[
-        Path | None, typer.Option("--output", help="Artifact path; must not exist. Written only on a pass.")
-    ] = None,
+    model_policy: ModelPolicyOption = "balanced",
+    policy_profile: PolicyProfileOption = "default",
+    build_ref: BuildRefOption = None,
+    repeats: RepeatsOption = 1,
+    concurrency: ConcurrencyOption = 1,
+    output: OutputOption = None,
     offline: Annotated[
         bool, typer.Option("--offline", help="Score the deterministic fallback the policy merges with.")
     ] = False,
-    store: Annotated[
-        StoreChoice, typer.Option("--store", help="Where each case consolidates.")
-    ] = StoreChoice.MEMORY,
-    recorded_answers: Annotated[
-        Path | None,
-        typer.Option(
-            "--recorded-answers", exists=True, dir_okay=False, help="Replay recorded extraction answers."
-        ),
-    ] = None,
+    store: StoreOption = StoreChoice.MEMORY,
+    recorded_answers: RecordedAnswersOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: the numbers and gates.")] = False,
 ) -> None:
     """Evaluate formation@8 or formation@10 on the 25-case seeded formation corpus; publish on a pass."""
