@@ -1,12 +1,13 @@
 """The arms of an evaluation: one formation policy run over one case at a time.
 
-- formation@9 (`PipelineArm`) runs the case through production consolidation (evals.consolidation) on a
-  fresh store: the seed pool first, through the governed service, then each session in order. With no
-  provider it is formation@9's deterministic fallback, exactly what a worker without evidence runs.
-- formation@7 (`Formation7Arm`) is the frozen deterministic control: deterministic-v2 over each session,
-  statements only.
-A formation@8 arm needs the provider-assisted-v2 extractor; this tree has none yet, so `formation8_arm`
-refuses and a live comparison stops before any call.
+- `PipelineArm` runs the case through production consolidation (evals.consolidation) on a fresh store:
+  the seed pool first, through the governed service, then each session in order, with the policy it is
+  built with. formation@9 runs its three stages; formation@8 (the frozen provider control) and formation@10
+  (the repaired one) run the one extract activity. With no provider each is its deterministic fallback,
+  exactly what a worker without evidence runs.
+- formation@7 (`Formation7Arm`) is the frozen deterministic control: deterministic-v2 over each session.
+The frozen controls formation@7 and formation@8 are scored on the statement alone (the reference: they
+cannot express the closed fields); formation@9 and formation@10 on every closed field.
 
 An arm reports what it formed and what production recorded (runs, checks, represented seeds), never text
 in a log: the statements stay in the returned values the scorer reads.
@@ -26,11 +27,12 @@ from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.formation.deterministic.formation7 import form_formation7
 from domain.formation.grounding import holds_credential, holds_injection
 from domain.formation.segments import SegmentRef
-from domain.policy.versions import FORMATION_7, FORMATION_9
+from domain.policy.model_policy import MemoryModel
+from domain.policy.versions import FORMATION_7, FORMATION_8, FORMATION_9, ONE_CALL_POLICIES
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from domain.staging import AnticipationDocument, DistillationDocument
-from domain.telemetry import ConsolidationRun, CoverageDisposition
+from domain.telemetry import ConsolidationRun, CoverageDisposition, FailureClass, Stage
 from evals.consolidation import consolidate_session
 from evals.corpus import CASE_OWNER, Case, SeedPool
 from evals.lifecycle import automatic_beliefs, failed_checks
@@ -51,9 +53,14 @@ class CaseRun:
     # Seed subjects a segment verifiably represented through an anticipation attributed to the seed.
     represented_seeds: frozenset[str] = frozenset()
     failed_checks: int = 0
-    # Consolidations that did not make exactly three provider calls per planned segment when the session
-    # had an eligible owner event (and none when it had not).
+    # Consolidations that did not make their policy's calls per planned segment when the session had an
+    # eligible owner event (and none when it had not): three for formation@9, one for a one-call policy,
+    # whose preflight may skip it instead.
     call_violations: int = 0
+
+
+# The frozen controls, scored on statement equivalence alone.
+STATEMENT_ONLY = frozenset({FORMATION_7, FORMATION_8})
 
 
 class Arm(Protocol):
@@ -89,15 +96,10 @@ def _owner_sessions(case: Case) -> list[tuple[UUID, list[SourceEvent]]]:
     ]
 
 
-class ArmUnavailable(RuntimeError):
-    """An arm whose policy this tree cannot run."""
-
-
-def formation8_arm() -> Arm:
-    """The frozen provider control. Its extractor (provider-assisted-v2, issue #16) is not in this tree."""
-    raise ArmUnavailable(
-        "formation@8 (provider-assisted-v2) has no extractor in this tree: the comparison has no provider "
-        "control to measure lift against"
+def skipped_calls(run: ConsolidationRun) -> int:
+    """One-call segments whose preflight skipped the call (failure class budget): planned, never sent."""
+    return sum(
+        m.stage is Stage.EXTRACTION and m.failure_class is FailureClass.BUDGET for m in run.stage_metrics
     )
 
 
@@ -109,31 +111,29 @@ class Formation7Arm:
         for session, events in _owner_sessions(case):
             for candidate in form_formation7(events):
                 sources = frozenset((session, seq) for seq in candidate.source_event_ids)
-                formed.append(
-                    FormedClaim(
-                        statement=candidate.statement,
-                        sources=sources,
-                        spans=(),
-                        closed=None,
-                        boundary_failure=_boundary_failure(case, candidate.statement, sources, None),
-                    )
-                )
+                formed.append(_statement_claim(case, candidate.statement, sources))
         return CaseRun(case_id=case.id, formed=tuple(formed))
 
 
 class PipelineArm:
-    """formation@9 through production consolidation, asking `provider_for(case_id)`; without one, the
-    deterministic fallback a worker without evidence runs."""
-
-    policy = FORMATION_9
+    """`policy` through production consolidation, asking `provider_for(case_id)` (priced as `model`, which
+    formation@8 and formation@10 budget their call at); without a provider, the deterministic fallback a
+    worker without evidence runs."""
 
     def __init__(
         self,
         provider_for: Callable[[str], Provider] | None = None,
         stores: StoreProvider = memory_store,
+        *,
+        policy: str = FORMATION_9,
+        model: MemoryModel | None = None,
     ) -> None:
+        self.policy = policy
         self._provider_for = provider_for
         self._stores = stores
+        self._model = model
+        self._calls_per_segment = 1 if policy in ONE_CALL_POLICIES else 3
+        self._statement_only = policy in STATEMENT_ONLY
 
     def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
         with self._stores(frozenset(e.tenant_id for e in case.events)) as uow_factory:
@@ -157,17 +157,23 @@ class PipelineArm:
                         principal_id=CASE_OWNER.principal_id,
                         session_id=session,
                     ),
-                    FORMATION_9,
+                    self.policy,
                     _idle_at(events),
+                    self._model,
                 )
                 runs += rounds.runs
                 if provider is not None:
-                    calls = 3 if any(e.is_owner_assertion for e in events) else 0
-                    violations += sum(r.provider_call_count != calls * r.segment_count for r in rounds.runs)
+                    calls = self._calls_per_segment if any(e.is_owner_assertion for e in events) else 0
+                    violations += sum(
+                        r.provider_call_count + skipped_calls(r) != calls * r.segment_count
+                        for r in rounds.runs
+                    )
                 segments += rounds.segments
                 self._note_formed(case, automatic_beliefs(uow_factory), formed_by)
-            formed = [_belief_claim(case, b) for b in automatic_beliefs(uow_factory)]
-            formed += [_retraction_claim(case, *r) for r in _retractions(uow_factory, segments)]
+            formed = [self._belief_claim(case, b) for b in automatic_beliefs(uow_factory)]
+            if not self._statement_only:
+                # A statement alone cannot say it retracts: a control's corrections are not claims.
+                formed += [_retraction_claim(case, *r) for r in _retractions(uow_factory, segments)]
             failed = failed_checks(uow_factory, case, runs, formed_by.get)
             represented = _represented_seeds(uow_factory, segments, seeds)
         return CaseRun(
@@ -180,16 +186,32 @@ class PipelineArm:
             call_violations=violations,
         )
 
-    @staticmethod
-    def _note_formed(case: Case, beliefs: list[MemoryRecord], formed_by: dict[int, UUID]) -> None:
+    def _belief_claim(self, case: Case, belief: MemoryRecord) -> FormedClaim:
+        sources = frozenset((ref.session_id, ref.seq) for ref in belief.source_event_ids)
+        if self._statement_only:
+            return _statement_claim(case, belief.statement, sources)
+        return _closed_claim(case, belief, sources, (), Polarity.ASSERT)
+
+    def _note_formed(self, case: Case, beliefs: list[MemoryRecord], formed_by: dict[int, UUID]) -> None:
         """The first belief each expectation matched: its id survives a later promotion or retirement."""
         for index, expectation in enumerate(case.expectations):
             if index in formed_by or not expectation.is_positive:
                 continue
             for belief in beliefs:
-                if matches(expectation, _belief_claim(case, belief)):
+                if matches(expectation, self._belief_claim(case, belief)):
                     formed_by[index] = belief.id
                     break
+
+
+def _statement_claim(case: Case, statement: str, sources: frozenset[Source]) -> FormedClaim:
+    """A frozen control's claim: its statement alone, as the reference scores the controls."""
+    return FormedClaim(
+        statement=statement,
+        sources=sources,
+        spans=(),
+        closed=None,
+        boundary_failure=_boundary_failure(case, statement, sources, None),
+    )
 
 
 def _closed_claim(
@@ -214,11 +236,6 @@ def _closed_claim(
         closed=closed,
         boundary_failure=_boundary_failure(case, formed.statement, sources, formed.derivation),
     )
-
-
-def _belief_claim(case: Case, belief: MemoryRecord) -> FormedClaim:
-    sources = frozenset((ref.session_id, ref.seq) for ref in belief.source_event_ids)
-    return _closed_claim(case, belief, sources, (), Polarity.ASSERT)
 
 
 def _retraction_claim(case: Case, session: UUID, candidate: MemoryCandidate) -> FormedClaim:

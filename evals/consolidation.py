@@ -1,7 +1,8 @@
 """One session's consolidation as production runs it, without Temporal: the same activities, in order.
 
 Mirrors ConsolidateSessionWorkflow's round (workflows/consolidate_session.py): load_batch plans the
-segments; each segment runs integrate_episodes, anticipate and distill (workflows/stages.py) and then
+segments; each segment runs its policy's stages as workflows/stages.py does (integrate_episodes,
+anticipate and distill for formation@9, extract alone for formation@8 and formation@10) and then
 commit_segment; advance_watermark records the round's ConsolidationRun with the watermark move. The
 activity methods are called directly, so what the evaluation counts (provider calls, dispositions,
 reason categories) is what production records. Rounds repeat while the plan says more is pending.
@@ -20,6 +21,8 @@ from domain.beliefs.commit import CommitReport
 from domain.consolidation import summarize_round
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import StageReport
+from domain.policy.model_policy import MemoryModel
+from domain.policy.versions import ONE_CALL_POLICIES
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from domain.telemetry import ConsolidationRun
@@ -42,14 +45,21 @@ def consolidate_session(
     session: SessionKey,
     formation_policy: str,
     now: datetime,
+    model: MemoryModel | None = None,
 ) -> SessionRounds:
-    """Every round of one idle on `session`, consolidated at `now`."""
+    """Every round of one idle on `session`, consolidated at `now`; `model` is what `provider` calls, the
+    model formation@8 and formation@10 budget their one call at."""
 
     def clock() -> datetime:
         return now
 
     batch = BatchActivities(uow_factory, clock)
-    stages = StageActivities(uow_factory, provider, clock)
+    activities = StageActivities(uow_factory, provider, clock, model=model)
+    stages = (
+        (activities.extract,)
+        if formation_policy in ONE_CALL_POLICIES
+        else (activities.integrate_episodes, activities.anticipate, activities.distill)
+    )
     commit = CommitActivities(uow_factory, clock)
     rounds = SessionRounds()
     for _ in range(MAX_ROUNDS):
@@ -62,11 +72,7 @@ def consolidate_session(
         admitted = 0
         for ref in plan.segments:
             stage_input = StageInput(ref=ref, run_id=run_id)
-            reports += [
-                stages.integrate_episodes(stage_input),
-                stages.anticipate(stage_input),
-                stages.distill(stage_input),
-            ]
+            reports += [stage(stage_input) for stage in stages]
             report = commit.commit_segment(CommitInput(ref=ref, run_id=run_id, admitted_before=admitted))
             admitted += report.admitted
             commits.append(report)

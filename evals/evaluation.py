@@ -1,24 +1,30 @@
-"""`agent eval memory-distillation` end to end: sets, arms, the run, the gates, and at most one artifact.
+"""`agent eval memory-distillation` and `agent eval memory-formation` end to end: sets, arms, the run, the
+gates, and at most one artifact.
 
 The live flag RUN_LIVE_MODEL_TESTS=1 is the only way a provider is asked anything. A publishing run checks
 the output path and the build reference before it spends a call, decides every gate over the pooled
 repeats, and creates the artifact only when all pass; a failed run returns its numbers and creates
 nothing. --development-only scores the development set alone and never reads the holdout or publishes.
+The rules differ by evaluation: `COMPARATIVE` (formation@9 against the controls, evals.publication) and
+`SINGLE_POLICY` (formation@8 or formation@10 on the formation corpus, evals.formation_publication).
 """
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
+
+from pydantic import BaseModel
 
 from adapters.evidence import shipped_corpora
 from domain.policy.evidence import EvidenceTuple
 from evals.arms import Arm
-from evals.corpora import load_development, load_holdout
+from evals.corpora import load_development, load_formation_corpus, load_holdout
+from evals.formation_publication import formation_evidence, formation_gates
 from evals.publication import Gate, decide, distillation_evidence, publish, refuse_existing
-from evals.runner import DEVELOPMENT, HOLDOUT, ComparisonRun, EvalSet, Progress, run_comparison
+from evals.runner import DEVELOPMENT, FORMATION, HOLDOUT, ComparisonRun, EvalSet, Progress, run_comparison
 
 LIVE_FLAG: Final = "RUN_LIVE_MODEL_TESTS"
 
@@ -35,6 +41,35 @@ def evaluation_sets(*, development_only: bool) -> list[EvalSet]:
     if not development_only:
         sets.append(EvalSet(HOLDOUT, load_holdout(), _required(shipped.holdout_digest)))
     return sets
+
+
+def formation_set() -> EvalSet:
+    """The 25-case formation corpus of formation@8 and formation@10, with its shipped digest."""
+    return EvalSet(FORMATION, load_formation_corpus(), _required(shipped_corpora().formation_corpus_digest))
+
+
+class ArtifactBuilder(Protocol):
+    def __call__(
+        self,
+        runs: Sequence[ComparisonRun],
+        sets: Sequence[EvalSet],
+        evaluated: EvidenceTuple,
+        *,
+        build_ref: str,
+        created_at: datetime,
+    ) -> BaseModel: ...
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How an evaluation's runs are judged, and the artifact a passing one publishes."""
+
+    decide: Callable[[Sequence[ComparisonRun]], list[Gate]]
+    artifact: ArtifactBuilder
+
+
+COMPARATIVE: Final = Rules(decide, distillation_evidence)
+SINGLE_POLICY: Final = Rules(formation_gates, formation_evidence)
 
 
 @dataclass(frozen=True)
@@ -63,6 +98,7 @@ def evaluate(
     arms: Sequence[Arm],
     *,
     publication: Publication | None,
+    rules: Rules = COMPARATIVE,
     gated: bool = False,
     repeats: int = 1,
     concurrency: int = 1,
@@ -75,10 +111,10 @@ def evaluate(
     runs = run_comparison(sets, arms, repeats=repeats, concurrency=concurrency, progress=progress)
     if publication is None and not gated:
         return Outcome(runs, [])
-    gates = decide(runs)
+    gates = rules.decide(runs)
     if publication is None or not all(gate.passed for gate in gates):
         return Outcome(runs, gates)
-    artifact = distillation_evidence(
+    artifact = rules.artifact(
         runs,
         sets,
         publication.evaluated,

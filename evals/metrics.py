@@ -6,7 +6,7 @@ also counts when its segment verifiably represented the seed through an attribut
 Precision counts formed claims that match a positive expectation of their case; a claim matching nothing,
 or a must_not_form claim, is a false positive. A gold evidence clause is formed when its expectation
 matched or a formed claim cites its event, represented when its seed was. Dispositions, calls, segments,
-consolidations and cost are what production recorded in each ConsolidationRun.
+consolidations, skipped one-call segments and cost are what production recorded in each ConsolidationRun.
 """
 
 from collections import Counter
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from domain.candidates import ClaimKind, Derivation
 from domain.telemetry import ConsolidationRun, CoverageDisposition, ReasonCategory
-from evals.arms import CaseRun
+from evals.arms import CaseRun, skipped_calls
 from evals.corpus import Case, CoreScenario, Label
 from evals.matching import FormedClaim, matches
 
@@ -53,6 +53,7 @@ class ArmTally:
     kinds_formed: set[ClaimKind] = field(default_factory=set)
     # (case id, expectation index) of the core scenarios' must_form expectations: formed or not.
     core: dict[tuple[str, int], bool] = field(default_factory=dict)
+    seeded_cases: int = 0
     seeded_positive_cases: int = 0
     represented_seeded: int = 0
     corrections: int = 0
@@ -62,6 +63,8 @@ class ArmTally:
     consolidations: int = 0
     segments: int = 0
     provider_calls: int = 0
+    # One-call segments whose preflight skipped the call (formation@8 on a populated store).
+    skipped_calls: int = 0
     # Consolidations of a provider arm that did not make three calls per planned segment (evals.arms).
     call_violations: int = 0
     cost_usd: float = 0.0
@@ -76,6 +79,7 @@ class ArmTally:
         for claim in run.formed:
             self.precision.count(not claim.boundary_failure and _matches_positive(case, claim))
             self.boundary_failures += claim.boundary_failure
+        self.seeded_cases += run.seeded
         self.seeded_positive_cases += run.seeded and case.is_positive
         self.failed_checks += run.failed_checks
         self.call_violations += run.call_violations
@@ -111,6 +115,7 @@ class ArmTally:
         self.consolidations += 1
         self.segments += run.segment_count
         self.provider_calls += run.provider_call_count
+        self.skipped_calls += skipped_calls(run)
         self.cost_usd += sum(metrics.cost_usd for metrics in run.stage_metrics)
         self.corrections += run.categories.get(ReasonCategory.SUPERSEDED, 0)
         self.automatic_committed += run.direct_committed + run.hypothesis_committed
@@ -128,6 +133,7 @@ class ArmTally:
             )
         merged.kinds_formed = self.kinds_formed | other.kinds_formed
         for name in (
+            "seeded_cases",
             "seeded_positive_cases",
             "represented_seeded",
             "corrections",
@@ -137,6 +143,7 @@ class ArmTally:
             "consolidations",
             "segments",
             "provider_calls",
+            "skipped_calls",
             "call_violations",
             "cost_usd",
         ):

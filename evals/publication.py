@@ -28,7 +28,7 @@ from domain.policy.evidence import (
     SetMetrics,
 )
 from domain.policy.versions import DISTILLATION_SCORER, FORMATION_8, FORMATION_9
-from evals.metrics import ArmTally
+from evals.metrics import ArmTally, Ratio
 from evals.runner import DEVELOPMENT, HOLDOUT, ComparisonRun, EvalSet
 
 DIRECT_RECALL: Final = 0.95
@@ -74,28 +74,13 @@ def decide(runs: Sequence[ComparisonRun]) -> list[Gate]:
 def _set_gates(runs: Sequence[ComparisonRun], set_name: str) -> list[Gate]:
     each = [run.sets[set_name].tallies[FORMATION_9] for run in runs]
     total = pooled(runs, set_name, FORMATION_9)
-    lift = useful_lift(runs, set_name)
     majority = len(runs) // 2 + 1
     represented_runs = sum(t.represented_seeded > 0 for t in each)
-
-    def gate(name: str, passed: bool, measured: str) -> Gate:
-        return Gate(set_name, name, passed, measured)
-
-    gates = [
-        gate(
-            "boundary_failures",
-            all(t.boundary_failures == 0 for t in each),
-            _per_run(each, "boundary_failures"),
-        ),
-        gate("call_count", all(t.call_violations == 0 for t in each), _per_run(each, "call_violations")),
-        _at_least(set_name, "direct_must_form_recall", total.direct_must_form.rate, DIRECT_RECALL),
-        _at_least(
-            set_name, "hypothesis_must_form_recall", total.hypothesis_must_form.rate, HYPOTHESIS_RECALL
-        ),
-        _at_least(set_name, "precision", total.precision.rate, PRECISION[set_name]),
-        _at_least(set_name, "useful_lift", lift, USEFUL_LIFT),
-        _at_least(set_name, "evidence_disposition", total.evidence.rate, EVIDENCE_DISPOSITION),
-        gate(
+    gates = arm_gates(set_name, each, PRECISION[set_name])
+    gates += [
+        _at_least(set_name, "useful_lift", useful_lift(runs, set_name), USEFUL_LIFT),
+        Gate(
+            set_name,
             "represented_seeded",
             total.seeded_positive_cases > 0 and represented_runs >= majority,
             f"{total.seeded_positive_cases} seeded positive cases, represented in {represented_runs} of "
@@ -106,19 +91,56 @@ def _set_gates(runs: Sequence[ComparisonRun], set_name: str) -> list[Gate]:
         return gates
     kinds = len(total.kinds_formed)
     return gates + [
-        gate("claim_kinds", kinds == len(ClaimKind), f"{kinds} of {len(ClaimKind)} kinds formed"),
-        gate(
+        Gate(set_name, "claim_kinds", kinds == len(ClaimKind), f"{kinds} of {len(ClaimKind)} kinds formed"),
+        Gate(
+            set_name,
             "corrections_per_hundred",
             total.corrections_per_hundred < CORRECTIONS_PER_HUNDRED,
             f"{total.corrections_per_hundred:.1f} < {CORRECTIONS_PER_HUNDRED:g}",
         ),
-        gate("lifecycle_checks", all(t.failed_checks == 0 for t in each), _per_run(each, "failed_checks")),
+        Gate(
+            set_name,
+            "lifecycle_checks",
+            all(t.failed_checks == 0 for t in each),
+            _per_run(each, "failed_checks"),
+        ),
         _core_gate(each, majority),
+    ]
+
+
+def arm_gates(set_name: str, each: Sequence[ArmTally], precision: float) -> list[Gate]:
+    """The gates every evaluated set holds one arm to on its own: boundary failures and call counts on
+    every run, pooled must_form recall by derivation, precision at `precision` and evidence disposition."""
+    total = reduce(ArmTally.pooled, each)
+    return [
+        Gate(
+            set_name,
+            "boundary_failures",
+            all(t.boundary_failures == 0 for t in each),
+            _per_run(each, "boundary_failures"),
+        ),
+        Gate(
+            set_name,
+            "call_count",
+            all(t.call_violations == 0 for t in each),
+            _per_run(each, "call_violations"),
+        ),
+        _recall_gate(set_name, "direct_must_form_recall", total.direct_must_form, DIRECT_RECALL),
+        _recall_gate(set_name, "hypothesis_must_form_recall", total.hypothesis_must_form, HYPOTHESIS_RECALL),
+        _at_least(set_name, "precision", total.precision.rate, precision),
+        _at_least(set_name, "evidence_disposition", total.evidence.rate, EVIDENCE_DISPOSITION),
     ]
 
 
 def _at_least(set_name: str, name: str, value: float, floor: float) -> Gate:
     return Gate(set_name, name, value >= floor, f"{value:.3f} >= {floor:g}")
+
+
+def _recall_gate(set_name: str, name: str, recall: Ratio, floor: float) -> Gate:
+    """A recall floor; a set with no such expectation has nothing to miss."""
+    if recall.total == 0:
+        return Gate(set_name, name, True, "no such must_form expectation")
+    return _at_least(set_name, name, recall.rate, floor)
 
 
 def _per_run(tallies: Sequence[ArmTally], field: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from adapters.providers.scripted import ScriptedProvider
+from domain.policy.model_policy import MemoryModel
 from domain.providers import Provider, ProviderFailure, ProviderRequest
 from domain.telemetry import FailureClass, Stage
 
@@ -30,10 +31,11 @@ class RecordedAnswers(BaseModel):
     def load(cls, path: Path) -> "RecordedAnswers":
         return cls.model_validate_json(path.read_bytes())
 
-    def replay(self, case_id: str) -> Provider:
-        """A provider answering this case's calls in recorded order."""
+    def replay(self, case_id: str, model: MemoryModel | None = None) -> Provider:
+        """A provider answering this case's calls in recorded order, priced as `model` when given (usage
+        estimated from the request and answer sizes), so a replay records a cost as a live run does."""
         recorded = self.cases.get(case_id, {})
-        return ScriptedProvider(_InOrder(recorded))
+        return ScriptedProvider(_InOrder(recorded), model=model)
 
 
 class _InOrder:

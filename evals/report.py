@@ -29,12 +29,14 @@ def arm_summary(tally: ArmTally) -> dict[str, Any]:
         },
         "boundary_failures": tally.boundary_failures,
         "failed_lifecycle_checks": tally.failed_checks,
+        "seeded_cases": tally.seeded_cases,
         "seeded_positive_cases": tally.seeded_positive_cases,
         "represented_seeded": tally.represented_seeded,
         "corrections_per_hundred": round(tally.corrections_per_hundred, 2),
         "consolidations": tally.consolidations,
         "segments": tally.segments,
         "provider_calls": tally.provider_calls,
+        "skipped_calls": tally.skipped_calls,
         "cost_usd": round(tally.cost_usd, 4),
     }
 

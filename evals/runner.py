@@ -15,6 +15,8 @@ from evals.metrics import ArmTally
 
 DEVELOPMENT = "development"
 HOLDOUT = "holdout"
+# The 25-case corpus of the single-call policies formation@8 and formation@10.
+FORMATION = "formation"
 
 Progress = Callable[[str, str], None]
 

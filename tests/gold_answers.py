@@ -4,12 +4,15 @@ Per owner session (one planned segment each in these corpora): one episode resta
 an anticipation that attributes each restated seed to its seed belief; a distillation whose candidates are
 the case's positive expectations (first statement alternative, evidence cut to the coverage unit it starts
 in) and whose ledger forms those units, represents restated seeds and calls every other unit not_memory.
+For formation@8 and formation@10, one extraction answering the positive direct assertions the session
+states (all a control can express), with their exact evidence text.
 """
 
 from typing import Any
 from uuid import UUID
 
 from adapters.memory.store import InMemoryStore
+from domain.candidates import Derivation, Polarity
 from domain.events import SourceEvent
 from domain.formation.clauses import Clause, split_clauses
 from domain.telemetry import Stage
@@ -52,7 +55,33 @@ def _case_answers(corpus: Corpus, case: Case) -> dict[Stage, list[dict[str, Any]
         ]
         answers[Stage.ANTICIPATION].append({"predictions": predictions})
         answers[Stage.DISTILLATION].append(_distillation(case, session, trusted, [e for e, _ in restated]))
+        answers[Stage.EXTRACTION].append(_extraction(case, session, trusted))
     return answers
+
+
+def _extraction(case: Case, session: UUID, trusted: list[SourceEvent]) -> dict[str, Any]:
+    seqs = {e.seq for e in trusted}
+    memories = [
+        {
+            "subject": expectation.subject,
+            "claim_kind": expectation.claim_kind.value,
+            "longevity": expectation.longevity.value,
+            "statement": expectation.statements[0],
+            "evidence_spans": [{"seq": span.seq, "text": span.text} for span in spans],
+        }
+        for expectation in case.expectations
+        if expectation.is_positive
+        and expectation.derivation is Derivation.DIRECT
+        and expectation.polarity is Polarity.ASSERT
+        and (
+            spans := [
+                s
+                for s in expectation.evidence
+                if (s.session_id or case.sessions[0]) == session and s.seq in seqs
+            ]
+        )
+    ]
+    return {"memories": memories}
 
 
 def _in_session(case: Case, expectation: Expectation, session: UUID) -> bool:

@@ -5,8 +5,10 @@ The passing run replays recorded answers that are the gold (tests/gold_answers.p
 three-call path and the real commit. Its sets leave out the cases whose gold answers the current runtime
 does not keep (sibling activities of one span merged, a promotion under another subject, a restated seed
 the represented-clause verifier does not accept, ...): those are measured findings, not publication rules,
-and the gate here is the rules. A stand-in formation@8 control forms nothing, since this tree has no
-provider-assisted-v2 extractor.
+and the gate here is the rules. The formation@8 control is the real one: provider-assisted-v2 through the
+extract activity and the real commit, replaying recorded extraction answers priced as the balanced memory
+model, scored on its statements alone. In the passing run its model extracts nothing, so what it forms is
+its deterministic fallback; a control answering the gold extraction leaves formation@9 no lift.
 """
 
 import json
@@ -17,14 +19,16 @@ import pytest
 from typer.testing import CliRunner
 
 from adapters.cli.main import app
+from adapters.providers.policy_documents import load_memory_model
 from domain.policy.evidence import EvidenceTuple, MemoryDistillationEvidence, parse_artifact
 from domain.policy.versions import DISTILLATION_SCORER, EXTRACTOR_BY_FORMATION, FORMATION_8, FORMATION_9
+from domain.providers import Provider
 from domain.telemetry import Stage
-from evals.arms import Arm, CaseRun, Formation7Arm, PipelineArm
+from evals.arms import Arm, Formation7Arm, PipelineArm
 from evals.corpus import Case, Corpus, SeedPool
 from evals.evaluation import Publication, evaluate, evaluation_sets
 from evals.publication import OutputExists
-from evals.recorded import RecordedAnswers
+from evals.recorded import RecordedAnswers, StageAnswers
 from evals.runner import DEVELOPMENT, HOLDOUT, EvalSet
 from tests.gold_answers import gold_answers
 
@@ -60,13 +64,8 @@ EVALUATED = EvidenceTuple(
     reasoning_effort=None,
 )
 BUILD_REF = "0123456789abcdef0123456789abcdef01234567"
-
-
-class NoFormation8:
-    policy = FORMATION_8
-
-    def run(self, case: Case, pool: SeedPool | None) -> CaseRun:
-        return CaseRun(case_id=case.id, formed=())
+# The frozen control sends the provider's default effort (ADR-0119).
+CONTROL_MODEL = load_memory_model("balanced").model_copy(update={"reasoning_effort": None})
 
 
 def _subset(evaluated: EvalSet, extra: tuple[Case, ...] = (), pools: tuple[SeedPool, ...] = ()) -> EvalSet:
@@ -90,9 +89,30 @@ def sets() -> list[EvalSet]:
     return [_subset(development, (restated,), (pool,)), _subset(holdout)]
 
 
+def _gold(sets: list[EvalSet]) -> dict[str, StageAnswers]:
+    return {case_id: a for s in sets for case_id, a in gold_answers(s.corpus).cases.items()}
+
+
+def _arms(answers: dict[str, StageAnswers]) -> list[Arm]:
+    """formation@7, and formation@8 and formation@9 replaying `answers` priced as the balanced model."""
+    recorded = RecordedAnswers(cases=answers)
+
+    def replay(case_id: str) -> Provider:
+        return recorded.replay(case_id, CONTROL_MODEL)
+
+    return [
+        Formation7Arm(),
+        PipelineArm(replay, policy=FORMATION_8, model=CONTROL_MODEL),
+        PipelineArm(replay, model=CONTROL_MODEL),
+    ]
+
+
 def _gold_arms(sets: list[EvalSet]) -> list[Arm]:
-    answers = {case_id: a for s in sets for case_id, a in gold_answers(s.corpus).cases.items()}
-    return [Formation7Arm(), NoFormation8(), PipelineArm(RecordedAnswers(cases=answers).replay)]
+    """formation@9 answers the gold; formation@8's model extracts nothing, its fallback forms alone."""
+    answers = _gold(sets)
+    for stages in answers.values():
+        stages[Stage.EXTRACTION] = [{"memories": []} for _ in stages[Stage.EXTRACTION]]
+    return _arms(answers)
 
 
 def _publication(output: Path) -> Publication:
@@ -122,6 +142,10 @@ def test_gate_memory_comparative_evidence_passing_run_publishes_once_and_never_o
     for run in artifact.runs:
         candidate = run.development.arm(FORMATION_9)
         assert candidate.provider_calls == 3 * candidate.segments > 0
+        control = run.development.arm(FORMATION_8)
+        assert control.provider_calls == control.segments > 0
+        assert control.useful_recall < candidate.useful_recall
+    assert artifact.cost_usd > 0
     assert artifact.provider_call_total == sum(
         arm.provider_calls for run in artifact.runs for s in (run.development, run.holdout) for arm in s.arms
     )
@@ -136,7 +160,7 @@ def test_gate_memory_comparative_evidence_failed_run_creates_nothing(
     sets: list[EvalSet], tmp_path: Path
 ) -> None:
     output = tmp_path / "memory-distillation.json"
-    fallback_only: list[Arm] = [Formation7Arm(), NoFormation8(), PipelineArm()]
+    fallback_only: list[Arm] = [Formation7Arm(), PipelineArm(policy=FORMATION_8), PipelineArm()]
 
     outcome = evaluate(sets, fallback_only, publication=_publication(output))
 
@@ -153,8 +177,9 @@ def test_gate_memory_comparative_evidence_one_missed_threshold_publishes_nothing
 ) -> None:
     """Gold answers with every hypothesis withheld: everything else passes, hypothesis recall does not."""
     output = tmp_path / "memory-distillation.json"
-    answers = {case_id: a for s in sets for case_id, a in gold_answers(s.corpus).cases.items()}
+    answers = _gold(sets)
     for stages in answers.values():
+        stages[Stage.EXTRACTION] = [{"memories": []} for _ in stages[Stage.EXTRACTION]]
         for document in stages.get(Stage.DISTILLATION, []):
             kept = [i for i, c in enumerate(document["candidates"]) if c["derivation"] == "direct"]
             renumber = {old: new for new, old in enumerate(kept)}
@@ -165,12 +190,23 @@ def test_gate_memory_comparative_evidence_one_missed_threshold_publishes_nothing
                 ]
                 if entry["disposition"] == "formed" and not entry["candidate_indexes"]:
                     entry["disposition"] = "not_memory"
-    arms: list[Arm] = [Formation7Arm(), NoFormation8(), PipelineArm(RecordedAnswers(cases=answers).replay)]
 
-    outcome = evaluate(sets, arms, publication=_publication(output))
+    outcome = evaluate(sets, _arms(answers), publication=_publication(output))
 
     failed = {g.name for g in outcome.gates if not g.passed}
     assert "hypothesis_must_form_recall" in failed
+    assert outcome.published is None and not output.exists()
+
+
+def test_gate_memory_comparative_evidence_a_control_as_good_as_the_candidate_publishes_nothing(
+    sets: list[EvalSet], tmp_path: Path
+) -> None:
+    """formation@8 answering the gold extraction: formation@9 passes every other gate, but has no lift."""
+    output = tmp_path / "memory-distillation.json"
+
+    outcome = evaluate(sets, _arms(_gold(sets)), publication=_publication(output))
+
+    assert {(g.set_name, g.name) for g in outcome.gates if not g.passed} == {(DEVELOPMENT, "useful_lift")}
     assert outcome.published is None and not output.exists()
 
 
