@@ -420,10 +420,22 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> C
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
 
 
-def _coordinated(text: str, rest: list[Token]) -> bool:
-    return bool(rest) and (
-        "," in text[rest[0].start : rest[-1].end] or any(t.lower in _CONNECTORS for t in rest)
-    )
+def _coordinated(text: str, parse: Parse) -> bool:
+    """Whether an item after the first may open with a verb of its own, as predicate_items reads one: a
+    word of ITEM_VERBS right after a comma or a coordinator. Most complements have none, and this one pass
+    is far cheaper than splitting them into items."""
+    rest = parse.rest
+    if not rest or "," not in text[rest[0].start : rest[-1].end] and not any(t.lower in _CONNECTORS for t in rest):
+        return False
+    copula = copula_rest(parse)
+    words = rest if copula is None else copula
+    for index in range(1, len(words)):
+        token = words[index]
+        if verb_lemma(token) in ITEM_VERBS:
+            before = words[index - 1]
+            if before.lower in _CONNECTORS or "," in text[before.end : token.start]:
+                return True
+    return False
 
 
 def clause_first_claims(
@@ -431,7 +443,7 @@ def clause_first_claims(
 ) -> list[Claim]:
     """Direct claims rewritten from one first-person predicate; coordinated_only keeps only the items after
     the first, when a claim rule already formed the first."""
-    if coordinated_only and not _coordinated(text, parse.rest):
+    if coordinated_only and not _coordinated(text, parse):
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
