@@ -425,7 +425,11 @@ def _coordinated(text: str, parse: Parse) -> bool:
     word of ITEM_VERBS right after a comma or a coordinator. Most complements have none, and this one pass
     is far cheaper than splitting them into items."""
     rest = parse.rest
-    if not rest or "," not in text[rest[0].start : rest[-1].end] and not any(t.lower in _CONNECTORS for t in rest):
+    if (
+        not rest
+        or "," not in text[rest[0].start : rest[-1].end]
+        and not any(t.lower in _CONNECTORS for t in rest)
+    ):
         return False
     copula = copula_rest(parse)
     words = rest if copula is None else copula
