@@ -16,6 +16,7 @@ from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import Parse, aspect_of, copula_rest
+from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
@@ -74,6 +75,7 @@ TRANSIENT = frozenset(
         "question",
         "wondering",
         "curious",
+        "convinced",
         "confused",
         "shock",
         "kidding",
@@ -242,6 +244,9 @@ ITEM_VERBS = frozenset(
 )
 # "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
 _ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+# An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
+# first item's verb does not carry.
+_NEGATORS = frozenset({"never", "not"})
 _SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
@@ -322,15 +327,19 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     """The main verb's lemma, its third-person phrase, its aspect and the complement tokens."""
     adverbs = " ".join(a for a in parse.adverbs if a not in _DROPPED_ADVERBS)
     spaced = f"{adverbs} " if adverbs else ""
+    before = [t.lower for t in parse.tokens[: parse.verb_at]]
+    never = parse.negated and "never" in before
     copula = copula_rest(parse)
     if copula is not None:
-        return "be", f"is {spaced}".rstrip(), Aspect.SIMPLE, copula
+        negation = ("never " if never else "not ") if parse.negated else ""
+        return "be", f"is {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
     aspect, surface = aspect_of(parse)
     verb = parse.verb
     lemma = parse.lemma
     if lemma == "have" and verb.lower == "got":
         aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
-    before = [t.lower for t in parse.tokens[: parse.verb_at]]
+    if parse.negated:
+        return _negated_head(parse, spaced, never, aspect, surface, before)
     if parse.modal == "would":
         phrase_ = f"would {spaced}{verb.lower}"
     elif "can" in before:
@@ -346,6 +355,27 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     else:
         phrase_ = f"{spaced}{surface}"
     return lemma, phrase_, aspect, parse.rest
+
+
+def _negated_head(
+    parse: Parse, spaced: str, never: bool, aspect: Aspect, surface: str, before: list[str]
+) -> tuple[str, str, Aspect, list[Token]] | None:
+    """A standing negation ("I don't eat pork", "I never learned to swim", "I've never been abroad"); a
+    negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
+    narrates a moment, and a negated modal is a limit the constraint rule reads."""
+    rest = parse.rest
+    if parse.modal is not None or "can" in before or not rest or rest[0].lower in PRONOUN_OBJECTS:
+        return None
+    lemma = parse.lemma
+    if aspect is Aspect.SIMPLE:
+        phrase_ = f"never {spaced}{third_person(lemma)}" if never else f"does not {spaced}{lemma}"
+    elif never and aspect is Aspect.PAST:
+        phrase_ = f"never {spaced}{surface}"
+    elif never and aspect is Aspect.PERFECT:
+        phrase_ = f"has never {spaced}{surface}"
+    else:
+        return None
+    return lemma, phrase_, aspect, rest
 
 
 def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
@@ -373,15 +403,15 @@ def _considering(names: set[str], rest: list[Token]) -> bool:
 
 def predicate_items(text: str, parse: Parse) -> list[Item]:
     """The claims one first-person predicate states, one per coordinated item with its own verb."""
-    if parse.negated or parse.modal not in (None, "would"):
+    if parse.modal not in (None, "would"):
         return []
     head = _head(parse)
     if head is None:
         return []
     lemma, verb_phrase, aspect, rest = head
-    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke"); the token's own lemma is
-    # asked too.
-    names = {lemma, parse.verb.lemma} if lemma != "be" else {lemma}
+    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke", "hearing" -> "hearing"); the
+    # token's own lemma and the participle without its ending are asked too.
+    names = {lemma, parse.verb.lemma, parse.verb.lower.removesuffix("ing")} if lemma != "be" else {lemma}
     if names & NOT_VERBS:
         return []
     infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
@@ -396,8 +426,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS:
-            break  # another subject's statement: "..., it has a few hundred stars"
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS:
+            break  # another subject's statement ("..., it has a few hundred stars") or a negated one
         verb = _item_verb(part[0], aspect)
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
@@ -405,6 +435,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found.append(Item("be", "is", Aspect.SIMPLE, part))
         else:
             found[-1].words = [*found[-1].words, *part]
+    if parse.negated:
+        found = found[:1]  # which coordinated items a negation reaches is not clear from the words
     return [item for item in found if item.words or item.lemma not in ("be", "have")]
 
 

@@ -137,15 +137,18 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
+        asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
+            if not found and asserted:
+                found = clause_first_claims(text, parse, parse.lead)
         elif parse.negated and can:
             found = constraint_claims(text, parse)
         else:
             found = predicate_claims(text, clause, parse, region_end)
             if copula_rest(parse) is not None:
                 found.extend(constraint_claims(text, parse))
-            if not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens):
+            if asserted:
                 stated = any(claim.derivation is Derivation.DIRECT for claim in found)
                 found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
         if found and (not _HEDGES.isdisjoint(before) or not _HEDGES.isdisjoint(parse.adverbs)):

@@ -73,6 +73,7 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 
 
 @dataclass(slots=True)
@@ -202,6 +203,9 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             if (
                 tok.lower == "while"
                 and prev == "a"
+                # "learn how to swim", "decide what to cook": a question word before an infinitive is the object
+                or tok.lower in _ASKING
+                and nxt == "to"
                 or keep_and
                 and tok.lower in _COORDINATORS
                 and nxt not in ("i", "then", "also", "so", "but", "")
