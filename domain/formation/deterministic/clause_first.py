@@ -244,6 +244,9 @@ ITEM_VERBS = frozenset(
 )
 # "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
 _ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+# After these verbs an item opening with an article is another object of the same verb.
+POSSESSION = frozenset({"have", "own"})
+_ARTICLES = frozenset({"a", "an"})
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
@@ -431,6 +434,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         verb = _item_verb(part[0], aspect)
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
+        elif lemma in POSSESSION and part[0].lower in _ARTICLES:
+            found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
         elif lemma == "be" and found[-1].lemma == "be" and len(part) <= 3:
             found.append(Item("be", "is", Aspect.SIMPLE, part))
         else:
@@ -454,7 +459,7 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> C
 
 def _coordinated(text: str, parse: Parse) -> bool:
     """Whether an item after the first may open with a verb of its own, as predicate_items reads one: a
-    word of ITEM_VERBS right after a comma or a coordinator. Most complements have none, and this one pass
+    word of ITEM_VERBS (or an article after a possession verb) right after a comma or a coordinator. Most complements have none, and this one pass
     is far cheaper than splitting them into items."""
     rest = parse.rest
     if (
@@ -465,9 +470,10 @@ def _coordinated(text: str, parse: Parse) -> bool:
         return False
     copula = copula_rest(parse)
     words = rest if copula is None else copula
+    possession = parse.lemma in POSSESSION
     for index in range(1, len(words)):
         token = words[index]
-        if verb_lemma(token) in ITEM_VERBS:
+        if verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
             before = words[index - 1]
             if before.lower in _CONNECTORS or "," in text[before.end : token.start]:
                 return True
@@ -483,7 +489,7 @@ def clause_first_claims(
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
-        items = [item for item in items[1:] if item.lemma != items[0].lemma]
+        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in POSSESSION]
     return [item_claim(text, item, lead) for item in items]
 
 
