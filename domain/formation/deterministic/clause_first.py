@@ -14,236 +14,25 @@ from dataclasses import dataclass
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_words import (
+    CONNECTORS,
+    FILLERS,
+    INFINITIVE_OK,
+    ITEM_VERBS,
+    MAX_ITEM_WORDS,
+    NOT_ASSERTING,
+    NOT_VERBS,
+    ONE_OFF,
+    STOP,
+    TRAILING,
+    TRANSIENT,
+)
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import Parse, aspect_of, copula_rest
+from domain.formation.deterministic.parsing import ASKING, Parse, aspect_of, copula_rest
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
-# Verbs whose complement is a thought, a wish or someone else's words, not a fact about the user.
-NOT_ASSERTING = frozenset(
-    {
-        "think",
-        "guess",
-        "believe",
-        "suppose",
-        "doubt",
-        "wonder",
-        "bet",
-        "wish",
-        "say",
-        "tell",
-        "ask",
-        "mean",
-        "reckon",
-        "hear",
-        "talk",
-        "chat",
-        "discuss",
-        "imagine",
-        "assume",
-        "realize",
-        "realise",
-        "notice",
-        "promise",
-        "agree",
-        "understand",
-        "forgot",
-        "want",
-        "need",
-        "hope",
-        "let",
-        "apologize",
-        "thank",
-        "appreciate",
-    }
-)
-# ... unless they take an infinitive: "I hope to retire early", "I need to lose weight".
-INFINITIVE_OK = frozenset({"want", "need", "hope", "wish", "mean"})
-# Complements that describe the moment of the conversation, not the user.
-TRANSIENT = frozenset(
-    {
-        "late",
-        "sorry",
-        "here",
-        "done",
-        "ready",
-        "sure",
-        "fine",
-        "ok",
-        "okay",
-        "question",
-        "wondering",
-        "curious",
-        "convinced",
-        "confused",
-        "shock",
-        "kidding",
-        "joking",
-        "glad",
-        "thankful",
-        "grateful",
-        "afraid",
-        "gonna",
-        "asking",
-        "say",
-        "know",
-        "ask",
-        "understand",
-        "figure",
-        "check",
-        "clarify",
-        "confirm",
-        "think",
-        "tell",
-        "today",
-        "tonight",
-        "yesterday",
-        "earlier",
-        "moment",
-        "minute",
-        "second",
-    }
-)
-# A past event with one of these verbs is an errand or a meal, not something lasting about the user.
-ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
-# What a parse can take for a verb in a run-on ("I very very ..."): no rewrite starts there.
-NOT_VERBS = frozenset({"very", "so", "too", "really", "quite", "pretty", "also", "just", "like", "um", "uh"})
-# Longer than this, a complement is a run-on, not one statement.
-MAX_ITEM_WORDS = 30
-# Words after which the clause's own statement has ended: a reason, a consequence, a relative clause.
-STOP = frozenset(
-    {
-        "so",
-        "but",
-        "because",
-        "cause",
-        "cuz",
-        "which",
-        "that",
-        "who",
-        "whether",
-        "if",
-        "what",
-        "where",
-        "how",
-        "although",
-        "though",
-        "while",
-        "since",
-        "when",
-        "whenever",
-        "until",
-        "unless",
-        "whereas",
-        "then",
-        "lol",
-        "tbh",
-        "btw",
-        "haha",
-        "lmao",
-        "honestly",
-        "anyway",
-    }
-)
-FILLERS = frozenset(
-    {"lol", "tbh", "btw", "haha", "lmao", "honestly", "though", "anyway", "ok", "too", "now", "please", "pls"}
-)
-_TRAILING = frozenset(
-    {
-        "for",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "with",
-        "a",
-        "an",
-        "the",
-        "my",
-        "as",
-        "by",
-        "from",
-        "than",
-        "about",
-        "and",
-        "or",
-    }
-)
-_CONNECTORS = frozenset({"and", "or", "also", "then", "&"})
-# Verbs that can open a coordinated item of their own: "..., and do some woodworking".
-ITEM_VERBS = frozenset(
-    {
-        "do",
-        "go",
-        "play",
-        "make",
-        "take",
-        "have",
-        "read",
-        "cook",
-        "run",
-        "swim",
-        "write",
-        "watch",
-        "walk",
-        "work",
-        "ride",
-        "bike",
-        "hike",
-        "paint",
-        "knit",
-        "garden",
-        "bake",
-        "sing",
-        "dance",
-        "travel",
-        "visit",
-        "teach",
-        "study",
-        "learn",
-        "use",
-        "keep",
-        "spend",
-        "climb",
-        "fish",
-        "sew",
-        "draw",
-        "build",
-        "fix",
-        "volunteer",
-        "coach",
-        "drive",
-        "love",
-        "like",
-        "hate",
-        "enjoy",
-        "own",
-        "live",
-        "speak",
-        "sleep",
-        "eat",
-        "drink",
-        "manage",
-        "lift",
-        "train",
-        "practice",
-        "meditate",
-        "journal",
-        "collect",
-        "brew",
-        "grow",
-        "moved",
-        "move",
-        "start",
-        "leave",
-        "quit",
-        "spent",
-    }
-)
-# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
-_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
 _ARTICLES = frozenset({"a", "an"})
@@ -254,7 +43,6 @@ _SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", 
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
-_BREAKS = (",", ";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 NAMESPACES: dict[ClaimKind, str] = {
     ClaimKind.ONGOING_PROJECT: "project",
@@ -306,9 +94,9 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                 if "," in gap:
                     items.append([])
         infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
-        if index and token.lower in STOP and not (infinitive and token.lower in _ASKING):
+        if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
             break
-        if token.lower in _CONNECTORS:
+        if token.lower in CONNECTORS:
             if items[-1]:
                 items.append([])
             continue
@@ -317,7 +105,7 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
 
 
 def _trim(words: list[Token]) -> list[Token]:
-    while words and (words[-1].lower in FILLERS or words[-1].lower in _TRAILING):
+    while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
         words = words[:-1]
     return words
 
@@ -465,7 +253,7 @@ def _coordinated(text: str, parse: Parse) -> bool:
     if (
         not rest
         or "," not in text[rest[0].start : rest[-1].end]
-        and not any(t.lower in _CONNECTORS for t in rest)
+        and not any(t.lower in CONNECTORS for t in rest)
     ):
         return False
     copula = copula_rest(parse)
@@ -475,7 +263,7 @@ def _coordinated(text: str, parse: Parse) -> bool:
         token = words[index]
         if verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
             before = words[index - 1]
-            if before.lower in _CONNECTORS or "," in text[before.end : token.start]:
+            if before.lower in CONNECTORS or "," in text[before.end : token.start]:
                 return True
     return False
 

@@ -73,7 +73,8 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
-_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
+ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 
 
 @dataclass(slots=True)
@@ -203,8 +204,7 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             if (
                 tok.lower == "while"
                 and prev == "a"
-                # "learn how to swim", "decide what to cook": a question word before an infinitive is the object
-                or tok.lower in _ASKING
+                or tok.lower in ASKING
                 and nxt == "to"
                 or keep_and
                 and tok.lower in _COORDINATORS

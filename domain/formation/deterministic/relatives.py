@@ -10,11 +10,11 @@ I ...", "my sister's wedding"), except parents, which everyone has. Someone else
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import (
-    NOT_ASSERTING,
     item_claim,
     opens_question,
     predicate_items,
 )
+from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token
