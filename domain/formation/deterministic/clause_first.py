@@ -4,10 +4,12 @@ Whatever verb the user chose ("I'm putting together a greenhouse", "I keep my ta
 closet"), the predicate is rewritten to the third person with local rendering: the verb conjugated for
 its aspect, the words after it copied up to where the clause's own statement ends and turned into the
 user's voice. A coordinated list splits where an item carries its own verb ("I hike, read, and do some
-woodworking") and, after a copula, where an item is its own short complement ("I'm 34, single"). The kind
-comes from the classifier in kinds. Predicates that say nothing lasting about the user form nothing:
-thoughts and wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about
-...", "I'm running late"), and talk about the conversation itself ("I have a question").
+woodworking"), after a copula where an item is its own short complement ("I'm 34, single"), and after a
+possession verb where an item opens with an article ("I have two kids and a dog"). A standing negation is
+rewritten with its negation ("I'm not a morning person", "I never learned to swim"). The kind comes from
+the classifier in kinds. Predicates that say nothing lasting about the user form nothing: thoughts and
+wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about ...", "I'm
+running late", "I didn't sleep well"), and talk about the conversation itself ("I have a question").
 """
 
 from dataclasses import dataclass
