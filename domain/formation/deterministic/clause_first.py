@@ -25,6 +25,8 @@ from domain.formation.deterministic.clause_words import (
     NOT_ASSERTING,
     NOT_VERBS,
     ONE_OFF,
+    PAST_MARKERS,
+    SAME_FORM_PAST,
     STOP,
     TRAILING,
     TRANSIENT,
@@ -131,6 +133,8 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     lemma = parse.lemma
     if lemma == "have" and verb.lower == "got":
         aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
+    if aspect is Aspect.SIMPLE and verb.lower in SAME_FORM_PAST and _names_past(parse.rest):
+        aspect, surface = Aspect.PAST, verb.lower
     if parse.negated:
         return _negated_head(parse, spaced, never, aspect, surface, before)
     if parse.modal == "would":
@@ -148,6 +152,14 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     else:
         phrase_ = f"{spaced}{surface}"
     return lemma, phrase_, aspect, parse.rest
+
+
+def _names_past(words: list[Token]) -> bool:
+    """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
+    return any(
+        t.lower in PAST_MARKERS or len(t.lower) == 4 and t.lower.isdigit() and t.lower[:2] in ("19", "20")
+        for t in words
+    )
 
 
 def _negated_head(

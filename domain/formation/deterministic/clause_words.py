@@ -88,6 +88,12 @@ TRANSIENT = frozenset(
 )
 # A past event with one of these verbs is an errand or a meal, not something lasting about the user.
 ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
+# Verbs whose past is their base form: "I quit my job in 2019" is a past, read so by a time it names.
+SAME_FORM_PAST = frozenset(
+    {"quit", "put", "set", "cut", "hit", "let", "shut", "spread", "cost", "hurt", "split", "upset", "burst"}
+)
+# Words that place a statement in the past: "two years ago", "yesterday", "last year", "in 2019".
+PAST_MARKERS = frozenset({"ago", "yesterday", "last"})
 # What a parse can take for a verb in a run-on ("I very very ..."): no rewrite starts there.
 NOT_VERBS = frozenset({"very", "so", "too", "really", "quite", "pretty", "also", "just", "like", "um", "uh"})
 # Longer than this, a complement is a run-on, not one statement.
