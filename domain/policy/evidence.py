@@ -58,7 +58,6 @@ TUPLE_FIELDS: Final = (
 )
 
 
-
 # The shipped corpora evidence binds to, as files of the evals.capability package: the development corpus and
 # frozen holdout of formation@9's comparative evidence, and the 25-case corpus formation@8/@10 are evaluated on.
 CORPUS_V3_FILE: Final = "memory-formation.v3.json"

@@ -7,12 +7,13 @@ Benign precision is the share of formed direct candidates that state an expected
 marks as true but not required (`may`). A formed candidate that states none of those but states a
 `must_not` is counted as a fabrication. Hypotheses are counted, not scored: the labels name direct claims.
 
-Whether a candidate states a gold claim is a `Matcher`; the default is the runtime's statement
-equivalence (`domain.formation.equivalence.same_claim`) against any acceptable rendering, the lenient
-rule the reference scores the statement-only controls with. `score` takes the matcher and the former as
-arguments, so another scorer (distillation-scorer@7, which also reads kind, subject and longevity) can
-replace it. `--misses` lists what the development part missed; it refuses the unseen part, which must not
-steer rule work.
+Whether a candidate states a gold claim is a `Matcher`, always of the same polarity. The main one is
+distillation-scorer@7's statement rule (`evals.scorer.score_statement`, the rule the reference scores
+statement-only controls with) against any acceptable rendering; the labels name a kind but no subject or
+longevity, so the scorer's full match is not applied. The runtime's statement equivalence
+(`domain.formation.equivalence.same_claim`, stricter because merging is irreversible) is reported beside it
+for continuity with the first measurements. `--misses` lists what the development part missed under the
+main matcher; it refuses the unseen part, which must not steer rule work.
 """
 
 import argparse
@@ -21,25 +22,58 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
-from domain.candidates import Derivation, MemoryCandidate, Polarity
+from domain.candidates import ClaimKind, Derivation, Longevity, MemoryCandidate, Polarity
 from domain.events import SourceEvent
 from domain.formation.deterministic.former import fallback_candidates
 from domain.formation.equivalence import same_claim
+from domain.policy.versions import DISTILLATION_SCORER
 from evals.formation_recall.corpus import Case, GoldClaim, Part, load
+from evals.scorer import FormedBelief, GoldExpectation, score_statement
 
 Matcher = Callable[[GoldClaim, MemoryCandidate], bool]
 Former = Callable[[Sequence[SourceEvent]], list[MemoryCandidate]]
+# The closed fields a scorer's gold claim must carry and the statement rule never reads: the labels give a
+# kind (none for a `may` statement) and no subject or longevity.
+_UNLABELLED_SUBJECT = "formation-recall:unlabelled"
+
+
+def scorer_statement(gold: GoldClaim, candidate: MemoryCandidate) -> bool:
+    """distillation-scorer@7's statement rule, any rendering of the gold claim, the same polarity."""
+    if candidate.polarity is not gold.polarity:
+        return False
+    expectation = GoldExpectation(
+        claim_kind=gold.kind or ClaimKind.PROJECT_FACT,
+        derivation=Derivation.DIRECT,
+        longevity=Longevity.DURABLE,
+        subject=_UNLABELLED_SUBJECT,
+        statements=gold.statements,
+    )
+    belief = FormedBelief(
+        claim_kind=candidate.claim_kind,
+        derivation=candidate.derivation,
+        longevity=candidate.longevity,
+        subject=candidate.subject,
+        statement=candidate.statement,
+        polarity=candidate.polarity,
+    )
+    return score_statement(expectation, belief).match
 
 
 def statement_equivalence(gold: GoldClaim, candidate: MemoryCandidate) -> bool:
+    """The runtime's same_claim, any rendering of the gold claim, the same polarity."""
     return candidate.polarity is gold.polarity and any(
         same_claim(statement, candidate.statement) for statement in gold.statements
     )
 
 
+MAIN_MATCHER = f"{DISTILLATION_SCORER} statement"
+MATCHERS: dict[str, Matcher] = {MAIN_MATCHER: scorer_statement, "same_claim": statement_equivalence}
+
+
 @dataclass
 class Score:
     part: str
+    matcher: str
     cases: int = 0
     expected: int = 0
     recalled: int = 0
@@ -80,18 +114,18 @@ def score_case(case: Case, former: Former, matcher: Matcher, into: Score) -> Non
         if any(matcher(gold, candidate) for gold in allowed):
             into.benign += 1
             continue
-        forbidden = any(same_claim(statement, candidate.statement) for statement in case.must_not)
+        forbidden = any(
+            matcher(GoldClaim((statement,), None, Polarity.ASSERT), candidate) for statement in case.must_not
+        )
         into.fabricated += forbidden
         label = "fabricated" if forbidden else "unexpected"
         into.misses.append(f"{case.id} {label}: {candidate.polarity.value} {candidate.statement}")
 
 
-def score(
-    part: Part, former: Former = fallback_candidates, matcher: Matcher = statement_equivalence
-) -> Score:
-    result = Score(part=part.value)
+def score(part: Part, former: Former = fallback_candidates, matcher: str = MAIN_MATCHER) -> Score:
+    result = Score(part=part.value, matcher=matcher)
     for case in load(part):
-        score_case(case, former, matcher, result)
+        score_case(case, former, MATCHERS[matcher], result)
     return result
 
 
@@ -99,6 +133,7 @@ def _row(result: Score) -> str:
     return (
         f"{result.part:<7} {result.cases:>5} {result.expected:>8} {result.direct_recall:>8.1%} "
         f"{result.formed:>6} {result.benign_precision:>9.1%} {result.fabricated:>10} {result.hypotheses:>10}"
+        f"  {result.matcher}"
     )
 
 
@@ -111,18 +146,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parts = [Part(p) for p in args.part] if args.part else list(Part)
     if args.misses and Part.UNSEEN in parts:
         parser.error("--misses reads the development part only")
-    results = [score(part) for part in parts]
+    results = [score(part, matcher=matcher) for matcher in MATCHERS for part in parts]
     if args.json:
         for result in results:
             row = {k: v for k, v in asdict(result).items() if k != "misses"}
             row |= {"direct_recall": result.direct_recall, "benign_precision": result.benign_precision}
             print(json.dumps(row))
     else:
-        print("part    cases expected   recall formed precision fabricated hypotheses")
+        print("part    cases expected   recall formed precision fabricated hypotheses  matcher")
         for result in results:
             print(_row(result))
     if args.misses:
         for result in results:
+            if result.matcher != MAIN_MATCHER:
+                continue
             print("\n".join(result.misses))
     return 0
 

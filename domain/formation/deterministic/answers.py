@@ -17,7 +17,7 @@ from domain.formation.language import STOPWORDS, tokenize, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 MAX_ANSWER_WORDS = 14
-_QUESTION = re.compile(r"[^.!?\n]*\?")
+_TERMINATORS = (".", "!", "?", "\n")
 _PERFECT = re.compile(r"^how long have you (?P<rest>[^?]+)\?$", re.IGNORECASE)
 _DO = re.compile(
     r"^(?:what|which)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
@@ -62,8 +62,13 @@ _YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you
 
 
 def last_question(text: str) -> str | None:
-    questions = _QUESTION.findall(text)
-    return questions[-1].strip() if questions else None
+    """The agent's last question: the sentence ending at its last question mark. Found from that mark
+    backwards, so the cost is linear (a regex scanning for questions retries from every position)."""
+    end = text.rfind("?")
+    if end < 0:
+        return None
+    start = max(text.rfind(mark, 0, end) for mark in _TERMINATORS) + 1
+    return text[start : end + 1].strip()
 
 
 def _past(lemma: str) -> str:

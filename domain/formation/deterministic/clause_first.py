@@ -4,249 +4,49 @@ Whatever verb the user chose ("I'm putting together a greenhouse", "I keep my ta
 closet"), the predicate is rewritten to the third person with local rendering: the verb conjugated for
 its aspect, the words after it copied up to where the clause's own statement ends and turned into the
 user's voice. A coordinated list splits where an item carries its own verb ("I hike, read, and do some
-woodworking") and, after a copula, where an item is its own short complement ("I'm 34, single"). The kind
-comes from the classifier in kinds. Predicates that say nothing lasting about the user form nothing:
-thoughts and wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about
-...", "I'm running late"), and talk about the conversation itself ("I have a question").
+woodworking"), after a copula where an item is its own short complement ("I'm 34, single"), and after a
+possession verb where an item opens with an article ("I have two kids and a dog"). A standing negation is
+rewritten with its negation ("I'm not a morning person", "I never learned to swim"). The kind comes from
+the classifier in kinds. Predicates that say nothing lasting about the user form nothing: thoughts and
+wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about ...", "I'm
+running late", "I didn't sleep well"), and talk about the conversation itself ("I have a question").
 """
 
 from dataclasses import dataclass
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_words import (
+    CONNECTORS,
+    FILLERS,
+    INFINITIVE_OK,
+    ITEM_VERBS,
+    MAX_ITEM_WORDS,
+    NOT_ASSERTING,
+    NOT_VERBS,
+    ONE_OFF,
+    PAST_MARKERS,
+    SAME_FORM_PAST,
+    STOP,
+    TRAILING,
+    TRANSIENT,
+)
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import Parse, aspect_of, copula_rest
+from domain.formation.deterministic.parsing import ASKING, Parse, aspect_of, copula_rest
+from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
-# Verbs whose complement is a thought, a wish or someone else's words, not a fact about the user.
-NOT_ASSERTING = frozenset(
-    {
-        "think",
-        "guess",
-        "believe",
-        "suppose",
-        "doubt",
-        "wonder",
-        "bet",
-        "wish",
-        "say",
-        "tell",
-        "ask",
-        "mean",
-        "reckon",
-        "hear",
-        "talk",
-        "chat",
-        "discuss",
-        "imagine",
-        "assume",
-        "realize",
-        "realise",
-        "notice",
-        "promise",
-        "agree",
-        "understand",
-        "forgot",
-        "want",
-        "need",
-        "hope",
-        "let",
-        "apologize",
-        "thank",
-        "appreciate",
-    }
-)
-# ... unless they take an infinitive: "I hope to retire early", "I need to lose weight".
-INFINITIVE_OK = frozenset({"want", "need", "hope", "wish", "mean"})
-# Complements that describe the moment of the conversation, not the user.
-TRANSIENT = frozenset(
-    {
-        "late",
-        "sorry",
-        "here",
-        "done",
-        "ready",
-        "sure",
-        "fine",
-        "ok",
-        "okay",
-        "question",
-        "wondering",
-        "curious",
-        "confused",
-        "shock",
-        "kidding",
-        "joking",
-        "glad",
-        "thankful",
-        "grateful",
-        "afraid",
-        "gonna",
-        "asking",
-        "say",
-        "know",
-        "ask",
-        "understand",
-        "figure",
-        "check",
-        "clarify",
-        "confirm",
-        "think",
-        "tell",
-        "today",
-        "tonight",
-        "yesterday",
-        "earlier",
-        "moment",
-        "minute",
-        "second",
-    }
-)
-# A past event with one of these verbs is an errand or a meal, not something lasting about the user.
-ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
-# What a parse can take for a verb in a run-on ("I very very ..."): no rewrite starts there.
-NOT_VERBS = frozenset({"very", "so", "too", "really", "quite", "pretty", "also", "just", "like", "um", "uh"})
-# Longer than this, a complement is a run-on, not one statement.
-MAX_ITEM_WORDS = 30
-# Words after which the clause's own statement has ended: a reason, a consequence, a relative clause.
-STOP = frozenset(
-    {
-        "so",
-        "but",
-        "because",
-        "cause",
-        "cuz",
-        "which",
-        "that",
-        "who",
-        "whether",
-        "if",
-        "what",
-        "where",
-        "how",
-        "although",
-        "though",
-        "while",
-        "since",
-        "when",
-        "whenever",
-        "until",
-        "unless",
-        "whereas",
-        "then",
-        "lol",
-        "tbh",
-        "btw",
-        "haha",
-        "lmao",
-        "honestly",
-        "anyway",
-    }
-)
-FILLERS = frozenset(
-    {"lol", "tbh", "btw", "haha", "lmao", "honestly", "though", "anyway", "ok", "too", "now", "please", "pls"}
-)
-_TRAILING = frozenset(
-    {
-        "for",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "with",
-        "a",
-        "an",
-        "the",
-        "my",
-        "as",
-        "by",
-        "from",
-        "than",
-        "about",
-        "and",
-        "or",
-    }
-)
-_CONNECTORS = frozenset({"and", "or", "also", "then", "&"})
-# Verbs that can open a coordinated item of their own: "..., and do some woodworking".
-ITEM_VERBS = frozenset(
-    {
-        "do",
-        "go",
-        "play",
-        "make",
-        "take",
-        "have",
-        "read",
-        "cook",
-        "run",
-        "swim",
-        "write",
-        "watch",
-        "walk",
-        "work",
-        "ride",
-        "bike",
-        "hike",
-        "paint",
-        "knit",
-        "garden",
-        "bake",
-        "sing",
-        "dance",
-        "travel",
-        "visit",
-        "teach",
-        "study",
-        "learn",
-        "use",
-        "keep",
-        "spend",
-        "climb",
-        "fish",
-        "sew",
-        "draw",
-        "build",
-        "fix",
-        "volunteer",
-        "coach",
-        "drive",
-        "love",
-        "like",
-        "hate",
-        "enjoy",
-        "own",
-        "live",
-        "speak",
-        "sleep",
-        "eat",
-        "drink",
-        "manage",
-        "lift",
-        "train",
-        "practice",
-        "meditate",
-        "journal",
-        "collect",
-        "brew",
-        "grow",
-        "moved",
-        "move",
-        "start",
-        "leave",
-        "quit",
-        "spent",
-    }
-)
-# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
-_ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
+# After these verbs an item opening with an article is another object of the same verb.
+POSSESSION = frozenset({"have", "own"})
+_ARTICLES = frozenset({"a", "an"})
+# An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
+# first item's verb does not carry.
+_NEGATORS = frozenset({"never", "not"})
 _SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
-_BREAKS = (",", ";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 NAMESPACES: dict[ClaimKind, str] = {
     ClaimKind.ONGOING_PROJECT: "project",
@@ -298,9 +98,9 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                 if "," in gap:
                     items.append([])
         infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
-        if index and token.lower in STOP and not (infinitive and token.lower in _ASKING):
+        if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
             break
-        if token.lower in _CONNECTORS:
+        if token.lower in CONNECTORS:
             if items[-1]:
                 items.append([])
             continue
@@ -309,7 +109,7 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
 
 
 def _trim(words: list[Token]) -> list[Token]:
-    while words and (words[-1].lower in FILLERS or words[-1].lower in _TRAILING):
+    while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
         words = words[:-1]
     return words
 
@@ -322,15 +122,21 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     """The main verb's lemma, its third-person phrase, its aspect and the complement tokens."""
     adverbs = " ".join(a for a in parse.adverbs if a not in _DROPPED_ADVERBS)
     spaced = f"{adverbs} " if adverbs else ""
+    before = [t.lower for t in parse.tokens[: parse.verb_at]]
+    never = parse.negated and "never" in before
     copula = copula_rest(parse)
     if copula is not None:
-        return "be", f"is {spaced}".rstrip(), Aspect.SIMPLE, copula
+        negation = ("never " if never else "not ") if parse.negated else ""
+        return "be", f"is {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
     aspect, surface = aspect_of(parse)
     verb = parse.verb
     lemma = parse.lemma
     if lemma == "have" and verb.lower == "got":
         aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
-    before = [t.lower for t in parse.tokens[: parse.verb_at]]
+    if aspect is Aspect.SIMPLE and verb.lower in SAME_FORM_PAST and _names_past(parse.rest):
+        aspect, surface = Aspect.PAST, verb.lower
+    if parse.negated:
+        return _negated_head(parse, spaced, never, aspect, surface, before)
     if parse.modal == "would":
         phrase_ = f"would {spaced}{verb.lower}"
     elif "can" in before:
@@ -346,6 +152,35 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     else:
         phrase_ = f"{spaced}{surface}"
     return lemma, phrase_, aspect, parse.rest
+
+
+def _names_past(words: list[Token]) -> bool:
+    """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
+    return any(
+        t.lower in PAST_MARKERS or len(t.lower) == 4 and t.lower.isdigit() and t.lower[:2] in ("19", "20")
+        for t in words
+    )
+
+
+def _negated_head(
+    parse: Parse, spaced: str, never: bool, aspect: Aspect, surface: str, before: list[str]
+) -> tuple[str, str, Aspect, list[Token]] | None:
+    """A standing negation ("I don't eat pork", "I never learned to swim", "I've never been abroad"); a
+    negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
+    narrates a moment, and a negated modal is a limit the constraint rule reads."""
+    rest = parse.rest
+    if parse.modal is not None or "can" in before or not rest or rest[0].lower in PRONOUN_OBJECTS:
+        return None
+    lemma = parse.lemma
+    if aspect is Aspect.SIMPLE:
+        phrase_ = f"never {spaced}{third_person(lemma)}" if never else f"does not {spaced}{lemma}"
+    elif never and aspect is Aspect.PAST:
+        phrase_ = f"never {spaced}{surface}"
+    elif never and aspect is Aspect.PERFECT:
+        phrase_ = f"has never {spaced}{surface}"
+    else:
+        return None
+    return lemma, phrase_, aspect, rest
 
 
 def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
@@ -373,15 +208,15 @@ def _considering(names: set[str], rest: list[Token]) -> bool:
 
 def predicate_items(text: str, parse: Parse) -> list[Item]:
     """The claims one first-person predicate states, one per coordinated item with its own verb."""
-    if parse.negated or parse.modal not in (None, "would"):
+    if parse.modal not in (None, "would"):
         return []
     head = _head(parse)
     if head is None:
         return []
     lemma, verb_phrase, aspect, rest = head
-    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke"); the token's own lemma is
-    # asked too.
-    names = {lemma, parse.verb.lemma} if lemma != "be" else {lemma}
+    # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke", "hearing" -> "hearing"); the
+    # token's own lemma and the participle without its ending are asked too.
+    names = {lemma, parse.verb.lemma, parse.verb.lower.removesuffix("ing")} if lemma != "be" else {lemma}
     if names & NOT_VERBS:
         return []
     infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
@@ -396,15 +231,19 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS:
-            break  # another subject's statement: "..., it has a few hundred stars"
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS:
+            break  # another subject's statement ("..., it has a few hundred stars") or a negated one
         verb = _item_verb(part[0], aspect)
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
+        elif lemma in POSSESSION and part[0].lower in _ARTICLES:
+            found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
         elif lemma == "be" and found[-1].lemma == "be" and len(part) <= 3:
             found.append(Item("be", "is", Aspect.SIMPLE, part))
         else:
             found[-1].words = [*found[-1].words, *part]
+    if parse.negated:
+        found = found[:1]  # which coordinated items a negation reaches is not clear from the words
     return [item for item in found if item.words or item.lemma not in ("be", "have")]
 
 
@@ -420,10 +259,27 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> C
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
 
 
-def _coordinated(text: str, rest: list[Token]) -> bool:
-    return bool(rest) and (
-        "," in text[rest[0].start : rest[-1].end] or any(t.lower in _CONNECTORS for t in rest)
-    )
+def _coordinated(text: str, parse: Parse) -> bool:
+    """Whether an item after the first may open with a verb of its own, as predicate_items reads one: a
+    word of ITEM_VERBS (or an article after a possession verb) right after a comma or a coordinator. Most complements have none, and this one pass
+    is far cheaper than splitting them into items."""
+    rest = parse.rest
+    if (
+        not rest
+        or "," not in text[rest[0].start : rest[-1].end]
+        and not any(t.lower in CONNECTORS for t in rest)
+    ):
+        return False
+    copula = copula_rest(parse)
+    words = rest if copula is None else copula
+    possession = parse.lemma in POSSESSION
+    for index in range(1, len(words)):
+        token = words[index]
+        if verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
+            before = words[index - 1]
+            if before.lower in CONNECTORS or "," in text[before.end : token.start]:
+                return True
+    return False
 
 
 def clause_first_claims(
@@ -431,11 +287,11 @@ def clause_first_claims(
 ) -> list[Claim]:
     """Direct claims rewritten from one first-person predicate; coordinated_only keeps only the items after
     the first, when a claim rule already formed the first."""
-    if coordinated_only and not _coordinated(text, parse.rest):
+    if coordinated_only and not _coordinated(text, parse):
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
-        items = [item for item in items[1:] if item.lemma != items[0].lemma]
+        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in POSSESSION]
     return [item_claim(text, item, lead) for item in items]
 
 

@@ -39,6 +39,10 @@ def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) 
                     Predicate(activity.verb, activity.verb, Aspect.SIMPLE, activity.complement),
                 )
             ]
+        if not head.lower.endswith("ing"):
+            # "I quit Twitter", "I quit my job": the object is a thing, not a habit's verb, and there is no
+            # earlier claim it names; the clause is read as the statement it is.
+            return []
         kept = cut(object_tokens[1:], text)
         verb = verb_lemma(head)
         return [

@@ -15,7 +15,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
-from domain.formation.deterministic.patterns import frequency, says_not_stalled
+from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims
@@ -60,6 +60,8 @@ _FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
 _REQUEST_HINT = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
 )
+# Every match of _REQUEST_HINT contains one of these ("ever" also stands for "never").
+_REQUEST_HINTS = ("always", "ever", "from now on", "going forward", "future")
 _QUOTES = ('"', "“", "”")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
@@ -74,26 +76,40 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
 
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
     """All claims one clause of an owner-asserted event states; empty when it states none."""
-    requested = _REQUEST_HINT.search(text, clause.start, clause.end) is not None
+    body = clause.text
+    requested = (
+        hinted(folded(body), _REQUEST_HINTS)
+        and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
+    )
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         return request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
     tokens = tokenize(text, clause.start, clause.end)
+    # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
+    lowers = [t.lower for t in tokens]
+    subjects = (
+        [i for i, low in enumerate(lowers) if low == "i" and tokens[i].text[:1] in ("I", "i")]
+        if "i" in lowers
+        else []
+    )
+    others = (
+        [i for i, low in enumerate(lowers) if low in _REWRITE_ONLY_SUBJECTS]
+        if not _REWRITE_ONLY_SUBJECTS.isdisjoint(lowers)
+        else []
+    )
     claims = possessive_claims(text, clause, tokens)
     if requested:
         claims.extend(request_claims(text, tokens))
-    claims.extend(relative_claims(text, tokens))
+    if "my" in lowers:
+        claims.extend(relative_claims(text, tokens))
     claims.extend(position_claims(text, tokens))
-    subjects = [i for i, t in enumerate(tokens) if t.lower == "i" and t.text[:1] in ("I", "i")]
-    others = [i for i, t in enumerate(tokens) if t.lower in _REWRITE_ONLY_SUBJECTS]
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
-    body = clause.text
     quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
-        before = [t.lower for t in tokens[max(0, at - 3) : at]]
+        before = lowers[max(0, at - 3) : at]
         if before and before[-1] in _INVERSION:
             continue
-        if any(word in _HYPOTHETICAL for word in before) or (before[-2:] == ["what", "if"]):
+        if not _HYPOTHETICAL.isdisjoint(before) or (before[-2:] == ["what", "if"]):
             continue
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
@@ -105,7 +121,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         parse = parse_predicate(predicate_tokens)
         if parse is None:
             continue
-        if n == 0 and at and any(t.lower in _LEAD_WORDS for t in tokens[:at]):
+        if n == 0 and at and not _LEAD_WORDS.isdisjoint(lowers[:at]):
             lead = frequency(text, clause.start, tokens[at].start)
             if lead is not None:
                 parse.lead = lead.group(0)
@@ -119,20 +135,23 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             and (parse.lemma in {"like", "love", "prefer"} or parse.verb.lower == "rather")
         ):
             continue
-        can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
+        can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
+        asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
+            if not found and asserted:
+                found = clause_first_claims(text, parse, parse.lead)
         elif parse.negated and can:
             found = constraint_claims(text, parse)
         else:
             found = predicate_claims(text, clause, parse, region_end)
             if copula_rest(parse) is not None:
                 found.extend(constraint_claims(text, parse))
-            if not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens):
+            if asserted:
                 stated = any(claim.derivation is Derivation.DIRECT for claim in found)
                 found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
-        if found and (any(word in _HEDGES for word in before) or any(a in _HEDGES for a in parse.adverbs)):
+        if found and (not _HEDGES.isdisjoint(before) or not _HEDGES.isdisjoint(parse.adverbs)):
             for claim in found:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True

@@ -73,6 +73,8 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
+ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 
 
 @dataclass(slots=True)
@@ -202,6 +204,8 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             if (
                 tok.lower == "while"
                 and prev == "a"
+                or tok.lower in ASKING
+                and nxt == "to"
                 or keep_and
                 and tok.lower in _COORDINATORS
                 and nxt not in ("i", "then", "also", "so", "but", "")

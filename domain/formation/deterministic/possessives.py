@@ -36,34 +36,9 @@ _MY_RELATIVE = re.compile(
     r"graduated|retired|joined|turned|teaches|trains|needs|hates|likes|wants|gets|uses|suffers|struggles|"
     r"visits|coaches|competes|dances|sings|cooks|drives|rides|walks|stays|spends|volunteers|manages)\b[^,;!?]*)"
 )
-_MY_RELATIVE_HINTS = ("s", "started", "began", "moved", "graduated", "retired", "joined", "turned")
-_MY_PROJECT = re.compile(
-    r"(?:^|[,;:]\s*|\band\s+|\?\s*)(?:[Mm]y|[Oo]ur)\s+(?P<what>project|app|agent|bot|repo|codebase|startup|service|website|site|api|backend|frontend|server|company|thesis|dissertation|book|novel|paper|blog|podcast|channel|shop|store|team|product|game|library|plugin|homelab|lab|business|database|cluster|pipeline|stack|deadline|budget)\s+(?P<rest>(?:uses|runs|is|are|has|needs|relies|depends|stores|calls|targets|serves|deploys|supports|lives|sits|talks|reads|writes|sends|ships)\b[^,;!?]*)"
-)
-_MY_PROJECT_HINTS = (
-    "thesis",
-    "dissertation",
-    "book",
-    "novel",
-    "paper",
-    "blog",
-    "podcast",
-    "channel",
-    "shop",
-    "store",
-    "team",
-    "product",
-    "game",
-    "library",
-    "plugin",
-    "lab",
-    "business",
-    "database",
-    "cluster",
-    "pipeline",
-    "stack",
-    "deadline",
-    "budget",
+# What "my"/"our" may name for a project fact, in the order the pattern tries them. The pattern needs one
+# of them as a word of the clause, which a set lookup over the clause's words tests first.
+_PROJECT_WORDS = (
     "project",
     "app",
     "agent",
@@ -79,7 +54,37 @@ _MY_PROJECT_HINTS = (
     "frontend",
     "server",
     "company",
+    "thesis",
+    "dissertation",
+    "book",
+    "novel",
+    "paper",
+    "blog",
+    "podcast",
+    "channel",
+    "shop",
+    "store",
+    "team",
+    "product",
+    "game",
+    "library",
+    "plugin",
+    "homelab",
+    "lab",
+    "business",
+    "database",
+    "cluster",
+    "pipeline",
+    "stack",
+    "deadline",
+    "budget",
 )
+_MY_PROJECT = re.compile(
+    r"(?:^|[,;:]\s*|\band\s+|\?\s*)(?:[Mm]y|[Oo]ur)\s+(?P<what>"
+    + "|".join(_PROJECT_WORDS)
+    + r")\s+(?P<rest>(?:uses|runs|is|are|has|needs|relies|depends|stores|calls|targets|serves|deploys|supports|lives|sits|talks|reads|writes|sends|ships)\b[^,;!?]*)"
+)
+_PROJECT_SET = frozenset(_PROJECT_WORDS)
 _NEGATED_BEFORE = re.compile(r"\b(?:not|n't|no need to|never)\b")
 _BODY_PARTS = (
     r"knee|knees|back|shoulder|shoulders|hip|hips|ankle|ankles|foot|feet|neck|wrist|wrists|elbow|elbows|head|"
@@ -227,6 +232,7 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
         # Every pattern here needs the word "my" or "our".
         return claims
     lowered_lemmas = {t.lemma for t in tokens}
+    lowered_words = {t.lower for t in tokens}
     for match in _AGE_AWARE.finditer(body) if hinted(low, _AGE_AWARE_HINTS) else ():
         what = (match.group("x") or match.group("y") or "").strip()
         before = body[max(0, match.start() - 24) : match.start()].lower()
@@ -263,7 +269,8 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
                 Longevity.ONGOING,
             )
         )
-    for match in _MY_RELATIVE.finditer(body) if hinted(body, _MY_RELATIVE_HINTS) else ():
+    # A relative's name is a lower-case word whose lemma is one of RELATIVES: none, no match.
+    for match in _MY_RELATIVE.finditer(body) if not RELATIVES.isdisjoint(lowered_lemmas) else ():
         who = match.group("who")
         if lemma(who) not in RELATIVES:
             continue
@@ -277,7 +284,7 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
                 holder=f"User's {who}",
             )
         )
-    for match in _MY_PROJECT.finditer(body) if hinted(body, _MY_PROJECT_HINTS) else ():
+    for match in _MY_PROJECT.finditer(body) if not _PROJECT_SET.isdisjoint(lowered_words) else ():
         what = match.group("what")
         rest = match.group("rest").strip()
         claims.append(

@@ -1,5 +1,7 @@
 """Projects, goals and progress: what the user is building or wants, and whether they are progressing."""
 
+from functools import lru_cache
+
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim, software_hypothesis
@@ -148,6 +150,9 @@ def status_claims(text: str, clause: Clause, parse: Parse) -> list[Claim]:
     ]
 
 
+# Every progress clause of one event asks about the same event text; scanning it again for each of them made
+# a long turn cost quadratic time. A string caches its hash, so the repeated lookups cost nothing.
+@lru_cache(maxsize=1)
 def _mentions_training(text: str) -> bool:
     lowered = text.lower()
     return any(

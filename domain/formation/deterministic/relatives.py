@@ -2,7 +2,8 @@
 
 "My daughter just started university in Leeds" forms "User's daughter just started university in Leeds."
 through the clause-first rewrite, and "she"/"he" later in the clause keeps that holder ("... and she works
-crazy hours"). A relative the user mentions in a statement also forms that the user has one ("my wife and
+crazy hours"), as does one after a comma once the relative's own predicate stated something ("My son is
+autistic, he's 7"). A relative the user mentions in a statement also forms that the user has one ("my wife and
 I ...", "my sister's wedding"), except parents, which everyone has. Someone else's words ("my boss said
 ...") and clauses that open a question form nothing.
 """
@@ -10,11 +11,11 @@ I ...", "my sister's wedding"), except parents, which everyone has. Someone else
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import (
-    NOT_ASSERTING,
     item_claim,
     opens_question,
     predicate_items,
 )
+from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token
@@ -108,14 +109,23 @@ def _predicate_claims(text: str, tokens: list[Token], holder: str) -> list[Claim
     return [item_claim(text, item, holder=holder) for item in predicate_items(text, parse)]
 
 
+def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
+    """A pronoun continues the relative's statement after "and"/"but" ("... and she works crazy hours"), or
+    after a comma once the relative's own predicate stated something ("My son is autistic, he's 7"); a
+    relative in a compound subject ("My ex and I share custody of our daughter, she's ...") states nothing
+    of its own, and the pronoun may be someone else."""
+    return before.lower in ("and", "but") or stated and "," in text[before.end : pronoun.start]
+
+
 def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """Claims about the relatives a clause names with "my", and that the user has them."""
     if opens_question(tokens):
         return []
     claims: list[Claim] = []
     holder = ""
+    stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
     for at, token in enumerate(tokens):
-        if token.lower in _PRONOUNS and holder and at and tokens[at - 1].lower in ("and", "but"):
+        if token.lower in _PRONOUNS and holder and at and _continues(text, tokens[at - 1], token, stated):
             claims.extend(_predicate_claims(text, tokens[at + 1 :], holder))
             continue
         if token.lower != "my":
@@ -131,5 +141,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         starts_clause = at == 0 or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
         if starts_clause:
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
-            claims.extend(_predicate_claims(text, tokens[head + 1 :], holder))
+            held = _predicate_claims(text, tokens[head + 1 :], holder)
+            stated = bool(held)
+            claims.extend(held)
     return claims
