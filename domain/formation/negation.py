@@ -20,7 +20,8 @@ CIRCUMSTANCES = frozenset(
     {"when", "whenever", "if", "unless", "because", "although", "though", "while", "whereas", "until"}
 )
 ABSENCE_MARKERS = frozenset({"without", "except"})
-DENIALS = NEGATIONS - ABSENCE_MARKERS
+# "cannot" is written as one word, so no contraction split turns it into "can" + "not".
+DENIALS = (NEGATIONS - ABSENCE_MARKERS) | {"cannot"}
 _FREE_SUFFIX = "-free"
 
 

@@ -35,6 +35,8 @@ ADVERSARIAL: list[tuple[str, str, str, str, Reason]] = [
     ("plain negation", "activity:cycling", "User cycles to work.", "User does not cycle to work.",
      Reason.NEGATION_DIFFERS),
     ("no longer", "constraint:meat", "User no longer eats meat.", "User eats meat.", Reason.NEGATION_DIFFERS),
+    # "cannot" is one word: no apostrophe splits it into "can" + "not".
+    ("cannot", "skill:swimming", "User cannot swim.", "User can swim.", Reason.NEGATION_DIFFERS),
     ("fronted circumstance without comma", "habit:cooking", "When travelling User does not cook.",
      "When travelling User cooks.", Reason.NEGATION_DIFFERS),
     ("negation moved out of the circumstance", "activity:cycling",
