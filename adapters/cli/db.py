@@ -40,12 +40,21 @@ def upgrade(
     embedded: Embedded = False,
 ) -> None:
     """Upgrade the schema to REVISION (default: head), running every revision in between."""
+    from rich.progress import Progress
+
     from adapters.postgres import schema
 
     composition = database_composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
-        schema.upgrade(composition.engine, revision)
+        # The lifecycle@2 backfill pages through every old belief: the bar shows its rows, nothing else.
+        with Progress(transient=True) as progress:
+            backfill = progress.add_task("backfilling lifecycle@2 values", total=None, visible=False)
+
+            def on_page(total: int, done: int) -> None:
+                progress.update(backfill, total=total, completed=done, visible=True)
+
+            schema.upgrade(composition.engine, revision, backfill_progress=on_page)
         typer.echo(f"upgraded {before or 'empty database'} -> {schema.current_revision(composition.engine)}")
     finally:
         composition.close()

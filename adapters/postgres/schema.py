@@ -11,6 +11,7 @@ the late-events column exists. A database behind EXPECTED_REVISION, or at a revi
 know (written by newer code), is refused with the command that fixes it.
 """
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -20,6 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 
+from adapters.postgres.legacy import BACKFILL_PROGRESS
 from domain.errors import WrongSchemaRevision
 
 BASELINE_REVISION: Final = "0001_lifecycle1_baseline"
@@ -64,16 +66,23 @@ def script_directory() -> ScriptDirectory:
     return ScriptDirectory.from_config(alembic_config())
 
 
-def _with_connection(engine: Engine, action: str, revision: str) -> None:
+def _with_connection(
+    engine: Engine, action: str, revision: str, backfill_progress: Callable[[int, int], None] | None = None
+) -> None:
     config = alembic_config()
     with engine.connect() as connection:
         config.attributes["connection"] = connection
+        if backfill_progress is not None:
+            config.attributes[BACKFILL_PROGRESS] = backfill_progress
         getattr(command, action)(config, revision)
         connection.commit()
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    _with_connection(engine, "upgrade", revision)
+def upgrade(
+    engine: Engine, revision: str = "head", backfill_progress: Callable[[int, int], None] | None = None
+) -> None:
+    """Upgrade to revision; backfill_progress(rows to do, rows done) is called after each backfill page."""
+    _with_connection(engine, "upgrade", revision, backfill_progress)
 
 
 def downgrade(engine: Engine, revision: str) -> None:

@@ -33,7 +33,7 @@ Downgrade is LOSSY FOR DERIVED FIELDS ONLY: it nulls the fields above on rows st
 keep their values.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from uuid import UUID
 
 import sqlalchemy as sa
@@ -41,6 +41,7 @@ from alembic import context, op
 
 from adapters.postgres.legacy import (
     BACKFILL_LIFECYCLE_VERSION,
+    BACKFILL_PROGRESS,
     LEGACY_DERIVATION,
     claim_kind_case_sql,
     longevity_case_sql,
@@ -93,6 +94,10 @@ def _paged_update(assignments: str, where: str) -> None:
 
 
 def _pages(bind: sa.Connection, assignments: str, where: str) -> None:
+    # `agent db upgrade` passes a callback (rows to do, then rows done a page at a time) for its progress bar.
+    progress: Callable[[int, int], None] | None = context.config.attributes.get(BACKFILL_PROGRESS)
+    total = bind.execute(sa.text(f"SELECT count(*) FROM beliefs WHERE {where}")).scalar_one() if progress else 0
+    done = 0
     after: UUID | None = None
     while True:
         lower = "" if after is None else "id > :after AND "
@@ -105,11 +110,14 @@ def _pages(bind: sa.Connection, assignments: str, where: str) -> None:
         # last pages' commits, and those rows still match `where`, so the next run redoes them.
         bind.exec_driver_sql("BEGIN")
         bind.exec_driver_sql("SET LOCAL synchronous_commit = off")
-        bind.execute(
+        updated = bind.execute(
             sa.text(f"UPDATE beliefs SET {assignments} WHERE {lower}{bound}{where}"),
             {"after": after, "upper": upper},
-        )
+        ).rowcount
         bind.exec_driver_sql("COMMIT")
+        if progress:
+            done += updated
+            progress(total, done)
         if upper is None:
             return
         after = upper

@@ -243,7 +243,10 @@ def test_gate_memory_schema_backfill_pages_through_every_row(engine: Engine) -> 
                 " FROM generate_series(1, 12001) AS g"
             )
         )
-    schema.upgrade(engine, "head")
+    seen: list[tuple[int, int]] = []
+    schema.upgrade(engine, "head", backfill_progress=lambda total, done: seen.append((total, done)))
+    # What `agent db upgrade` draws: three pages of 5,000, rows done rising to the rows to do.
+    assert seen == [(12001, 5000), (12001, 10000), (12001, 12001)]
     with engine.connect() as connection:
         missing = connection.execute(
             text(
