@@ -77,10 +77,6 @@ class TupleDecision(_Frozen):
     model: MemoryModel | None = None
     artifact: str | None = None
 
-    @property
-    def alternative(self) -> bool:
-        return self.model is not None
-
     def formed_on(self) -> str | None:
         """For an alternative, the extractor's name followed by its policy and effort
         (nemori-assisted-v1/<profile>@<effort>); None on the configured tuple."""
@@ -100,7 +96,8 @@ def choose_formation_tuple(choice: FormationChoice | None, evidence: Alternative
         )
 
     if choice is None or (
-        choice.model_policy == configured.model_policy and choice.reasoning_effort == configured.reasoning_effort
+        choice.model_policy == configured.model_policy
+        and choice.reasoning_effort == configured.reasoning_effort
     ):
         return fallback(TupleReason.CONFIGURED)
     if evidence.activation.policy != FORMATION_9:
