@@ -23,6 +23,7 @@ from temporalio import activity
 from temporalio.exceptions import CancelledError
 
 from activities.contracts import StageInput
+from activities.formation_tuple import AlternativeTuples
 from activities.heartbeat import heartbeating
 from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
@@ -39,6 +40,7 @@ from domain.formation.extraction import ProviderAssistedExtractor
 from domain.formation.integration import integration_outcome, integration_request
 from domain.formation.segments import SegmentRef, segment_events
 from domain.formation.stage_results import ProviderAnswer, StageReport
+from domain.policy.alternatives import TupleReason, choose_formation_tuple
 from domain.policy.model_policy import MemoryModel
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 from domain.providers import Provider, ProviderFailure, ProviderRequest
@@ -61,11 +63,14 @@ class StageActivities:
         clock: Callable[[], datetime],
         sleep: Callable[[float], None] = time.sleep,
         model: MemoryModel | None = None,
+        alternatives: AlternativeTuples | None = None,
     ) -> None:
         self._uow = uow_factory
         self._provider = provider
         # The memory model the provider calls: formation@8 and @10 budget their one call at its prices.
         self._model = model
+        # Owner-selected alternative tuples of formation@9's calls; None: every call runs on the configured tuple.
+        self._alternatives = alternatives
         self._clock = clock
         self._sleep = sleep
 
@@ -87,10 +92,11 @@ class StageActivities:
     def _integrate_episodes(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
-        answer = self._ask(integration_request(ref, events))
+            on = self._tuple_for(uow, ref)
+        answer = on.ask(integration_request(ref, events))
         result = integration_outcome(ref, events, answer, now=self._clock())
         self._stage(ref, result.staged)
-        return _logged(result.report)
+        return _logged(on.recorded(result.report))
 
     def _anticipate(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
@@ -99,12 +105,13 @@ class StageActivities:
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
-        answer = self._ask(
+            on = self._tuple_for(uow, ref)
+        answer = on.ask(
             anticipation_request(ref, cue_events, memories, before_seq=before_seq, segment_events=events)
         )
         result = anticipation_outcome(ref, memories, answer)
         self._stage(ref, result.staged)
-        return _logged(result.report)
+        return _logged(on.recorded(result.report))
 
     def _distill(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
@@ -112,12 +119,13 @@ class StageActivities:
             integration = IntegrationDocument.read(uow.staged, ref)
             anticipation = AnticipationDocument.read(uow.staged, ref)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
+            on = self._tuple_for(uow, ref)
         # The distiller takes predictions in their staged JSON form.
         predictions = [p.model_dump(mode="json") for p in anticipation.predictions]
-        answer = self._ask(distillation_request(ref, events, list(integration.episodes), predictions))
+        answer = on.ask(distillation_request(ref, events, list(integration.episodes), predictions))
         result = distillation_outcome(ref, events, predictions, memories, answer)
         self._stage(ref, result.staged)
-        return _logged(result.report)
+        return _logged(on.recorded(result.report))
 
     @activity.defn(name="extract")
     def extract(self, params: StageInput) -> StageReport:
@@ -130,18 +138,24 @@ class StageActivities:
             events = segment_events(uow.events, ref)
             pool = uow.beliefs.most_recent(ref.owner, extractor.pool_size, CUE_SENSITIVITIES)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
-        result = extractor.outcome(ref, events, call, self._ask(call.to_send))
+        result = extractor.outcome(ref, events, call, _OnTuple(self._provider).ask(call.to_send))
         self._stage(ref, result.staged)
         return _logged(result.report)
 
-    def _ask(self, request: ProviderRequest | None) -> ProviderAnswer:
-        """At most one provider call; None when there is nothing to ask or no provider is configured."""
-        if request is None or self._provider is None:
-            return None
-        try:
-            return self._provider.complete(request)
-        except ProviderFailure as failure:
-            return failure
+    def _tuple_for(self, uow: UnitOfWork, ref: SegmentRef) -> "_OnTuple":
+        """The tuple this call runs on: the owner's choice, read now, when an artifact evidences it on this
+        tree; otherwise the configured tuple (a withdrawn or unevidenced choice is logged, content-free)."""
+        if self._alternatives is None:
+            return _OnTuple(self._provider)
+        decision = choose_formation_tuple(uow.formation_choices.get(ref.owner), self._alternatives.evidence)
+        if decision.model is None:
+            if decision.reason is not TupleReason.CONFIGURED:
+                log.warning(
+                    "formation tuple choice not honoured; the configured tuple runs",
+                    extra={"segment_index": ref.index, "reason": decision.reason.value},
+                )
+            return _OnTuple(self._provider)
+        return _OnTuple(self._alternatives.provider_for(decision.model), decision.formed_on())
 
     def _stage(self, ref: SegmentRef, document: StagedDocument) -> None:
         staged = document.staged_output(ref)
@@ -171,6 +185,29 @@ class StageActivities:
                     },
                 )
                 self._sleep(delay)
+
+
+class _OnTuple:
+    """One call's provider and, on an owner's alternative, the label its stage metrics record."""
+
+    def __init__(self, provider: Provider | None, formed_on: str | None = None) -> None:
+        self._provider = provider
+        self._formed_on = formed_on
+
+    def ask(self, request: ProviderRequest | None) -> ProviderAnswer:
+        """At most one provider call; None when there is nothing to ask or no provider is configured."""
+        if request is None or self._provider is None:
+            return None
+        try:
+            return self._provider.complete(request)
+        except ProviderFailure as failure:
+            return failure
+
+    def recorded(self, report: StageReport) -> StageReport:
+        if self._formed_on is None:
+            return report
+        metrics = report.metrics.model_copy(update={"formed_on": self._formed_on})
+        return report.model_copy(update={"metrics": metrics})
 
 
 def _segment_text(events: list[SourceEvent]) -> str:

@@ -10,16 +10,20 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Final
 from uuid import UUID, uuid4
 
+from activities.formation_tuple import AlternativeTuples
 from adapters.settings import Settings
 from domain.owner import Owner
 from domain.policy.activation import (
     ActivationDecision,
     FormationMode,
+    FoundArtifact,
     Release,
     RunningComposition,
+    ShippedCorpora,
     select_formation_policy,
     selection_audit,
 )
+from domain.policy.alternatives import AlternativeEvidence
 from domain.policy.model_policy import MemoryModel
 from domain.policy.versions import FORMATION_10
 from domain.ports import UnitOfWorkFactory
@@ -108,20 +112,60 @@ class Composition:
     @cached_property
     def activation(self) -> ActivationDecision:
         """Which formation policy runs and why, decided once from the tree, the operator and the mode."""
-        from adapters.evidence import found_artifacts, shipped_corpora
-
         settings = self.settings
-        off = settings.memory_formation_mode is FormationMode.OFF
         decision = select_formation_policy(
             running=self.running_composition,
-            artifacts=() if off else found_artifacts(settings.memory_evidence_path),
-            corpora=shipped_corpora(),
+            artifacts=self._artifacts,
+            corpora=self._corpora,
             mode=settings.memory_formation_mode,
             pin=settings.formation_policy_pin,
-            release=Release(commit=settings.release_commit, production=settings.deployment == "production"),
+            release=self._release,
             provider_configured=self.api_key_set,
         )
         return decision
+
+    @cached_property
+    def _artifacts(self) -> tuple[FoundArtifact, ...]:
+        from adapters.evidence import found_artifacts
+
+        off = self.settings.memory_formation_mode is FormationMode.OFF
+        return () if off else found_artifacts(self.settings.memory_evidence_path)
+
+    @cached_property
+    def _corpora(self) -> ShippedCorpora:
+        from adapters.evidence import shipped_corpora
+
+        return shipped_corpora()
+
+    @property
+    def _release(self) -> Release:
+        settings = self.settings
+        return Release(commit=settings.release_commit, production=settings.deployment == "production")
+
+    @cached_property
+    def alternatives(self) -> AlternativeTuples:
+        """What an owner's alternative tuple is judged against at each call, and its providers, built once
+        per tuple on first use (ADR-0119)."""
+        from adapters.providers.factory import provider_for
+        from adapters.providers.policy_documents import load_memory_model_policy
+
+        providers: dict[MemoryModel, Provider | None] = {}
+
+        def provider_of(model: MemoryModel) -> Provider | None:
+            if model not in providers:
+                key = self.settings.provider_api_key(model.provider)
+                providers[model] = None if key is None else provider_for(model, api_key=key)
+            return providers[model]
+
+        evidence = AlternativeEvidence(
+            activation=self.activation,
+            configured=self.running_composition,
+            profiles=load_memory_model_policy().profiles,
+            artifacts=self._artifacts,
+            corpora=self._corpora,
+            release=self._release,
+        )
+        return AlternativeTuples(evidence=evidence, provider_for=provider_of)
 
     @cached_property
     def provider(self) -> Provider | None:
@@ -163,6 +207,7 @@ class Composition:
             provider=self.provider,
             activation=decision,
             memory_model=self.memory_model,
+            alternatives=self.alternatives,
         )
 
     @cached_property

@@ -25,6 +25,7 @@ from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
+from domain.policy.alternatives import FormationChoice
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
 
@@ -276,6 +277,20 @@ class StagedOutputRepository(Protocol):
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
 
 
+class FormationChoiceRepository(Protocol):
+    """One owner's chosen alternative memory tuple (ADR-0119), at most one per owner."""
+
+    def get(self, owner: Owner) -> FormationChoice | None: ...
+
+    def put(self, choice: FormationChoice) -> None:
+        """Set or replace the owner's choice."""
+        ...
+
+    def clear(self, owner: Owner) -> bool:
+        """Withdraw the owner's choice; False when there was none."""
+        ...
+
+
 class UnitOfWork(Protocol):
     """One short transaction over every repository; nothing is visible to others before commit."""
 
@@ -300,6 +315,9 @@ class UnitOfWork(Protocol):
 
     @property
     def staged(self) -> StagedOutputRepository: ...
+
+    @property
+    def formation_choices(self) -> FormationChoiceRepository: ...
 
     def __enter__(self) -> Self: ...
 

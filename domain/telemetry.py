@@ -89,6 +89,10 @@ class StageMetrics(BaseModel):
     reasoning_tokens: NonNegativeInt = 0
     cost_usd: NonNegativeFloat = 0.0
     latency_ms: NonNegativeInt = 0
+    # Set only for a call an owner moved to an evidenced alternative tuple (ADR-0119): the extractor's name,
+    # then that tuple's policy and effort (nemori-assisted-v1/<profile>@<effort>). The choice is read at each
+    # call, so a stage, not a run, is what runs on a tuple; older rows and histories read None.
+    formed_on: str | None = Field(default=None, max_length=256)
 
 
 class RunOutcome(StrEnum):
@@ -125,6 +129,11 @@ class ConsolidationRun(BaseModel):
     stage_metrics: tuple[StageMetrics, ...] = ()
     started_at: AwareDatetime
     completed_at: AwareDatetime
+
+    @property
+    def formed_on(self) -> tuple[str, ...]:
+        """The owner-selected alternative tuples this run's calls ran on, in order; empty on the configured."""
+        return tuple(dict.fromkeys(m.formed_on for m in self.stage_metrics if m.formed_on is not None))
 
 
 class AuditKind(StrEnum):

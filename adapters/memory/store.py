@@ -30,6 +30,7 @@ from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
+from domain.policy.alternatives import FormationChoice
 from domain.ports import (
     ALL_SENSITIVITIES,
     AppendResult,
@@ -61,6 +62,7 @@ class MemoryState:
     runs: dict[UUID, ConsolidationRun] = field(default_factory=dict)
     audits: dict[tuple[str, str, str], FormationAudit] = field(default_factory=dict)
     staged: dict[tuple[str, str, str, StagedKind], StagedOutput] = field(default_factory=dict)
+    formation_choices: dict[OwnerKey, FormationChoice] = field(default_factory=dict)
 
 
 class _Repo:
@@ -418,6 +420,17 @@ class InMemoryStaged(_Repo):
         return copy.deepcopy(staged.document) if staged else None
 
 
+class InMemoryFormationChoices(_Repo):
+    def get(self, owner: Owner) -> FormationChoice | None:
+        return self._s.formation_choices.get(_key(owner))
+
+    def put(self, choice: FormationChoice) -> None:
+        self._s.formation_choices[_key(choice.owner)] = choice
+
+    def clear(self, owner: Owner) -> bool:
+        return self._s.formation_choices.pop(_key(owner), None) is not None
+
+
 def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCounts:
     def purge(table: dict[Any, Any], owner_of: Any) -> int:
         doomed = [k for k, v in table.items() if not keep(*owner_of(k, v))]
@@ -426,6 +439,7 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
         return len(doomed)
 
     purge(state.late, lambda k, v: (k[0], k[1]))
+    purge(state.formation_choices, lambda k, v: k)
     return ErasureCounts(
         events=purge(state.events, lambda k, v: (k[0], k[1])),
         episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),
@@ -467,6 +481,7 @@ class InMemoryUnitOfWork:
         self.runs = InMemoryRuns(self._working)
         self.audits = InMemoryAudits(self._working)
         self.staged = InMemoryStaged(self._working)
+        self.formation_choices = InMemoryFormationChoices(self._working)
         return self
 
     def __exit__(
@@ -495,6 +510,7 @@ class InMemoryUnitOfWork:
             self.runs,
             self.audits,
             self.staged,
+            self.formation_choices,
         ):
             repo._s = self._working
 

@@ -6,8 +6,9 @@ this code depends on, so a database is accepted at EXPECTED_REVISION or at any r
 it in this release's script directory. That is what lets an operator apply the structural revision, start
 processes, and let the backfill page through a large table afterwards; the belief repository reads a row the
 backfill has not reached with the same conservative values, runs are recorded without stage metrics until
-the metrics column exists, and an event below its session's watermark is refused (below_watermark) until
-the late-events column exists. A database behind EXPECTED_REVISION, or at a revision this release does not
+the metrics column exists, an event below its session's watermark is refused (below_watermark) until
+the late-events column exists, and no owner's alternative formation tuple is read or set until the
+formation-choices table exists. A database behind EXPECTED_REVISION, or at a revision this release does not
 know (written by newer code), is refused with the command that fixes it.
 """
 
@@ -35,6 +36,7 @@ RECENT_INDEX_REVISION: Final = "0008_belief_recent_index"
 RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 LATE_EVENTS_REVISION: Final = "0010_late_events"
 OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
+FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -133,12 +135,15 @@ RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
 # Until the late-events revision, an event below its session's watermark is refused, as it could never be
 # consolidated.
 LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
+# Until the formation-choices revision, no owner has chosen an alternative tuple and none can be set.
+FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
     EXPIRES_AT_COLUMN,
     RECALL_SEARCH_COLUMN,
     LATE_EVENTS_COLUMN,
+    FORMATION_CHOICES_COLUMN,
 )
 
 

@@ -251,6 +251,17 @@ staged_outputs = Table(
     PrimaryKeyConstraint("tenant_id", "principal_id", "segment_key", "stage", name="staged_outputs_pkey"),
 )
 
+# added by the formation-choices revision: one owner's chosen alternative memory tuple (ADR-0119).
+formation_choices = Table(
+    "formation_choices",
+    metadata,
+    *_owner_columns(),
+    Column("model_policy", String(128), nullable=False),
+    Column("reasoning_effort", String(128)),
+    Column("chosen_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("tenant_id", "principal_id", name="formation_choices_pkey"),
+)
+
 # Every table that holds something of a principal; erasure and test cleanup walk this list.
 OWNED_TABLES: tuple[Table, ...] = (
     source_events,
@@ -260,4 +271,5 @@ OWNED_TABLES: tuple[Table, ...] = (
     consolidation_runs,
     formation_audits,
     staged_outputs,
+    formation_choices,
 )

@@ -10,12 +10,14 @@ from adapters.postgres.repositories.audits import PostgresAudits
 from adapters.postgres.repositories.beliefs import PostgresBeliefs
 from adapters.postgres.repositories.episodes import PostgresEpisodes
 from adapters.postgres.repositories.events import PostgresSourceEvents
+from adapters.postgres.repositories.formation_choices import PostgresFormationChoices
 from adapters.postgres.repositories.retirement import retire_expired_page
 from adapters.postgres.repositories.runs import PostgresRuns
 from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
     EXPIRES_AT_COLUMN,
+    FORMATION_CHOICES_COLUMN,
     LATE_EVENTS_COLUMN,
     MATCH_KEYS_COLUMN,
     RECALL_SEARCH_COLUMN,
@@ -26,6 +28,7 @@ from adapters.postgres.tables import (
     beliefs,
     consolidation_runs,
     formation_audits,
+    formation_choices,
     integrated_episodes,
     source_events,
     staged_outputs,
@@ -39,6 +42,7 @@ from domain.ports import (
     ConsolidationRunRepository,
     ErasureCounts,
     FormationAuditRepository,
+    FormationChoiceRepository,
     IntegratedEpisodeRepository,
     SourceEventRepository,
     StagedOutputRepository,
@@ -56,6 +60,7 @@ class PostgresStore:
         self._expires_at: bool | None = None
         self._recall_search: bool | None = None
         self._late_events: bool | None = None
+        self._formation_choices: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not (
@@ -64,6 +69,7 @@ class PostgresStore:
             and self._expires_at
             and self._recall_search
             and self._late_events
+            and self._formation_choices
         ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
@@ -72,6 +78,7 @@ class PostgresStore:
             self._expires_at = bool(self._expires_at) or EXPIRES_AT_COLUMN in found
             self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
             self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
+            self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
@@ -79,6 +86,7 @@ class PostgresStore:
             with_expires_at=self._expires_at,
             with_recall_search=self._recall_search,
             with_late_events=self._late_events,
+            with_formation_choices=self._formation_choices,
         )
 
 
@@ -91,6 +99,7 @@ class PostgresUnitOfWork:
     runs: ConsolidationRunRepository
     audits: FormationAuditRepository
     staged: StagedOutputRepository
+    formation_choices: FormationChoiceRepository
 
     def __init__(
         self,
@@ -101,6 +110,7 @@ class PostgresUnitOfWork:
         with_expires_at: bool = True,
         with_recall_search: bool = True,
         with_late_events: bool = True,
+        with_formation_choices: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
@@ -109,6 +119,7 @@ class PostgresUnitOfWork:
         self._with_expires_at = with_expires_at and with_match_keys
         self._with_recall_search = with_recall_search
         self._with_late_events = with_late_events
+        self._with_formation_choices = with_formation_choices
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -126,6 +137,7 @@ class PostgresUnitOfWork:
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)
         self.audits = PostgresAudits(connection)
         self.staged = PostgresStaged(connection)
+        self.formation_choices = PostgresFormationChoices(connection, with_table=self._with_formation_choices)
         return self
 
     def __exit__(
@@ -185,6 +197,9 @@ class PostgresUnitOfWork:
 
         # Derived rows first, the source events they were derived from last.
         staged = purge(staged_outputs)
+        # A choice is about the principal, not derived from events: erased, and not among the counts.
+        if self._with_formation_choices:
+            purge(formation_choices)
         audits = purge(formation_audits)
         runs = purge(consolidation_runs)
         episodes = purge(integrated_episodes)

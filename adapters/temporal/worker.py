@@ -16,6 +16,7 @@ from temporalio.worker import Interceptor, Worker, WorkerDeploymentConfig
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.formation_tuple import AlternativeTuples
 from activities.quarantine import QuarantineActivities
 from activities.repass import RepassActivities
 from activities.retirement import RetirementActivities
@@ -59,11 +60,19 @@ class WorkerPorts:
     activation: ActivationDecision | None = None
     # The provider's memory model: formation@8/@10 budget their one call at its prices and context window.
     memory_model: MemoryModel | None = None
+    # Owner-selected alternative tuples (ADR-0119); None: every call runs on the configured tuple.
+    alternatives: AlternativeTuples | None = None
 
 
 def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     batch = BatchActivities(ports.uow_factory, ports.clock, ports.activation)
-    stages = StageActivities(ports.uow_factory, ports.provider, ports.clock, model=ports.memory_model)
+    stages = StageActivities(
+        ports.uow_factory,
+        ports.provider,
+        ports.clock,
+        model=ports.memory_model,
+        alternatives=ports.alternatives,
+    )
     commit = CommitActivities(ports.uow_factory, ports.clock)
     repass = RepassActivities(ports.uow_factory, ports.clock)
     retirement = RetirementActivities(ports.uow_factory)

@@ -23,9 +23,19 @@ from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.errors import EventConflict
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
+from domain.policy.alternatives import FormationChoice
 from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
 from domain.staging import StagedKind, StagedOutput
-from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit, ReasonCategory, RunOutcome
+from domain.telemetry import (
+    AuditKind,
+    ConsolidationRun,
+    FormationAudit,
+    ReasonCategory,
+    RunOutcome,
+    Stage,
+    StageMetrics,
+    StageOutcome,
+)
 from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER, T0, belief, episode, event
 
 
@@ -80,7 +90,9 @@ def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keep
         assert uow.events.accepts_late
         uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 6)])
         uow.events.append([event(s, f"Late {s}.", session_id=session) for s in (5, 3, 4)], late=True)
-        uow.events.append([event(3, "Other principal.", session_id=session, owner=OTHER_PRINCIPAL)], late=True)
+        uow.events.append(
+            [event(3, "Other principal.", session_id=session, owner=OTHER_PRINCIPAL)], late=True
+        )
         # Appending an ordinary event again as late (or a late one again) changes nothing.
         again = uow.events.append([event(1, "Turn 1.", session_id=session)], late=True)
         uow.commit()
@@ -941,3 +953,62 @@ def test_commit_verb_entries_read_the_batched_lookups_beliefs_as_id_statement_an
         assert uow.beliefs.verb_entries(OTHER_PRINCIPAL, [("run", ())], limit_per_key=10) == {
             ("run", ()): [VerbEntry(foreign.id, foreign.statement, match_keys(foreign.statement)[1])]
         }
+
+
+def test_a_formation_choice_is_one_per_owner_replaced_cleared_and_erased(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    def choice(owner: Owner, effort: str | None) -> FormationChoice:
+        return FormationChoice(
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            model_policy="anthropic",
+            reasoning_effort=effort,
+            chosen_at=T0,
+        )
+
+    other = OTHER_PRINCIPAL
+    with uow_factory() as uow:
+        assert uow.formation_choices.get(OWNER) is None
+        assert not uow.formation_choices.clear(OWNER)
+        uow.formation_choices.put(choice(OWNER, "low"))
+        uow.formation_choices.put(choice(OWNER, "medium"))
+        uow.formation_choices.put(choice(other, None))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.formation_choices.get(OWNER) == choice(OWNER, "medium")
+        assert uow.formation_choices.clear(OWNER)
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.formation_choices.get(OWNER) is None
+        assert uow.formation_choices.get(other) == choice(other, None)
+        uow.erase_principal(other)
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.formation_choices.get(other) is None
+
+
+def test_a_runs_stage_metrics_keep_the_alternative_tuple_they_ran_on(uow_factory: UnitOfWorkFactory) -> None:
+    formed_on = "nemori-assisted-v1/anthropic@medium"
+    metrics = StageMetrics(
+        segment_index=0, stage=Stage.INTEGRATION, outcome=StageOutcome.OK, formed_on=formed_on
+    )
+    run = ConsolidationRun(
+        id=uuid4(),
+        tenant_id=OWNER.tenant_id,
+        principal_id=OWNER.principal_id,
+        session_id=uuid4(),
+        formation_policy="formation@9",
+        from_seq=0,
+        to_seq=1,
+        outcome=RunOutcome.COMPLETED,
+        stage_metrics=(metrics,),
+        started_at=T0,
+        completed_at=T0,
+    )
+    with uow_factory() as uow:
+        uow.runs.record(run)
+        uow.commit()
+    with uow_factory() as uow:
+        [stored] = uow.runs.for_session(OWNER, run.session_id)
+    assert stored.formed_on == (formed_on,)
