@@ -128,7 +128,8 @@ class BatchActivities:
     @activity.defn(name="advance_watermark")
     def advance_watermark(self, params: AdvanceWatermarkInput) -> WatermarkAdvance:
         """Forward only, and only from where this round started (or beyond it, if a retry already moved
-        it): every event in (expected, new] was committed by the round, so the move skips nothing.
+        it): every event in (expected, new] was committed by the round or, stored in a range the round
+        passed without holding, is flagged late in the same transaction, so the move skips nothing.
 
         The round's run record (if given) is written in the same transaction, so the watermark and the
         record of the round that moved it land together; both writes are idempotent on retry."""
@@ -147,6 +148,9 @@ class BatchActivities:
                 advanced = False
             else:
                 moved = advanced = uow.watermarks.compare_and_set(owner, session_id, current, params.new)
+                if moved:
+                    # A gap filled while the round ran is passed unconsolidated: it waits for the next.
+                    uow.events.mark_late(owner, session_id, params.passed)
             if params.run is not None:
                 uow.runs.record(params.run)
             uow.commit()

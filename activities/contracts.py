@@ -10,7 +10,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, NonNegativeInt
 
 from domain.beliefs.commit import CommitReport
-from domain.formation.segments import SegmentRef
+from domain.formation.segments import SegmentRef, SeqRange
 from domain.formation.stage_results import StageReport
 from domain.owner import BoundedId, Owner
 from domain.telemetry import ConsolidationRun
@@ -87,6 +87,9 @@ class AdvanceWatermarkInput(_Value):
     new: NonNegativeInt
     # The round's record, written in the same transaction as the watermark move (one activity, one commit).
     run: ConsolidationRun | None = None
+    # The ranges in (expected, new] no committed segment held (segments.passed_gaps): an event stored
+    # there after planning is flagged late in the same transaction. Empty in histories from before it.
+    passed: tuple[SeqRange, ...] = ()
 
 
 class WatermarkAdvance(_Value):

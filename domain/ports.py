@@ -90,6 +90,11 @@ class SourceEventRepository(Protocol):
         how many were still flagged."""
         ...
 
+    def mark_late(self, owner: Owner, session_id: UUID, ranges: Sequence[tuple[int, int]]) -> int:
+        """Flag the session's stored events in the inclusive ranges late (the watermark passed them and no
+        segment held them); how many were newly flagged. Without accepts_late, nothing is flagged."""
+        ...
+
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         """The latest events with seq < before_seq, at most limit, in seq order. Context only, so a stored
         event that no longer validates (quarantined, never consolidated) is left out."""

@@ -51,7 +51,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.quarantine import QuarantineActivities
     from domain.consolidation import GAP_GRACE, summarize_round
     from domain.errors import UnreadableEvent
-    from domain.formation.segments import SegmentRef
+    from domain.formation.segments import SegmentRef, passed_gaps
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
     from workflows.poison import poison_of
@@ -229,7 +229,11 @@ class ConsolidateSessionWorkflow:
             # After every segment committed; the run is recorded in the same transaction.
             advance = await self._advance_watermark(
                 AdvanceWatermarkInput(
-                    session=params.session, expected=plan.watermark, new=consolidated_to, run=run
+                    session=params.session,
+                    expected=plan.watermark,
+                    new=consolidated_to,
+                    run=run,
+                    passed=passed_gaps(plan.watermark, consolidated_to, [o.ref for o in outcomes]),
                 )
             )
             advanced = advance.advanced and consolidated_to > plan.watermark

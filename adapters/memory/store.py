@@ -112,6 +112,17 @@ class InMemorySourceEvents(_Repo):
             del self._s.late[k]
         return len(settled)
 
+    def mark_late(self, owner: Owner, session_id: UUID, ranges: Sequence[tuple[int, int]]) -> int:
+        keys = [
+            (*_key(owner), session_id, e.seq)
+            for e in self._session(owner, session_id)
+            if any(first <= e.seq <= last for first, last in ranges)
+        ]
+        flagged = [k for k in keys if k not in self._s.late]
+        for k in flagged:
+            self._s.late[k] = None
+        return len(flagged)
+
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
         return earlier[-limit:] if limit > 0 else []

@@ -1,8 +1,10 @@
 """Segment planning: a batch is cut into bounded three-call rounds before any provider call; and which
-events a planned segment holds, read back from the store."""
+events a planned segment holds, read back from the store; and which seq ranges a round's segments passed
+without holding."""
 
 import hashlib
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -17,6 +19,8 @@ if TYPE_CHECKING:
     from domain.ports import SourceEventRepository
 
 MAX_SEGMENT_UNITS = 90
+# An inclusive (first, last) range of sequence numbers.
+SeqRange = tuple[PositiveInt, PositiveInt]
 MAX_SEGMENT_BYTES = 96 * 1024
 
 
@@ -44,6 +48,9 @@ class SegmentRef(BaseModel):
     last_seq: PositiveInt
     event_count: PositiveInt
     segment_key: str = Field(pattern=r"^[0-9a-f]{64}$")
+    # Inclusive seq ranges inside [first_seq, last_seq] the plan skipped (gaps passed after their grace):
+    # an event that fills one later is not this segment's. Empty in histories from before the field.
+    gaps: tuple[SeqRange, ...] = ()
 
     @property
     def owner(self) -> Owner:
@@ -56,16 +63,40 @@ class SegmentRef(BaseModel):
             and event.principal_id == self.principal_id
             and event.session_id == self.session_id
             and self.first_seq <= event.seq <= self.last_seq
+            and not any(first <= event.seq <= last for first, last in self.gaps)
         )
+
+    def held_runs(self) -> list[SeqRange]:
+        """The segment's range without its gaps, as inclusive runs of seqs."""
+        runs: list[SeqRange] = []
+        start = self.first_seq
+        for first, last in self.gaps:
+            runs.append((start, first - 1))
+            start = last + 1
+        runs.append((start, self.last_seq))
+        return runs
 
 
 def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[SourceEvent]:
-    """The segment's events in sequence order: one bounded read, and nothing the segment does not hold."""
-    return [
-        e
-        for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, ref.event_count)
-        if ref.holds(e)
-    ]
+    """The segment's events in sequence order: one read of its whole range, bounded by it, and nothing
+    the segment does not hold (an event that filled a gap after planning is left to a later round)."""
+    span = ref.last_seq - ref.first_seq + 1
+    return [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+
+
+def passed_gaps(watermark: int, new: int, refs: Sequence[SegmentRef]) -> tuple[SeqRange, ...]:
+    """The seq ranges in (watermark, new] that none of the segments held: moving the watermark to new
+    passes them, so an event stored there must wait as late (SourceEventRepository.mark_late)."""
+    held = sorted(run for ref in refs for run in ref.held_runs() if run[1] > watermark and run[0] <= new)
+    passed: list[SeqRange] = []
+    start = watermark + 1
+    for first, last in held:
+        if first > start:
+            passed.append((start, first - 1))
+        start = max(start, last + 1)
+    if start <= new:
+        passed.append((start, new))
+    return tuple(passed)
 
 
 def segment_key(owner: Owner, session_id: UUID, formation_policy: str, seqs: list[int]) -> str:
@@ -101,9 +132,14 @@ def plan_segments(
             last_seq=group[-1].seq,
             event_count=len(group),
             segment_key=segment_key(owner, session_id, formation_policy, [f.seq for f in group]),
+            gaps=_gaps(group),
         )
         for index, group in enumerate(groups)
     ]
+
+
+def _gaps(group: Sequence[EventFootprint]) -> tuple[SeqRange, ...]:
+    return tuple((a.seq + 1, b.seq - 1) for a, b in pairwise(group) if b.seq > a.seq + 1)
 
 
 def _contiguous_runs(footprints: Sequence[EventFootprint]) -> list[list[EventFootprint]]:

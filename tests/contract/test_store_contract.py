@@ -111,6 +111,22 @@ def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keep
         assert [e.seq for e in uow.events.late_pending(OTHER_PRINCIPAL, session, 10)] == [3]
 
 
+def test_passed_events_are_marked_late_once_and_only_in_their_ranges(uow_factory: UnitOfWorkFactory) -> None:
+    session = uuid4()
+    with uow_factory() as uow:
+        uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 3, 5, 7, 8)])
+        uow.events.append([event(3, "Other principal.", session_id=session, owner=OTHER_PRINCIPAL)])
+        assert uow.events.mark_late(OWNER, session, []) == 0
+        assert uow.events.mark_late(OWNER, session, [(3, 4), (6, 7)]) == 2
+        uow.commit()
+    with uow_factory() as uow:
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [3, 7]
+        assert uow.events.late_pending(OTHER_PRINCIPAL, session, 10) == []
+        # Already waiting: not flagged again.
+        assert uow.events.mark_late(OWNER, session, [(1, 3)]) == 2
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [1, 2, 3, 7]
+
+
 def test_gate_memory_episode_repository_parity_put_is_idempotent_on_derivation_key(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

@@ -5,13 +5,26 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 from activities.batch import BatchActivities
-from activities.contracts import BatchPlan, LoadBatchInput, Poison, Quarantine, ReleaseInput, SessionKey
+from activities.commit import CommitActivities
+from activities.contracts import (
+    AdvanceWatermarkInput,
+    BatchPlan,
+    CommitInput,
+    LoadBatchInput,
+    Poison,
+    Quarantine,
+    ReleaseInput,
+    SessionKey,
+    StageInput,
+)
 from activities.quarantine import QuarantineActivities
+from activities.stages import StageActivities
 from adapters.cli.events import import_events
 from adapters.memory.store import InMemoryStore
-from domain.formation.segments import EventFootprint, plan_segments
+from domain.formation.segments import EventFootprint, passed_gaps, plan_segments, segment_key
 from domain.policy.versions import FORMATION_9
-from domain.telemetry import AuditKind
+from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
+from domain.telemetry import AuditKind, FailureClass, Stage
 from tests.builders import OWNER, T0, event, event_line
 
 SECRET = "my locker code is 4417"
@@ -126,3 +139,63 @@ def test_skipping_a_quarantined_late_segment_settles_its_events_and_leaves_the_w
         assert uow.watermarks.get(OWNER, session) == 5
         [release] = uow.audits.for_owner(OWNER, AuditKind.QUARANTINE_RELEASED)
     assert release.details["action"] == "skip"
+
+
+class _Capture:
+    def __init__(self) -> None:
+        self.requests: list[ProviderRequest] = []
+
+    def complete(self, request: ProviderRequest) -> ProviderResponse:
+        self.requests.append(request)
+        raise ProviderFailure(FailureClass.TRANSIENT, "timeout")
+
+
+def test_a_segment_holds_its_planned_seqs_only_and_keeps_the_key_of_those_seqs() -> None:
+    session = uuid4()
+    [ref] = plan_segments(OWNER, session, FORMATION_9, _prints(1, 2, 4, 7))
+
+    assert (ref.first_seq, ref.last_seq, ref.event_count, ref.gaps) == (1, 7, 4, ((3, 3), (5, 6)))
+    assert ref.held_runs() == [(1, 2), (4, 4), (7, 7)]
+    assert ref.segment_key == segment_key(OWNER, session, FORMATION_9, [1, 2, 4, 7])
+    assert [s for s in range(1, 8) if ref.holds(event(s, session_id=session))] == [1, 2, 4, 7]
+    # Late segments sit below the watermark; what lies between and after the segments is passed.
+    late = plan_segments(OWNER, session, FORMATION_9, [], late=_prints(1))
+    assert passed_gaps(0, 9, [*late, ref]) == ((3, 3), (5, 6), (8, 9))
+    assert passed_gaps(2, 7, [ref]) == ((3, 3), (5, 6))
+
+
+def test_a_gap_filled_while_its_round_runs_is_not_formed_by_it_and_waits_late_for_the_next() -> None:
+    """The round planned past the gap at 3 (its grace over); 3 arrives above the watermark before the
+    stages read the segment. They see exactly the planned events, and the advance leaves 3 late."""
+    store, session = InMemoryStore(), uuid4()
+    with store() as uow:
+        uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 4, 5)])
+        uow.commit()
+    plan = _next_plan(store, session)
+    [ref] = plan.segments
+    assert (ref.first_seq, ref.last_seq, ref.event_count) == (1, 5, 4)
+    # Stored as an ordinary event: the watermark is still below it.
+    assert import_events(store, [event_line(3, session, SECRET)]).late == 0
+
+    provider, run_id = _Capture(), uuid4()
+    stages = StageActivities(store, provider, clock=lambda: T0)
+    for stage in (stages.integrate_episodes, stages.anticipate, stages.distill):
+        stage(StageInput(ref=ref, run_id=run_id))
+    CommitActivities(store, lambda: T0 + timedelta(hours=1)).commit_segment(
+        CommitInput(ref=ref, run_id=run_id)
+    )
+    advance = BatchActivities(store, lambda: T0).advance_watermark(
+        AdvanceWatermarkInput(
+            session=_key(session), expected=0, new=plan.last_seq, passed=passed_gaps(0, plan.last_seq, [ref])
+        )
+    )
+
+    [integration] = [r for r in provider.requests if r.stage is Stage.INTEGRATION]
+    assert all(f"Turn {s}." in integration.content for s in (1, 2, 4, 5))
+    assert all("4417" not in request.content for request in provider.requests)
+    assert (advance.advanced, advance.current) == (True, 5)
+    with store() as uow:
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [3]
+    following = _next_plan(store, session)
+    assert [(r.first_seq, r.last_seq) for r in following.segments] == [(3, 3)]
+    assert (following.watermark, following.last_seq, following.late_count) == (5, 5, 1)

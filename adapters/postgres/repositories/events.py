@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Column, Connection, Row, select, text, update
+from sqlalchemy import Column, Connection, Row, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -192,6 +192,21 @@ class PostgresSourceEvents(Repo):
             .values(late_pending=False)
         )
         return settled.rowcount
+
+    def mark_late(self, owner: Owner, session_id: UUID, ranges: Sequence[tuple[int, int]]) -> int:
+        if not self._late or not ranges:
+            return 0
+        flagged = self._c.execute(
+            update(source_events)
+            .where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                or_(*(source_events.c.seq.between(first, last) for first, last in ranges)),
+                ~source_events.c.late_pending,
+            )
+            .values(late_pending=True)
+        )
+        return flagged.rowcount
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
