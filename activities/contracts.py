@@ -117,6 +117,10 @@ class QuarantineInput(_Value):
     first_seq: NonNegativeInt | None = None
     last_seq: NonNegativeInt | None = None
     segment_key: str | None = None
+    # The ranges from the round's start to last_seq no segment held (segments.passed_gaps), the poisoned
+    # segment's own gaps among them: a skip flags an event stored there late (those its advance passed
+    # are flagged already; flagging is idempotent). Empty in older histories.
+    gaps: tuple[SeqRange, ...] = ()
 
 
 class Quarantine(_Value):
@@ -131,6 +135,8 @@ class Quarantine(_Value):
     first_seq: NonNegativeInt | None = None
     last_seq: NonNegativeInt | None = None
     segment_key: str | None = None
+    # What a skip passes without consolidating besides the poisoned events (QuarantineInput.gaps).
+    gaps: tuple[SeqRange, ...] = ()
 
 
 class ReleaseInput(_Value):

@@ -3,8 +3,9 @@
 A poisoned segment would fail the same way on every attempt, so the session workflow stops before it:
 record_quarantine writes a content-free audit (range, key, activity, error class) and answers where the
 watermark stands; release_quarantine records the operator's decision and, for a skip, moves the watermark
-past the range in the same transaction (compare-and-set from where the quarantine left it), or, for a late
-segment (below the watermark), settles its events so no round plans them again.
+past the range in the same transaction (compare-and-set from where the quarantine left it), flagging late
+any event stored in a range it passes that no segment held, or, for a late segment (below the watermark),
+settles its events so no round plans them again.
 """
 
 import logging
@@ -37,6 +38,7 @@ class QuarantineActivities:
                 first_seq=params.first_seq,
                 last_seq=params.last_seq,
                 segment_key=params.segment_key,
+                gaps=params.gaps,
             )
             self._audit(uow, session, AuditKind.SEGMENT_QUARANTINED, quarantine, {})
             uow.commit()
@@ -65,10 +67,14 @@ class QuarantineActivities:
                 skipped = True
             elif params.skip and quarantine.last_seq is not None:
                 current = uow.watermarks.get(owner, session_id)
-                # A retry of this activity finds its own move already made.
-                skipped = current >= quarantine.last_seq or uow.watermarks.compare_and_set(
+                # A retry of this activity finds its own move (and the flags made with it) already made.
+                moved = current < quarantine.last_seq and uow.watermarks.compare_and_set(
                     owner, session_id, quarantine.watermark, quarantine.last_seq
                 )
+                skipped = moved or current >= quarantine.last_seq
+                if moved:
+                    # The skip passes the poisoned events only: a gap filled meanwhile waits late.
+                    uow.events.mark_late(owner, session_id, quarantine.gaps)
             self._audit(
                 uow,
                 session,

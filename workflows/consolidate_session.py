@@ -185,7 +185,8 @@ class ConsolidateSessionWorkflow:
             except ChildWorkflowError as failure:
                 if (poison := poison_of(failure)) is None:
                     raise
-                # The segments before it are committed; the watermark stops where they end.
+                # The segments before it are committed; the watermark stops where they end. A skip
+                # passes it, so what none of them held (its gaps, any before it) is carried for that.
                 poisoned = QuarantineInput(
                     session=params.session,
                     run_id=run_id,
@@ -193,6 +194,7 @@ class ConsolidateSessionWorkflow:
                     first_seq=ref.first_seq,
                     last_seq=ref.last_seq,
                     segment_key=ref.segment_key,
+                    gaps=passed_gaps(plan.watermark, ref.last_seq, [*(o.ref for o in outcomes), ref]),
                 )
                 break
             admitted += outcome.commit.admitted
@@ -207,6 +209,8 @@ class ConsolidateSessionWorkflow:
                     run_id=run_id,
                     poison=Poison(activity="load_batch", failure_type=UnreadableEvent.__name__),
                     last_seq=plan.unreadable_seq,
+                    # Nothing was stored between the plan and it: any seq there is a gap a skip passes.
+                    gaps=passed_gaps(plan.watermark, plan.unreadable_seq - 1, [o.ref for o in outcomes]),
                 )
 
         run = summarize_round(

@@ -13,6 +13,7 @@ from activities.contracts import (
     LoadBatchInput,
     Poison,
     Quarantine,
+    QuarantineInput,
     ReleaseInput,
     SessionKey,
     StageInput,
@@ -36,6 +37,14 @@ def _consolidated_past_a_gap(store: InMemoryStore, session: UUID) -> None:
         uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 4, 5)])
         uow.watermarks.compare_and_set(OWNER, session, 0, 5)
         uow.commit()
+
+
+def _planned_past_a_gap(store: InMemoryStore, session: UUID) -> BatchPlan:
+    """Seqs 1, 2, 4, 5 stored, none consolidated: the next round plans one segment past the gap at 3."""
+    with store() as uow:
+        uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 4, 5)])
+        uow.commit()
+    return _next_plan(store, session)
 
 
 def _next_plan(store: InMemoryStore, session: UUID) -> BatchPlan:
@@ -168,10 +177,7 @@ def test_a_gap_filled_while_its_round_runs_is_not_formed_by_it_and_waits_late_fo
     """The round planned past the gap at 3 (its grace over); 3 arrives above the watermark before the
     stages read the segment. They see exactly the planned events, and the advance leaves 3 late."""
     store, session = InMemoryStore(), uuid4()
-    with store() as uow:
-        uow.events.append([event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 4, 5)])
-        uow.commit()
-    plan = _next_plan(store, session)
+    plan = _planned_past_a_gap(store, session)
     [ref] = plan.segments
     assert (ref.first_seq, ref.last_seq, ref.event_count) == (1, 5, 4)
     # Stored as an ordinary event: the watermark is still below it.
@@ -196,6 +202,41 @@ def test_a_gap_filled_while_its_round_runs_is_not_formed_by_it_and_waits_late_fo
     assert (advance.advanced, advance.current) == (True, 5)
     with store() as uow:
         assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [3]
+    following = _next_plan(store, session)
+    assert [(r.first_seq, r.last_seq) for r in following.segments] == [(3, 3)]
+    assert (following.watermark, following.last_seq, following.late_count) == (5, 5, 1)
+
+
+def test_a_skip_passes_the_quarantined_events_only_and_a_gap_filled_meanwhile_waits_late() -> None:
+    """The round planned past the gap at 3 and the segment failed deterministically; 3 arrives while the
+    session is held. The skip moves the watermark past the segment and leaves 3 late for the next round."""
+    store, session = InMemoryStore(), uuid4()
+    plan = _planned_past_a_gap(store, session)
+    [ref] = plan.segments
+    quarantines = QuarantineActivities(store, lambda: T0)
+    held = quarantines.record_quarantine(
+        QuarantineInput(
+            session=_key(session),
+            run_id=uuid4(),
+            poison=Poison(activity="commit_segment", failure_type="DataError"),
+            first_seq=ref.first_seq,
+            last_seq=ref.last_seq,
+            segment_key=ref.segment_key,
+            gaps=passed_gaps(plan.watermark, ref.last_seq, [ref]),
+        )
+    )
+    assert (held.watermark, held.last_seq, held.gaps) == (0, 5, ((3, 3),))
+    assert import_events(store, [event_line(3, session, SECRET)]).late == 0
+
+    skipped = quarantines.release_quarantine(ReleaseInput(session=_key(session), quarantine=held, skip=True))
+    again = quarantines.release_quarantine(ReleaseInput(session=_key(session), quarantine=held, skip=True))
+
+    assert skipped and again
+    with store() as uow:
+        assert uow.watermarks.get(OWNER, session) == 5
+        assert [e.seq for e in uow.events.late_pending(OWNER, session, 10)] == [3]
+        [release] = uow.audits.for_owner(OWNER, AuditKind.QUARANTINE_RELEASED)
+    assert "4417" not in str(release.details)
     following = _next_plan(store, session)
     assert [(r.first_seq, r.last_seq) for r in following.segments] == [(3, 3)]
     assert (following.watermark, following.last_seq, following.late_count) == (5, 5, 1)

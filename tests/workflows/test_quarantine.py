@@ -16,7 +16,7 @@ from activities.contracts import Quarantine
 from adapters.postgres.tables import source_events
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
-from adapters.temporal.client import session_idle
+from adapters.temporal.client import SessionHandle, session_idle
 from adapters.temporal.quarantine import list_quarantined, release_session
 from adapters.temporal.worker import WorkerPorts
 from domain.telemetry import AuditKind, RunOutcome
@@ -34,6 +34,17 @@ def held(harness: Harness, session: uuid.UUID) -> Quarantine | None:
         ConsolidateSessionWorkflow.run, session_workflow_id(OWNER.tenant_id, OWNER.principal_id, session)
     )
     return harness.run(handle.query(ConsolidateSessionWorkflow.quarantine))
+
+
+def idle_until_held(
+    harness: Harness, task_queue: str, session: uuid.UUID
+) -> tuple[SessionHandle, Quarantine]:
+    """Report the session idle and wait until its round holds a quarantined segment."""
+    handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=task_queue))
+    wait_for(lambda: held(harness, session) is not None)
+    quarantine = held(harness, session)
+    assert quarantine is not None
+    return handle, quarantine
 
 
 def listed(harness: Harness, session: uuid.UUID) -> bool:
@@ -90,10 +101,7 @@ def test_a_stored_event_that_no_longer_validates_is_quarantined_and_skipped_on_r
     append(store, after)
 
     with harness.worker(WorkerPorts(store, ScriptedProvider(plausible_answer))) as worker:
-        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
-        wait_for(lambda: held(harness, session) is not None)
-        quarantine = held(harness, session)
-        assert quarantine is not None
+        handle, quarantine = idle_until_held(harness, worker.task_queue, session)
         assert (quarantine.watermark, quarantine.last_seq) == (len(before), poison_seq)
         assert (quarantine.poison.activity, quarantine.poison.failure_type) == (
             "load_batch",
@@ -130,10 +138,8 @@ def test_a_deterministic_commit_failure_is_not_retried_and_a_release_retries_it(
     with harness.worker(
         WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
     ) as worker:
-        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
-        wait_for(lambda: held(harness, session) is not None)
-        quarantine = held(harness, session)
-        assert quarantine is not None and quarantine.last_seq is not None
+        handle, quarantine = idle_until_held(harness, worker.task_queue, session)
+        assert quarantine.last_seq is not None
         assert (quarantine.poison.activity, quarantine.poison.failure_type) == (
             "commit_segment",
             "OverflowError",
@@ -153,6 +159,34 @@ def test_a_deterministic_commit_failure_is_not_retried_and_a_release_retries_it(
         (quarantined,) = uow.audits.for_owner(OWNER, AuditKind.SEGMENT_QUARANTINED)
     assert released.details["action"] == "retry"
     assert "Zelmora" not in str(quarantined.details)
+
+
+def test_a_skip_passes_the_poisoned_events_only_and_a_gap_filled_while_held_consolidates_next(
+    harness: Harness, store: PostgresStore
+) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 4)
+    # Seq 3 missing, its grace long over: the round plans past it, then the segment is poisoned.
+    append(store, [e for e in events if e.seq != 3])
+    plan = FailurePlan("commit_segment", [OverflowError("date value out of range: Zelmora")])
+
+    with harness.worker(
+        WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
+    ) as worker:
+        handle, quarantine = idle_until_held(harness, worker.task_queue, session)
+        assert (quarantine.watermark, quarantine.last_seq, quarantine.gaps) == (0, len(events), ((3, 3),))
+        append(store, [e for e in events if e.seq == 3])
+
+        harness.run(release_session(harness.client, "t1", "p1", session, skip=True))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None and summary.last_round.quarantine is None
+    counts = store_counts(store, session)
+    assert counts.watermark == len(events)
+    # The round after the skip planned the filled gap on its own, below the watermark, and settled it.
+    assert any((r.from_seq, r.to_seq, r.segment_count) == (len(events), len(events), 1) for r in counts.runs)
+    with store() as uow:
+        assert uow.events.late_pending(OWNER, session, 10) == []
 
 
 def test_a_transient_failure_keeps_its_retries(harness: Harness, store: PostgresStore) -> None:
