@@ -57,10 +57,11 @@ def complete_run(
     returned_set = set(returned)
     cited = {i for i in cited_ids if i in returned_set}
     faithful = uncited = repeats = not_live = 0
+    # One read for every returned belief; each update below touches its own belief only.
+    live = {r.id for r in uow.beliefs.get_many(owner, returned) if r.is_live}
     for belief_id in returned:
         was_cited = belief_id in cited
-        record = uow.beliefs.get(owner, belief_id)
-        if record is None or not record.is_live:
+        if belief_id not in live:
             not_live += 1
             continue
         # The audit is the record of completion: it is what makes a repeated completion a no-op.

@@ -20,6 +20,5 @@ ONE_CALL_POLICIES: Final = frozenset({FORMATION_8, FORMATION_10})
 EPISODE_INTEGRATION: Final = "episode-integration@1"
 RETRIEVAL: Final = "retrieval@3"
 LIFECYCLE: Final = "lifecycle@2"
-LIFECYCLE_LEGACY: Final = "lifecycle@1"
 LIFECYCLE_BACKFILL: Final = "lifecycle@1-backfill"
 DISTILLATION_SCORER: Final = "distillation-scorer@7"
