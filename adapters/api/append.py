@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from adapters.cli.events import ImportReport, append_numbered
+from adapters.event_append import ImportReport, append_numbered
 from domain.event_intake import Refusal, validate_event
 from domain.events import SourceEvent
 from domain.owner import Owner

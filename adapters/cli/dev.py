@@ -17,8 +17,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from adapters.cli.events import ImportReport, import_events
+from adapters.cli.events import import_events
 from adapters.composition import Composition
+from adapters.event_append import ImportReport
 from adapters.settings import Settings
 from domain.beliefs.retrieval import project, rank, render_belief
 from domain.owner import Owner

@@ -2,7 +2,7 @@
 (signal-with-start); list sessions held before a poisoned segment, and release one."""
 
 import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from uuid import UUID
 
 import typer
@@ -11,6 +11,9 @@ from rich.table import Table
 
 from adapters.cli.options import Principal, Tenant
 from adapters.settings import Settings
+
+if TYPE_CHECKING:
+    from activities.contracts import Quarantine
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
 
@@ -75,11 +78,10 @@ def quarantined(
             if held is None:
                 table.add_row(row.workflow_id, "-", "released", "-", "-")
                 continue
-            end = "unplanned" if held.last_seq is None else str(held.last_seq)
             table.add_row(
                 row.workflow_id,
                 str(held.watermark),
-                f"{held.watermark + 1}-{end}",
+                _held_range(held),
                 held.poison.activity,
                 held.poison.failure_type,
             )
@@ -112,11 +114,16 @@ def release(
     async def run() -> None:
         client = await connect(connect_config(settings))
         held = await release_session(client, tenant, principal, session, skip=skip)
-        end = "unplanned" if held.last_seq is None else str(held.last_seq)
-        typer.echo(f"{'skipping' if skip else 'retrying'} events {held.watermark + 1}-{end}")
+        typer.echo(f"{'skipping' if skip else 'retrying'} events {_held_range(held)}")
 
     try:
         asyncio.run(run())
     except NotQuarantined as refused:
         typer.echo(str(refused), err=True)
         raise typer.Exit(code=1) from None
+
+
+def _held_range(held: "Quarantine") -> str:
+    """The sequence range a quarantine holds; its end is unplanned until the poisoned segment is planned."""
+    end = "unplanned" if held.last_seq is None else str(held.last_seq)
+    return f"{held.watermark + 1}-{end}"
