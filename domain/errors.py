@@ -29,3 +29,9 @@ class UnreadableEvent(DomainError):
     def __init__(self, seq: int) -> None:
         super().__init__(f"the stored event at seq {seq} no longer validates")
         self.seq = seq
+
+
+class AmbiguousReference(DomainError, ValueError):
+    """A short m:xxxxxxxx reference that names more than one of the owner's beliefs."""
+
+    reason_code = "ambiguous_reference"

@@ -18,11 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adapters.api.auth import Scope, TokenRegistry
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface, AmbiguousReference
+from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
-from domain.errors import WrongSchemaRevision
+from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
 
 MAX_EVENTS_PER_CALL: Final = 500

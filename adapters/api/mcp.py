@@ -12,8 +12,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from adapters.api.auth import Scope
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface, AmbiguousReference
+from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
+from domain.errors import AmbiguousReference
 
 INSTRUCTIONS = (
     "Long-term memory about the user. Call recall with the user's message before answering; the result's "

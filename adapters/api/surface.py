@@ -16,12 +16,13 @@ from adapters.api.append import append_session_events
 from adapters.api.auth import Scope
 from domain.beliefs.governed import GovernedMemory, GovernedResult
 from domain.beliefs.provenance import explain
-from domain.beliefs.recall import recall, user_trace_view
+from domain.beliefs.recall import belief_by_reference, recall, user_trace_view
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import within
-from domain.beliefs.retrieval import project, ref_id_range, render_context
+from domain.beliefs.retrieval import project, render_context
 from domain.beliefs.usage import complete_run
 from domain.candidates import ClaimKind, Sensitivity
+from domain.errors import AmbiguousReference
 from domain.events import EventRef
 from domain.owner import Owner
 from domain.ports import UnitOfWork, UnitOfWorkFactory
@@ -31,10 +32,6 @@ MAX_LIST_PAGE: Final = 500
 
 # Signal-with-start of a session's consolidation; answers the workflow id.
 IdleSignal = Callable[[Owner, UUID], Awaitable[str]]
-
-
-class AmbiguousReference(ValueError):
-    """A short reference that names more than one of the caller's beliefs."""
 
 
 @dataclass(frozen=True)
@@ -165,12 +162,11 @@ class AgentSurface:
         """The caller's belief a reference names, if it is within the caller's ceiling: above it, a belief
         is as absent to the caller as a foreign one."""
         try:
-            first, last = ref_id_range(reference)
+            found = belief_by_reference(uow, scope.owner, reference)
+        except AmbiguousReference:
+            raise
         except ValueError:
             return None
-        found = uow.beliefs.in_id_range(scope.owner, first, last, 2)
-        if len(found) > 1:
-            raise AmbiguousReference("that reference names more than one belief; give the full id")
-        if not found or found[0].sensitivity not in within(scope.ceiling):
+        if found is None or found.sensitivity not in within(scope.ceiling):
             return None
-        return found[0]
+        return found

@@ -23,18 +23,18 @@ from adapters.cli.options import Principal, Tenant
 from adapters.composition import Composition
 from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, is_expired
 from domain.beliefs.provenance import explain
-from domain.beliefs.recall import recall
+from domain.beliefs.recall import belief_by_reference, recall
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.retrieval import (
     DEFAULT_RECALL_LIMIT,
     RECALL_PAGE,
     project,
     rank,
-    ref_id_range,
     render_belief,
     render_context,
 )
 from domain.beliefs.usage import complete_run
+from domain.errors import AmbiguousReference
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 
@@ -170,14 +170,12 @@ def _print_json_lines(views: list[dict[str, Any]]) -> None:
 
 def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord | None:
     try:
-        first, last = ref_id_range(wanted)
+        with store() as uow:
+            return belief_by_reference(uow, owner, wanted)
+    except AmbiguousReference as ambiguous:
+        raise typer.BadParameter(str(ambiguous)) from None
     except ValueError:
         raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
-    with store() as uow:
-        found = uow.beliefs.in_id_range(owner, first, last, 2)
-    if len(found) > 1:
-        raise typer.BadParameter("that reference names more than one belief; give the full id")
-    return found[0] if found else None
 
 
 @memory_app.command("cite")

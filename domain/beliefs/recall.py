@@ -9,6 +9,7 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
 
+from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, within
 from domain.beliefs.retrieval import (
     DEFAULT_RECALL_LIMIT,
@@ -19,8 +20,10 @@ from domain.beliefs.retrieval import (
     inputs_horizon,
     inputs_score,
     project,
+    ref_id_range,
 )
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
+from domain.errors import AmbiguousReference
 from domain.owner import Owner
 from domain.policy.versions import RETRIEVAL
 from domain.ports import UnitOfWork
@@ -165,3 +168,14 @@ def user_trace_view(trace: RecallTrace) -> dict[str, Any]:
             for entry in trace.returned
         ],
     }
+
+
+def belief_by_reference(uow: UnitOfWork, owner: Owner, reference: str) -> MemoryRecord | None:
+    """The owner's belief a full id or an m:xxxxxxxx reference names, read by one primary-key range.
+
+    Raises ValueError for a malformed reference and AmbiguousReference when a short one names two beliefs."""
+    first, last = ref_id_range(reference)
+    found = uow.beliefs.in_id_range(owner, first, last, 2)
+    if len(found) > 1:
+        raise AmbiguousReference("that reference names more than one belief; give the full id")
+    return found[0] if found else None
