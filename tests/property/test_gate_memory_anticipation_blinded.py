@@ -1,7 +1,11 @@
 """gate.memory.anticipation_blinded, as a property over generated event prefixes.
 
 Every event text carries a unique marker, so a leak of any event, narrative or memory into the anticipation
-request shows as its marker in the request."""
+request shows as its marker in the request.
+
+Watched failing on purpose, undone after: with blinded_cue (domain/formation/anticipation.py) keeping every
+prior event, not only owner text, the prior-owner-cue property failed.
+"""
 
 from typing import Any
 from uuid import uuid4

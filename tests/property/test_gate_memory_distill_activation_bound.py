@@ -1,5 +1,9 @@
 """gate.memory.distill_activation_bound: over generated tuple differences, a provider policy activates only
-for the exact artifact tuple; auto otherwise keeps the evidenced older policy and required refuses."""
+for the exact artifact tuple; auto otherwise keeps the evidenced older policy and required refuses.
+
+Watched failing on purpose, undone after: with EvidenceTuple.differences (domain/policy/evidence.py) skipping
+extractor_version, the exact-tuple property failed.
+"""
 
 from typing import Any
 

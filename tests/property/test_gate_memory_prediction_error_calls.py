@@ -1,5 +1,9 @@
 """gate.memory.prediction_error_calls: exactly three provider calls per planned segment, whatever the
-number of events, coverage units and candidates, including batches that cross the segment bounds."""
+number of events, coverage units and candidates, including batches that cross the segment bounds.
+
+Watched failing on purpose, undone after: with integration_request (domain/formation/integration.py) asking
+the provider for a segment with no trusted event, the three-per-segment property failed.
+"""
 
 import re
 from typing import Any

@@ -9,6 +9,9 @@ and the gate here is the rules. The formation@8 control is the real one: provide
 extract activity and the real commit, replaying recorded extraction answers priced as the balanced memory
 model, scored on its statements alone. In the passing run its model extracts nothing, so what it forms is
 its deterministic fallback; a control answering the gold extraction leaves formation@9 no lift.
+
+Watched failing on purpose, undone after: with the useful-lift gate of evals/publication.py floored at -1.0,
+the control-as-good-as-the-candidate run published and failed.
 """
 
 import json

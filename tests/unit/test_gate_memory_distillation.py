@@ -1,4 +1,8 @@
-"""gate.memory.coverage_dispositions_verified and gate.memory.distill_fallback, plus bad provider input."""
+"""gate.memory.coverage_dispositions_verified and gate.memory.distill_fallback, plus bad provider input.
+
+Watched failing on purpose, undone after: with _represented (domain/formation/distillation.py) not checking
+that the prediction copies the memory (same_claim), the prediction-does-not-copy case failed.
+"""
 
 from typing import Any
 from uuid import uuid4

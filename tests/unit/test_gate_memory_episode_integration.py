@@ -1,4 +1,8 @@
-"""gate.memory.episode_integration: ordered, provenance-complete narratives, or the deterministic episode."""
+"""gate.memory.episode_integration: ordered, provenance-complete narratives, or the deterministic episode.
+
+Watched failing on purpose, undone after: with trusted_events (domain/formation/integration.py) keeping non-
+owner events, the multi-turn narratives test failed.
+"""
 
 from typing import Any
 from uuid import uuid4

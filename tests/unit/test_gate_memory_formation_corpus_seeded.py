@@ -4,6 +4,9 @@ Corpus v3 declares a pool of at least 25 prior beliefs named by the rich trainin
 positive multi-event case; the holdout has at least three seeded cases that restate a seed; the formation
 corpus of formation@8/@10 has 25 cases and a 30-belief pool, named by at least 80% of its positive cases,
 whose subjects never touch an expectation (ADR-0086 decision 4). Each rule is broken once on a copy.
+
+Watched failing on purpose, undone after: with the holdout's MIN_SEEDED_RESTATEMENTS check in
+evals/corpus_rules.py skipped, the fewer-than-three-restatements test failed.
 """
 
 from pathlib import Path

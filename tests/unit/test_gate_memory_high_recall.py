@@ -1,7 +1,11 @@
 """gate.memory.direct_high_recall and gate.memory.hypothesis_high_recall through the provider pipeline.
 
 The provider answers are correct ones written by hand (tests/scripted_answers.py); the gates hold when
-local validation keeps every claim they make and commits it with exact provenance."""
+local validation keeps every claim they make and commits it with exact provenance.
+
+Watched failing on purpose, undone after: with local_statement (domain/formation/distillation.py) no longer
+hedging a hypothesis, the unhedged hypothesis case failed.
+"""
 
 from typing import Any
 

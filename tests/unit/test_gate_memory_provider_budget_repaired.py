@@ -4,7 +4,11 @@ ceiling, ranks its compact belief view by relevance to the batch rather than rec
 public or internal beliefs to the provider.
 
 Run through the extract activity against both stores (PostgreSQL included), with the scripted provider
-priced as the shipped anthropic memory model."""
+priced as the shipped anthropic memory model.
+
+Watched failing on purpose, undone after: with the formation@10 compact view (domain/formation/extraction.py)
+taking the most recent beliefs instead of select_cue_memories, the memory-store run failed.
+"""
 
 from datetime import timedelta
 from pathlib import Path

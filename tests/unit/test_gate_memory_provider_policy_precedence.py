@@ -1,6 +1,10 @@
 """gate.memory.provider_policy_precedence: with every artifact present formation@9 activates; without it
 formation@10 outranks formation@8; a pin holds any one of the three; a pin to an unevidenced policy falls
-back deterministically with a content-free pinned_policy_unevidenced audit rather than activating another."""
+back deterministically with a content-free pinned_policy_unevidenced audit rather than activating another.
+
+Watched failing on purpose, undone after: with AUTO_ORDER (domain/policy/activation.py) ranking formation@8
+above formation@10, the formation@10-outranks-formation@8 test failed.
+"""
 
 import json
 
