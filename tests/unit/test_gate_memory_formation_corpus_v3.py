@@ -25,7 +25,7 @@ from domain.policy.evidence import (
 )
 from evals.claim_shapes import CLAIM_SHAPES
 from evals.corpora import CorpusError, capability_dir, load_development, load_holdout
-from evals.corpus import CASE_OWNER, CoreScenario, Corpus, Coverage, Label
+from evals.corpus import CASE_OWNER, Case, CoreScenario, Corpus, Coverage, Label
 from tests.corpus_copies import Document, case, copy_corpora, edit, refreeze_holdout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,6 +201,11 @@ def _without_coverage(tag: Coverage) -> Callable[[Document], None]:
     return change
 
 
+def _only_19_multi_turn(document: Document) -> None:
+    multi = [c for c in document["cases"] if Case.model_validate(c).is_multi_turn]
+    document["cases"] = [c for c in document["cases"] if c not in multi[19:]]
+
+
 def _training_loses_a_memory(document: Document) -> None:
     training = case(document, "dev-core-training-conversation")
     training["expectations"] = training["expectations"][1:]
@@ -216,6 +221,7 @@ def _training_loses_a_memory(document: Document) -> None:
         (_without_kind(ClaimKind.INTEREST), "kind interest"),
         (_without_coverage(Coverage.SELF_CITATION), "covers self_citation"),
         (_training_loses_a_memory, "11 supported memories"),
+        (_only_19_multi_turn, "fewer than 20 multi-turn conversations"),
     ],
 )
 def test_development_loader_refuses_a_corpus_that_breaks_a_rule(
