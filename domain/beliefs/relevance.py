@@ -11,7 +11,8 @@ Fusion. Matches are ordered by coverage, then by the retrieval@3 score (evidence
 utility), then by id; expired ones are left out. Relevance decides first because the caller asked about
 something; among beliefs equally about it, the fresher and more useful come first. (Reciprocal-rank fusion
 was measured and rejected: with K=60 it cannot tell a belief holding two query terms from one holding one,
-and the labelled set's hit@5 fell to 0.68.) A query with no searchable term recalls in retrieval@3 order
+and hit@5 on the first, synthetic labelled set fell to 0.68; that set has since been replaced by
+benchmarks/recall_labelled.py.) A query with no searchable term recalls in retrieval@3 order
 alone, as a recall without a query does.
 """
 
