@@ -9,8 +9,9 @@ Each stage is thin I/O around pure domain functions:
   -> return the content-free StageReport.
 A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
 activity failure Temporal retries is infrastructure. Each stage heartbeats while it runs (a lost worker's
-stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down). The staged document may hold user content; it stays
-in the store, keyed by (segment key, stage), and never reaches the workflow.
+stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down).
+The staged document may hold user content; it stays in the store, keyed by (segment key, stage), and never
+reaches the workflow.
 """
 
 import logging
@@ -69,7 +70,8 @@ class StageActivities:
         self._provider = provider
         # The memory model the provider calls: formation@8 and @10 budget their one call at its prices.
         self._model = model
-        # Owner-selected alternative tuples of formation@9's calls; None: every call runs on the configured tuple.
+        # Owner-selected alternative tuples of formation@9's calls; None: every call runs on the configured
+        # tuple.
         self._alternatives = alternatives
         self._clock = clock
         self._sleep = sleep
