@@ -138,7 +138,7 @@ class StageActivities:
         extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
-            pool = uow.beliefs.most_recent(ref.owner, extractor.pool_size, CUE_SENSITIVITIES)
+            pool = _cue_pool(uow, ref, extractor.pool_size)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
         result = extractor.outcome(ref, events, call, _OnTuple(self._provider).ask(call.to_send))
         self._stage(ref, result.staged)
@@ -216,10 +216,10 @@ def _segment_text(events: list[SourceEvent]) -> str:
     return "\n".join(e.text for e in events if e.is_owner_assertion)
 
 
-def _cue_pool(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
-    """The owner's MEMORY_POOL most recently updated live beliefs a cue may show: one bounded read, so
-    one principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
-    return uow.beliefs.most_recent(ref.owner, MEMORY_POOL, CUE_SENSITIVITIES)
+def _cue_pool(uow: UnitOfWork, ref: SegmentRef, size: int = MEMORY_POOL) -> list[MemoryRecord]:
+    """The owner's `size` most recently updated live beliefs a cue may show: one bounded read, so one
+    principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
+    return uow.beliefs.most_recent(ref.owner, size, CUE_SENSITIVITIES)
 
 
 def _logged(report: StageReport) -> StageReport:
