@@ -175,4 +175,3 @@ async def run_until(worker: Worker, stop: asyncio.Event) -> None:
         log.warning("activities still running after the graceful timeout; left to Temporal's retries")
         for task in (running, shutdown):
             task.cancel()
-
