@@ -65,13 +65,13 @@ class QuarantineActivities:
                 # A late segment: the watermark is past it already; its events stop waiting instead.
                 uow.events.settle_late(owner, session_id, first, last)
                 skipped = True
-            elif params.skip and quarantine.last_seq is not None:
+            elif params.skip and last is not None:
                 current = uow.watermarks.get(owner, session_id)
                 # A retry of this activity finds its own move (and the flags made with it) already made.
-                moved = current < quarantine.last_seq and uow.watermarks.compare_and_set(
-                    owner, session_id, quarantine.watermark, quarantine.last_seq
+                moved = current < last and uow.watermarks.compare_and_set(
+                    owner, session_id, quarantine.watermark, last
                 )
-                skipped = moved or current >= quarantine.last_seq
+                skipped = moved or current >= last
                 if moved:
                     # The skip passes the poisoned events only: a gap filled meanwhile waits late.
                     uow.events.mark_late(owner, session_id, quarantine.gaps)

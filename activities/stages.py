@@ -9,8 +9,9 @@ Each stage is thin I/O around pure domain functions:
   -> return the content-free StageReport.
 A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
 activity failure Temporal retries is infrastructure. Each stage heartbeats while it runs (a lost worker's
-stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down). The staged document may hold user content; it stays
-in the store, keyed by (segment key, stage), and never reaches the workflow.
+stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down).
+The staged document may hold user content; it stays in the store, keyed by (segment key, stage), and never
+reaches the workflow.
 """
 
 import logging
@@ -69,7 +70,8 @@ class StageActivities:
         self._provider = provider
         # The memory model the provider calls: formation@8 and @10 budget their one call at its prices.
         self._model = model
-        # Owner-selected alternative tuples of formation@9's calls; None: every call runs on the configured tuple.
+        # Owner-selected alternative tuples of formation@9's calls; None: every call runs on the configured
+        # tuple.
         self._alternatives = alternatives
         self._clock = clock
         self._sleep = sleep
@@ -136,7 +138,7 @@ class StageActivities:
         extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
         with self._uow() as uow:
             events = segment_events(uow.events, ref)
-            pool = uow.beliefs.most_recent(ref.owner, extractor.pool_size, CUE_SENSITIVITIES)
+            pool = _cue_pool(uow, ref, extractor.pool_size)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
         result = extractor.outcome(ref, events, call, _OnTuple(self._provider).ask(call.to_send))
         self._stage(ref, result.staged)
@@ -214,10 +216,10 @@ def _segment_text(events: list[SourceEvent]) -> str:
     return "\n".join(e.text for e in events if e.is_owner_assertion)
 
 
-def _cue_pool(uow: UnitOfWork, ref: SegmentRef) -> list[MemoryRecord]:
-    """The owner's MEMORY_POOL most recently updated live beliefs a cue may show: one bounded read, so
-    one principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
-    return uow.beliefs.most_recent(ref.owner, MEMORY_POOL, CUE_SENSITIVITIES)
+def _cue_pool(uow: UnitOfWork, ref: SegmentRef, size: int = MEMORY_POOL) -> list[MemoryRecord]:
+    """The owner's `size` most recently updated live beliefs a cue may show: one bounded read, so one
+    principal's memory size cannot make a stage unbounded or push its newest beliefs out of the pool."""
+    return uow.beliefs.most_recent(ref.owner, size, CUE_SENSITIVITIES)
 
 
 def _logged(report: StageReport) -> StageReport:

@@ -199,9 +199,10 @@ class ConsolidateSessionWorkflow:
                 break
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
-        # Late segments (planned first) end below the watermark: they never move it.
-        consolidated_to = max([plan.watermark, *(outcome.ref.last_seq for outcome in outcomes)])
-        if poisoned is None:
+        if poisoned is not None:
+            # Late segments (planned first) end below the watermark: they never move it.
+            consolidated_to = max([plan.watermark, *(outcome.ref.last_seq for outcome in outcomes)])
+        else:
             consolidated_to = plan.last_seq
             if plan.unreadable_seq is not None:
                 poisoned = QuarantineInput(

@@ -7,10 +7,10 @@
       every lane done? ──▶ return the totals
       many pages run?  ──▶ continue-as-new with each lane's cursor and the totals
 
-Every decision (which beliefs are expired, what reason code, when validity ends) is domain.beliefs.lifecycle's; the
-workflow only walks the expiry index page by page, one cursor per lane. Lanes hold disjoint id ranges, so
-they never touch the same row. Running it twice at once, or beside consolidation, is safe: the store retires
-a row only while it is live and unchanged.
+Every decision (which beliefs are expired, what reason code, when validity ends) is
+domain.beliefs.lifecycle's; the workflow only walks the expiry index page by page, one cursor per lane.
+Lanes hold disjoint id ranges, so they never touch the same row. Running it twice at once, or beside
+consolidation, is safe: the store retires a row only while it is live and unchanged.
 """
 
 import asyncio

@@ -45,6 +45,9 @@ WORKFLOWS: Sequence[type] = (
 GRACEFUL_SHUTDOWN_S = 30.0
 # After the graceful timeout, cancelled activities get this long to give way before the worker stops anyway.
 SHUTDOWN_MARGIN_S = 5.0
+# A workflow task waiting on a lost worker's sticky queue moves to the shared queue after this (the SDK's
+# default is 10 s): a crashed worker then delays its sessions by seconds, not tens.
+STICKY_SCHEDULE_TO_START: Final = timedelta(seconds=2)
 
 
 def utc_now() -> datetime:
@@ -102,9 +105,6 @@ def activity_executor(max_activities: int = DEFAULT_MAX_ACTIVITIES) -> Iterator[
         executor.shutdown(wait=False, cancel_futures=True)
 
 
-STICKY_SCHEDULE_TO_START: Final = timedelta(seconds=2)
-
-
 def build_worker(
     client: Client,
     ports: WorkerPorts,
@@ -134,8 +134,6 @@ def build_worker(
             *interceptors,
         ],
         graceful_shutdown_timeout=timedelta(seconds=graceful_shutdown_s),
-        # A workflow task waiting on a lost worker's sticky queue moves to the shared queue after this
-        # (the SDK's default is 10 s): a crashed worker then delays its sessions by seconds, not tens.
         sticky_queue_schedule_to_start_timeout=STICKY_SCHEDULE_TO_START,
         deployment_config=deployment,
     )
@@ -177,4 +175,3 @@ async def run_until(worker: Worker, stop: asyncio.Event) -> None:
         log.warning("activities still running after the graceful timeout; left to Temporal's retries")
         for task in (running, shutdown):
             task.cancel()
-
