@@ -19,7 +19,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match
+from domain.beliefs.relevance import Match, QueryTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
@@ -166,7 +166,7 @@ class BeliefRepository(Protocol):
         ...
 
     def matching(
-        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
         holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, highest

@@ -136,24 +136,35 @@ def _ranking_page_statement(with_after: bool) -> Any:
 
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
-# The owner's live matches, read from beliefs_owner_search_live alone: the terms joined as a websearch OR
-# query (each term is letters and digits only, so nothing in it is query syntax). Each term's own query is
-# built once per call from its lexemes (to_tsvector leaves a stop word out silently, where plainto_tsquery
-# would send a notice for every row; 'simple' only parses the lexemes); a match's coverage is how many of
-# them it satisfies. The pool is the limit matches of highest coverage, freshest evidence first among equals:
-# a cheap stand-in for the retrieval@3 order the domain then applies to it (ts_rank_cd over every match cost
-# more than reading the matches, and ordered nothing coverage does not).
+# The owner's live matches, read from beliefs_owner_search_live alone: every word of every term joined as a
+# websearch OR query (each word is letters and digits only, so nothing in it is query syntax). Each term's
+# own query (its family's lexemes ORed) is built once per call (to_tsvector leaves a stop word out silently,
+# where plainto_tsquery would send a notice for every row; 'simple' only parses the lexemes). A match holds
+# the terms whose query it satisfies; its coverage is how many, its weight the sum of their
+# domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches holding the term), counted over every
+# match. The pool is the limit matches of highest coverage, then weight, freshest evidence first among
+# equals: a cheap stand-in for the retrieval@3 order the domain then applies to it.
 MATCHING = text(
     f"""
     WITH wanted AS MATERIALIZED (
-        SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' & '))) AS queries
-          FROM unnest(CAST(:terms AS text[])) AS t(term), to_tsvector('english', t.term) AS lexemes
-         WHERE length(lexemes) > 0)
-    SELECT {_RANKING_COLUMNS},
-           (SELECT count(*) FROM unnest(wanted.queries) AS q WHERE search @@ q) AS coverage
-      FROM beliefs, wanted
-     WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)
-     ORDER BY coverage DESC, coalesce(last_evidence_at, valid_from) DESC, id
+        SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' | ')) ORDER BY n)
+               AS queries
+          FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, n), to_tsvector('english', t.term) AS lexemes
+         WHERE length(lexemes) > 0),
+    matched AS MATERIALIZED (
+        SELECT {_RANKING_COLUMNS},
+               ARRAY(SELECT i FROM generate_subscripts(wanted.queries, 1) AS i WHERE search @@ wanted.queries[i])
+               AS held
+          FROM beliefs, wanted
+         WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)),
+    weights AS MATERIALIZED (
+        SELECT i, ln(CAST((SELECT count(*) FROM matched) + 1 AS float8)) - ln(CAST(count(*) AS float8)) AS w
+          FROM matched, unnest(held) AS i
+         GROUP BY i)
+    SELECT id, last_evidence_at, confidence, utility, shape, cardinality(held) AS coverage,
+           (SELECT sum(w) FROM weights WHERE weights.i = ANY(held)) AS weight
+      FROM matched
+     ORDER BY coverage DESC, weight DESC, last_evidence_at DESC, id
      LIMIT :limit
     """
 )
@@ -174,9 +185,15 @@ def _shape(shape: str) -> _Shape:
 
 
 def match_of(
-    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str, coverage: int
+    belief_id: UUID,
+    last_evidence_at: datetime,
+    confidence: float,
+    utility: float,
+    shape: str,
+    coverage: int,
+    weight: float,
 ) -> Match:
-    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage)
+    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage, weight)
 
 
 def ranking_inputs_of(
