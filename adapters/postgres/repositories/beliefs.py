@@ -10,12 +10,12 @@ from sqlalchemy import Connection, func, select, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
     EXISTING_IDS,
-    MATCHING,
     RANKING_PAGE,
     UPSERT,
     closed_by_user_each_statement,
     has_terms,
     match_of,
+    matching_statement,
     ranking_inputs_of,
     verb_entries_statement,
     verb_parameters,
@@ -118,7 +118,7 @@ class PostgresBeliefs(Repo):
             "query": " or ".join(word for term in terms for word in term),
             "terms": [" ".join(term) for term in terms],
         }
-        return [match_of(*row) for row in self._plain_rows(MATCHING, params)]
+        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms)), params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
