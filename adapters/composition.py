@@ -175,9 +175,7 @@ class Composition:
 
         if self.activation.policy is None:
             return None
-        return provider_for(
-            self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider)
-        )
+        return provider_for(self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider))
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":

@@ -101,9 +101,8 @@ def export_tree(ref: str, into: Path) -> Path:
 
 
 @contextmanager
-def workers(
-    tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace
-) -> Iterator[list[int]]:
+def workers(tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace
+            ) -> Iterator[list[int]]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env |= {"PYTHONPATH": str(tree), "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "bench-pyc")}
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--address", address,

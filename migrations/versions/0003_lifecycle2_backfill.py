@@ -96,9 +96,7 @@ def _paged_update(assignments: str, where: str) -> None:
 def _pages(bind: sa.Connection, assignments: str, where: str) -> None:
     # `agent db upgrade` passes a callback (rows to do, then rows done a page at a time) for its progress bar.
     progress: Callable[[int, int], None] | None = context.config.attributes.get(BACKFILL_PROGRESS)
-    total = (
-        bind.execute(sa.text(f"SELECT count(*) FROM beliefs WHERE {where}")).scalar_one() if progress else 0
-    )
+    total = bind.execute(sa.text(f"SELECT count(*) FROM beliefs WHERE {where}")).scalar_one() if progress else 0
     done = 0
     after: UUID | None = None
     while True:
