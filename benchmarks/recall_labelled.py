@@ -1,16 +1,25 @@
-"""A hand-written relevance set for the recall benchmark: beliefs that read like what consolidation forms about
+"""The recall benchmark's hand-written relevance sets: beliefs that read like what consolidation forms about
 one person, and questions an agent would be asked, each naming the one belief that answers it.
+
+Two sets, each its own person: DEV (below), which ordering and matching rules may be tuned on, and HELDOUT
+(recall_heldout.json, 62 pairs and its own distractor clauses), written after DEV and before any rule was
+changed on it, frozen by recall_heldout.sha256 (the loader refuses an edited file) and scored for totals only.
 
 TARGETS are (subject, statement, question) triples written by hand; the question is phrased as a person
 would ask it, not copied from the statement, so some share only one word with their answer (full-text recall
 matches words after stemming, not meaning: a question that shares none fails, and the score says so).
-DISTRACTORS are 940 more beliefs of the same person built from hand-written clauses (people, places, food,
+DEV's distractors are 945 more beliefs of the same person built from hand-written clauses (people, places, food,
 work, health, habits), so the questions' common words ("work", "like", "week") also hold for beliefs that do
 not answer them.
 """
 
+import hashlib
+import json
 import random
-from typing import Final
+from pathlib import Path
+from typing import Final, NamedTuple
+
+HERE = Path(__file__).resolve().parent
 
 TARGETS: Final[tuple[tuple[str, str, str], ...]] = (
     (
@@ -218,6 +227,28 @@ TARGETS: Final[tuple[tuple[str, str, str], ...]] = (
     ),
 )
 
+
+class Filler(NamedTuple):
+    """Distractor clauses ((subject, template) with {person}, {place}, {day}, {thing}, {food}) and their fills."""
+
+    clauses: tuple[tuple[str, str], ...]
+    people: tuple[str, ...]
+    places: tuple[str, ...]
+    days: tuple[str, ...]
+    things: tuple[str, ...]
+    food: tuple[str, ...]
+
+
+class LabelledSet(NamedTuple):
+    name: str
+    targets: tuple[tuple[str, str, str], ...]
+    filler: Filler
+
+
+class HeldoutDigestMismatch(ValueError):
+    """recall_heldout.json differs from its frozen sha256 record."""
+
+
 _PEOPLE = ("Maya", "Sam", "Rui", "Tomasz", "Priya", "Ines", "Carla", "João", "Leo", "Ana", "Marta", "Nuno")
 _PLACES = (
     "Lisbon",
@@ -276,20 +307,47 @@ _FOOD = (
 )
 
 
-def distractors(rng: random.Random, count: int) -> list[tuple[str, str]]:
-    """count (subject, statement) pairs from the hand-written clauses, filled at random."""
+DEV: Final = LabelledSet("dev", TARGETS, Filler(_CLAUSES, _PEOPLE, _PLACES, _DAYS, _THINGS, _FOOD))
+
+
+def heldout_digest() -> str:
+    return hashlib.sha256((HERE / "recall_heldout.json").read_bytes()).hexdigest()
+
+
+def recorded_heldout_digest() -> str:
+    return (HERE / "recall_heldout.sha256").read_text("utf-8").split()[0]
+
+
+def heldout() -> LabelledSet:
+    """The frozen held-out set; refuses a file that no longer matches its sha256 record."""
+    if heldout_digest() != recorded_heldout_digest():
+        raise HeldoutDigestMismatch("recall_heldout.json does not match recall_heldout.sha256")
+    document = json.loads((HERE / "recall_heldout.json").read_text("utf-8"))
+    fills = document["distractors"]
+    return LabelledSet(
+        "heldout",
+        tuple((t["subject"], t["statement"], t["question"]) for t in document["targets"]),
+        Filler(
+            tuple((subject, clause) for subject, clause in fills["clauses"]),
+            *(tuple(fills[key]) for key in ("people", "places", "days", "things", "food")),
+        ),
+    )
+
+
+def distractors(rng: random.Random, count: int, filler: Filler) -> list[tuple[str, str]]:
+    """count (subject, statement) pairs from the filler's clauses, filled at random."""
     made = []
     for _ in range(count):
-        subject, clause = rng.choice(_CLAUSES)
+        subject, clause = rng.choice(filler.clauses)
         made.append(
             (
                 subject,
                 clause.format(
-                    person=rng.choice(_PEOPLE),
-                    place=rng.choice(_PLACES),
-                    day=rng.choice(_DAYS),
-                    thing=rng.choice(_THINGS),
-                    food=rng.choice(_FOOD),
+                    person=rng.choice(filler.people),
+                    place=rng.choice(filler.places),
+                    day=rng.choice(filler.days),
+                    thing=rng.choice(filler.things),
+                    food=rng.choice(filler.food),
                 ),
             )
         )

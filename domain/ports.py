@@ -19,7 +19,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match
+from domain.beliefs.relevance import Match, QueryTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
@@ -166,11 +166,12 @@ class BeliefRepository(Protocol):
         ...
 
     def matching(
-        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
-        holds any one of terms (domain.beliefs.relevance.query_terms), each with its coverage, highest
-        coverage first, then most recent evidence, then by id, at most limit (one query through the
+        holds any word of any of terms (domain.beliefs.relevance.query_terms), each with its coverage and
+        weight (domain.beliefs.relevance.term_weight over all these matches), highest coverage first, then
+        highest weight, then most recent evidence, then by id, at most limit (one query through the
         full-text index)."""
         ...
 

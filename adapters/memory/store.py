@@ -2,6 +2,7 @@
 
 import copy
 import threading
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
@@ -21,7 +22,7 @@ from domain.beliefs.lifecycle import (
     expiry_facts,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match, term_matches
+from domain.beliefs.relevance import Match, QueryTerm, held_terms, term_weight
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
@@ -226,18 +227,24 @@ class InMemoryBeliefs(_Repo):
         return [ranking_inputs(b) for b in rows[: max(limit, 0)]]
 
     def matching(
-        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
-        scored = (
-            (term_matches(terms, b.subject, b.statement), b)
+        held = (
+            (held_terms(terms, b.subject, b.statement), b)
             for b in self._owned(owner)
             if b.is_live and b.sensitivity in sensitivities
         )
-        found = sorted(
-            ((n, ranking_inputs(b)) for n, b in scored if n > 0),
-            key=lambda entry: (-entry[0], -entry[1].last_evidence_at.timestamp(), entry[1].id),
+        matched = [(found, b) for found, b in held if found]
+        holding = Counter(i for found, _ in matched for i in found)
+        weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
+        ranked = sorted(
+            (
+                Match(ranking_inputs(b), len(found), sum(weights[i] for i in sorted(found)))
+                for found, b in matched
+            ),
+            key=lambda m: (-m.coverage, -m.weight, -m.inputs.last_evidence_at.timestamp(), m.inputs.id),
         )
-        return [Match(inputs, n) for n, inputs in found[: max(limit, 0)]]
+        return ranked[: max(limit, 0)]
 
     def most_recent(
         self, owner: Owner, limit: int, sensitivities: Collection[Sensitivity]

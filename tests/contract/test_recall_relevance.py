@@ -64,7 +64,7 @@ def test_matching_is_scoped_to_the_owner_live_beliefs_and_the_ceiling(uow_factor
     theirs = belief(owner=OTHER_PRINCIPAL, subject="hobby:chess", statement="User plays chess online.")
     _store(uow_factory, mine, secret, closed, theirs)
     with uow_factory() as uow:
-        everything = uow.beliefs.matching(OWNER, ("chess",), 10, within(Sensitivity.RESTRICTED))
+        everything = uow.beliefs.matching(OWNER, query_terms("chess"), 10, within(Sensitivity.RESTRICTED))
         assert {m.inputs.id for m in everything} == {mine.id, secret.id}
         ceiling = recall(uow, OWNER, NOW, 10, query="chess", ceiling=Sensitivity.SENSITIVE)
         assert [b.id for b in ceiling.beliefs] == [mine.id]
@@ -110,5 +110,46 @@ def test_the_pool_is_highest_coverage_then_freshest_evidence(uow_factory: UnitOf
     _store(uow_factory, stale, fresh, both)
     with uow_factory() as uow:
         # "do" is a stop word: it finds nothing and counts toward nobody's coverage
-        pool = uow.beliefs.matching(OWNER, ("do", "cooks", "ramen"), 2, within(Sensitivity.RESTRICTED))
+        pool = uow.beliefs.matching(
+            OWNER, (("do",), ("cooks",), ("ramen",)), 2, within(Sensitivity.RESTRICTED)
+        )
     assert [(m.inputs.id, m.coverage) for m in pool] == [(both.id, 2), (fresh.id, 1)]
+
+
+def test_a_query_word_finds_its_family_and_a_family_counts_once(uow_factory: UnitOfWorkFactory) -> None:
+    herb = belief(subject="food:dislike", statement="User dislikes coriander.")
+    mother = belief(subject="person:mother", statement="User's mother, their mum, lives in Braga.")
+    son = belief(subject="person:son", statement="User's son plays football.")
+    daughter = belief(subject="person:daughter", statement="User's daughter started school.")
+    _store(uow_factory, herb, mother, son, daughter)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 10, query="Which herb do I hate?").returned_ids == [herb.id]
+        kids = recall(uow, OWNER, NOW, 10, query="my kids")
+        assert set(kids.returned_ids) == {son.id, daughter.id}
+        # narrower words are found from the broader one only: a daughter is not a son
+        assert recall(uow, OWNER, NOW, 10, query="my daughter").returned_ids == [daughter.id]
+        [found] = uow.beliefs.matching(
+            OWNER, query_terms("mum or mother"), 10, within(Sensitivity.RESTRICTED)
+        )
+    assert (found.inputs.id, found.coverage) == (mother.id, 1)
+
+
+def test_among_equal_coverage_the_rarer_term_ranks_first(uow_factory: UnitOfWorkFactory) -> None:
+    camera = belief(
+        subject="hobby:photography",
+        statement="User shoots film photography with an old Pentax.",
+        last_evidence_at=T0 - timedelta(days=30),
+    )
+    tools = [
+        belief(subject=f"work:tool-{name}", statement=f"User uses {name} at work.", last_evidence_at=NOW)
+        for name in ("Jira", "Slack", "Notion")
+    ]
+    _store(uow_factory, camera, *tools)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 2, query="Which camera do I use?")
+        # "camera" is held by one match of four, "use" by three: the one holding "camera" tells more
+        assert found.returned_ids[0] == camera.id
+        pool = uow.beliefs.matching(OWNER, query_terms("camera use"), 10, within(Sensitivity.RESTRICTED))
+    assert [m.coverage for m in pool] == [1, 1, 1, 1]
+    assert pool[0].inputs.id == camera.id
+    assert pool[0].weight > pool[1].weight == pool[2].weight == pool[3].weight

@@ -136,27 +136,50 @@ def _ranking_page_statement(with_after: bool) -> Any:
 
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
-# The owner's live matches, read from beliefs_owner_search_live alone: the terms joined as a websearch OR
-# query (each term is letters and digits only, so nothing in it is query syntax). Each term's own query is
-# built once per call from its lexemes (to_tsvector leaves a stop word out silently, where plainto_tsquery
-# would send a notice for every row; 'simple' only parses the lexemes); a match's coverage is how many of
-# them it satisfies. The pool is the limit matches of highest coverage, freshest evidence first among equals:
-# a cheap stand-in for the retrieval@3 order the domain then applies to it (ts_rank_cd over every match cost
-# more than reading the matches, and ordered nothing coverage does not).
-MATCHING = text(
-    f"""
-    WITH wanted AS MATERIALIZED (
-        SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' & '))) AS queries
-          FROM unnest(CAST(:terms AS text[])) AS t(term), to_tsvector('english', t.term) AS lexemes
-         WHERE length(lexemes) > 0)
-    SELECT {_RANKING_COLUMNS},
-           (SELECT count(*) FROM unnest(wanted.queries) AS q WHERE search @@ q) AS coverage
-      FROM beliefs, wanted
-     WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)
-     ORDER BY coverage DESC, coalesce(last_evidence_at, valid_from) DESC, id
-     LIMIT :limit
-    """
-)
+
+# The owner's live matches, read from beliefs_owner_search_live alone: every word of every term joined as a
+# websearch OR query (each word is letters and digits only, so nothing in it is query syntax). Each term's
+# own query (its family's lexemes ORed) is built once per call (to_tsvector leaves a stop word out silently,
+# where plainto_tsquery would send a notice for every row; 'simple' only parses the lexemes; a term of stop
+# words alone has no query and is held by nothing). A match's coverage is how many term queries it
+# satisfies, its weight the sum of their domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches
+# holding the term), counted over every match. The pool is the limit matches of highest coverage, then
+# weight, freshest evidence first among equals: a cheap stand-in for the retrieval@3 order the domain then
+# applies to it. One statement per term count with each term spelled out (a subquery per row, to unnest the
+# term queries or look a weight up, cost more than reading the row); every match is read once, keeping only
+# its id, evidence time and which terms it holds, and only the pool's rows are read again for their ranking
+# columns, by primary key.
+@functools.cache
+def matching_statement(term_count: int) -> Any:
+    terms = range(1, term_count + 1)
+    held = ", ".join(f"(search @@ wanted.queries[{k}]) IS TRUE AS h{k}" for k in terms)
+    holding = ", ".join(f"ln(greatest(count(*) FILTER (WHERE h{k}), 1)) AS d{k}" for k in terms)
+    coverage = " + ".join(f"h{k}::int" for k in terms)
+    weight = " + ".join(f"CASE WHEN h{k} THEN m - d{k} ELSE 0 END" for k in terms)
+    return text(
+        f"""
+        WITH wanted AS MATERIALIZED (
+            SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' | '))
+                             ORDER BY n) AS queries
+              FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, n),
+                   to_tsvector('english', t.term) AS lexemes
+             WHERE length(lexemes) > 0),
+        matched AS MATERIALIZED (
+            SELECT id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, {held}
+              FROM beliefs, wanted
+             WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)),
+        totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding} FROM matched),
+        pool AS MATERIALIZED (
+            SELECT match_id, evidence_at, {coverage} AS coverage, {weight} AS weight
+              FROM matched, totals
+             ORDER BY coverage DESC, weight DESC, evidence_at DESC, match_id
+             LIMIT :limit)
+        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight
+          FROM pool JOIN beliefs ON beliefs.id = pool.match_id
+         ORDER BY pool.coverage DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
+        """
+    )
+
 
 _Shape = tuple[ClaimKind, Longevity, Derivation, Authority]
 
@@ -174,9 +197,15 @@ def _shape(shape: str) -> _Shape:
 
 
 def match_of(
-    belief_id: UUID, last_evidence_at: datetime, confidence: float, utility: float, shape: str, coverage: int
+    belief_id: UUID,
+    last_evidence_at: datetime,
+    confidence: float,
+    utility: float,
+    shape: str,
+    coverage: int,
+    weight: float,
 ) -> Match:
-    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage)
+    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage, weight)
 
 
 def ranking_inputs_of(

@@ -10,12 +10,12 @@ from sqlalchemy import Connection, func, select, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
     EXISTING_IDS,
-    MATCHING,
     RANKING_PAGE,
     UPSERT,
     closed_by_user_each_statement,
     has_terms,
     match_of,
+    matching_statement,
     ranking_inputs_of,
     verb_entries_statement,
     verb_parameters,
@@ -33,7 +33,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match
+from domain.beliefs.relevance import Match, QueryTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
@@ -105,7 +105,7 @@ class PostgresBeliefs(Repo):
         ]
 
     def matching(
-        self, owner: Owner, terms: Sequence[str], limit: int, sensitivities: Collection[Sensitivity]
+        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
         if not self._search:
             raise WrongSchemaRevision(
@@ -115,10 +115,10 @@ class PostgresBeliefs(Repo):
             return []
         params = {
             **self._within(owner, limit, sensitivities),
-            "query": " or ".join(terms),
-            "terms": list(terms),
+            "query": " or ".join(word for term in terms for word in term),
+            "terms": [" ".join(term) for term in terms],
         }
-        return [match_of(*row) for row in self._plain_rows(MATCHING, params)]
+        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms)), params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
