@@ -5,7 +5,8 @@ a live worker from a lost one within the activity's heartbeat timeout instead of
 timeout. The first beat waits FIRST_BEAT_S: each beat the SDK forwards is a write to the workflow's state on
 the server, and a stage that ends before it (a provider answering within 3 s) needs none to be told from
 a lost one.
-Outside an activity (tests calling the methods directly) it does nothing.
+Outside an activity (tests calling the methods directly) and in a local activity (no heartbeats: its workflow
+task's timeout tells a lost worker) it does nothing.
 """
 
 import contextvars
@@ -24,7 +25,7 @@ BEAT_S: Final = 1.0
 
 @contextmanager
 def heartbeating() -> Iterator[None]:
-    if not activity.in_activity():
+    if not activity.in_activity() or activity.info().is_local:
         yield
         return
     stop = threading.Event()
