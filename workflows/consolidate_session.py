@@ -17,6 +17,11 @@
                                 (retry the range, or skip it: the watermark passes it, audited)
         history large?      ──▶ continue-as-new, carrying the pending idle
 
+Not sandboxed, like FormSegment: the sandbox re-ran this module and proxied every passed-through module for
+each session's workflow (about a tenth of the worker's CPU per consolidation) to guard orchestration whose
+every decision is a pure function in domain/ or workflow.now()/uuid4(). The replay tests guard its
+determinism.
+
 Planning happens inside load_batch, not here: the plan is then recorded in history, so a later change of
 the planner's bounds cannot make an in-flight history replay differently, and per-event footprints (which
 need the text to count coverage units) never enter the history; only the planned SegmentRefs do.
@@ -82,7 +87,7 @@ def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | st
     return f"consolidate/{tenant_id}/{principal_id}/{session_id}"
 
 
-@workflow.defn(name="ConsolidateSession")
+@workflow.defn(name="ConsolidateSession", sandboxed=False)
 class ConsolidateSessionWorkflow:
     @workflow.init
     def __init__(self, params: ConsolidateSessionInput) -> None:
