@@ -296,7 +296,11 @@ if __name__ == "__main__":
     parser.add_argument("--sessions", type=int, default=100, help="concurrent sessions of the load run")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker process counts")
     parser.add_argument("--threads", type=int, default=320, help="activity threads per worker")
-    parser.add_argument("--workflow-tasks", type=int, default=64)
+    # Local activities (load_batch, advance_watermark, the commit) hold their workflow task's slot while they
+    # run: with fewer workflow task slots than activity slots, sessions queue for slots with CPU to spare.
+    parser.add_argument(
+        "--workflow-tasks", type=int, default=320, help="workflow task slots per worker (as many as threads)"
+    )
     parser.add_argument("--pool", type=int, default=20, help="PostgreSQL connection pool per worker")
     parser.add_argument("--port", type=int, default=27233)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
