@@ -17,6 +17,11 @@
                                 (retry the range, or skip it: the watermark passes it, audited)
         history large?      ──▶ continue-as-new, carrying the pending idle
 
+Not sandboxed, like FormSegment: the sandbox re-ran this module and proxied every passed-through module for
+each session's workflow (about a tenth of the worker's CPU per consolidation) to guard orchestration whose
+every decision is a pure function in domain/ or workflow.now()/uuid4(). The replay tests guard its
+determinism.
+
 Planning happens inside load_batch, not here: the plan is then recorded in history, so a later change of
 the planner's bounds cannot make an in-flight history replay differently, and per-event footprints (which
 need the text to count coverage units) never enter the history; only the planned SegmentRefs do.
@@ -30,7 +35,12 @@ from uuid import UUID
 
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
-from temporalio.exceptions import ActivityError, ChildWorkflowError, WorkflowAlreadyStartedError
+from temporalio.exceptions import (
+    ActivityError,
+    ApplicationError,
+    ChildWorkflowError,
+    WorkflowAlreadyStartedError,
+)
 from temporalio.workflow import ParentClosePolicy
 
 with workflow.unsafe.imports_passed_through():
@@ -54,7 +64,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.formation.segments import SegmentRef, passed_gaps
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
-    from workflows.poison import poison_of
+    from workflows.poison import naming_local_activity, poison_of
     from workflows.policies import (
         INFRASTRUCTURE_RETRY,
         LOCAL_RETRY_THRESHOLD,
@@ -82,7 +92,7 @@ def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | st
     return f"consolidate/{tenant_id}/{principal_id}/{session_id}"
 
 
-@workflow.defn(name="ConsolidateSession")
+@workflow.defn(name="ConsolidateSession", sandboxed=False)
 class ConsolidateSessionWorkflow:
     @workflow.init
     def __init__(self, params: ConsolidateSessionInput) -> None:
@@ -343,14 +353,18 @@ class ConsolidateSessionWorkflow:
 
 
 async def _store_local(activity: Callable[[BatchActivities, In], Out], arg: In) -> Out:
-    """A short store-only step as a local activity, bounded so that an outage never holds the task."""
-    return await workflow.execute_local_activity_method(
-        activity,
-        arg,
-        start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
-        local_retry_threshold=LOCAL_RETRY_THRESHOLD,
-        retry_policy=INFRASTRUCTURE_RETRY,
-    )
+    """A short store-only step as a local activity, bounded so that an outage never holds the task. Its
+    deterministic failure is raised named, as a scheduled activity's would be, so poison_of finds it."""
+    try:
+        return await workflow.execute_local_activity_method(
+            activity,
+            arg,
+            start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
+            local_retry_threshold=LOCAL_RETRY_THRESHOLD,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+    except ApplicationError as failure:
+        raise naming_local_activity(failure, activity.__name__) from failure
 
 
 __all__ = [

@@ -8,7 +8,8 @@
         distill             (provider call 3)  ──▶ staged distillation document, StageReport
         formation@8 / formation@10:
         extract             (the one call)     ──▶ staged candidate document, StageReport
-      commit_segment        (one unit of work) ──▶ CommitReport
+      commit_segment        (one unit of work; local, in the task that ends the segment) ──▶ CommitReport
+                            (scheduled in older histories)
     ◀── SegmentOutcome (reports only)
 
 Each stage reads its inputs from the store and stages its output there; only reports cross this file.
@@ -22,11 +23,20 @@ workflow.
 """
 
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
     from activities.contracts import CommitInput, SegmentInput, SegmentOutcome
-    from workflows.policies import COMMIT_START_TO_CLOSE, HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY
+    from domain.beliefs.commit import CommitReport
+    from workflows.poison import naming_local_activity
+    from workflows.policies import (
+        COMMIT_START_TO_CLOSE,
+        HEARTBEAT_TIMEOUT,
+        INFRASTRUCTURE_RETRY,
+        LOCAL_RETRY_THRESHOLD,
+        LOCAL_STORE_START_TO_CLOSE,
+    )
     from workflows.stages import run_formation_stages
 
 
@@ -39,15 +49,39 @@ class FormSegmentWorkflow:
     @workflow.run
     async def run(self, params: SegmentInput) -> SegmentOutcome:
         stages = await run_formation_stages(params.ref, params.run_id)
-        commit = await workflow.execute_activity_method(
-            CommitActivities.commit_segment,
-            CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before),
-            start_to_close_timeout=COMMIT_START_TO_CLOSE,
-            heartbeat_timeout=HEARTBEAT_TIMEOUT,
-            retry_policy=INFRASTRUCTURE_RETRY,
+        commit = await self._commit(
+            CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before)
         )
         workflow.logger.info(
             "segment committed",
             extra={"segment_index": params.ref.index, "event_count": params.ref.event_count},
         )
         return SegmentOutcome(ref=params.ref, stages=stages, commit=commit)
+
+    @staticmethod
+    async def _commit(params: CommitInput) -> CommitReport:
+        """A local activity since "commit-local": it runs in the workflow task that the last stage's
+        completion starts, and that task also completes the segment (per segment one workflow task, one
+        activity task and three history events fewer). The provider calls are behind it in history, so no
+        retry of the commit calls a provider again; a second run after a lost task returns the recorded
+        report (the commit is idempotent on run and segment key). Bounded like the other local store steps:
+        a database outage waits on durable timers, not in a held workflow task."""
+        if workflow.patched("commit-local"):
+            try:
+                return await workflow.execute_local_activity_method(
+                    CommitActivities.commit_segment,
+                    params,
+                    start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
+                    local_retry_threshold=LOCAL_RETRY_THRESHOLD,
+                    retry_policy=INFRASTRUCTURE_RETRY,
+                )
+            except ApplicationError as failure:
+                # Only a deterministic failure ends the retries; the session's quarantine names the activity.
+                raise naming_local_activity(failure, "commit_segment") from failure
+        return await workflow.execute_activity_method(
+            CommitActivities.commit_segment,
+            params,
+            start_to_close_timeout=COMMIT_START_TO_CLOSE,
+            heartbeat_timeout=HEARTBEAT_TIMEOUT,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )

@@ -27,3 +27,19 @@ def poison_of(error: BaseException) -> Poison | None:
             )
         cause = cause.__cause__
     return None
+
+
+def naming_local_activity(failure: ApplicationError, activity: str) -> ActivityError:
+    """A local activity's failure reaches its workflow bare, without the ActivityError that names a scheduled
+    activity's; raised from this one instead, it names the activity wherever poison_of reads it."""
+    named = ActivityError(
+        f"{activity} failed",
+        scheduled_event_id=0,
+        started_event_id=0,
+        identity="",
+        activity_type=activity,
+        activity_id="",
+        retry_state=None,
+    )
+    named.__cause__ = failure
+    return named

@@ -1,8 +1,8 @@
 """ConsolidateSession's input and results.
 
-They live outside workflows/consolidate_session.py and are imported passed through: the sandbox re-runs a
-workflow's own module for every workflow it starts, and building these pydantic schemas each time was a
-visible share of the worker's CPU per consolidation.
+They live outside workflows/consolidate_session.py, built once per process: while that workflow ran in the
+sandbox, which re-ran its module for every workflow it started, rebuilding these pydantic schemas each time
+was a visible share of the worker's CPU per consolidation (the workflow now runs unsandboxed).
 """
 
 from uuid import UUID

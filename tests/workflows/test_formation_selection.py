@@ -1,6 +1,6 @@
 """What a worker's activation chose shows in its workflows: with no provider policy, FormationPolicy=
 "deterministic" on the session and its segments and formation@9's pipeline in the records; with formation@10,
-each segment is one child whose history schedules the one extract activity, then commit_segment."""
+each segment is one child whose history schedules the one extract activity, then commits (a local activity)."""
 
 import uuid
 
@@ -21,7 +21,7 @@ from domain.policy.versions import FORMATION_9, FORMATION_10
 from domain.telemetry import FailureClass, Stage, StageOutcome
 from tests.evidence_builders import CORPORA, RUNNING, formation
 from tests.workflows.conversations import NAMES, conversation, plausible_answer
-from tests.workflows.harness import Harness, scheduled_activities
+from tests.workflows.harness import Harness, local_activities, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories
 from workflows.search_attributes import FORMATION_POLICY
 
@@ -87,7 +87,8 @@ def test_a_formation10_segment_is_one_extract_then_commit(harness: Harness, stor
 
     assert summary.last_round is not None and summary.last_round.segment_count == 1
     [segment] = by_workflow_type(found, "segment/").values()
-    assert scheduled_activities(segment) == ["extract", "commit_segment"]
+    assert scheduled_activities(segment) == ["extract"]
+    assert local_activities(segment) == ["commit_segment"]
     assert provider.calls == {Stage.EXTRACTION: 1}
     [request] = provider.requests
     assert request.max_output_tokens == 16_384

@@ -161,6 +161,31 @@ def test_a_deterministic_commit_failure_is_not_retried_and_a_release_retries_it(
     assert "Zelmora" not in str(quarantined.details)
 
 
+def test_a_deterministic_load_batch_failure_quarantines_the_session_and_a_release_retries_it(
+    harness: Harness, store: PostgresStore
+) -> None:
+    """load_batch is a local activity, whose failure reaches the workflow without an ActivityError: seen
+    failing the session's workflow instead of quarantining it before _store_local named the failure."""
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 3)
+    append(store, events)
+    plan = FailurePlan("load_batch", [OverflowError("date value out of range: Zelmora")])
+
+    with harness.worker(
+        WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
+    ) as worker:
+        handle, quarantine = idle_until_held(harness, worker.task_queue, session)
+        assert (quarantine.poison.activity, quarantine.poison.failure_type) == ("load_batch", "OverflowError")
+        assert plan.attempts["load_batch"] == 1, "a deterministic failure is not retried"
+        assert store_counts(store, session).watermark == 0
+
+        harness.run(release_session(harness.client, "t1", "p1", session, skip=False))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None and summary.last_round.quarantine is None
+    assert store_counts(store, session).watermark == len(events), "the retried round consolidated"
+
+
 def test_a_skip_passes_the_poisoned_events_only_and_a_gap_filled_while_held_consolidates_next(
     harness: Harness, store: PostgresStore
 ) -> None:
