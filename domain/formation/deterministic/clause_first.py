@@ -32,13 +32,17 @@ from domain.formation.deterministic.clause_words import (
     TRANSIENT,
 )
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import ASKING, Parse, aspect_of, copula_rest
+from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, Parse, aspect_of, copula_rest
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
+_QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
+# Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
+_LISTED = POSSESSION | {"be"}
 _ARTICLES = frozenset({"a", "an"})
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
@@ -97,7 +101,12 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                     break
                 if "," in gap:
                     items.append([])
-        infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        infinitive = following is not None and following.lower == "to"
+        if token.lower == "but" and following is not None and _past_form(following):
+            if items[-1]:
+                items.append([])
+            continue
         if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
             break
         if token.lower in CONNECTORS:
@@ -110,8 +119,20 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
 
 def _trim(words: list[Token]) -> list[Token]:
     while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
+        if words[-1].lower == "now" and len(words) > 1 and words[-2].lower == "right":
+            words = words[:-1]  # "right now" names the moment, like "now" alone
         words = words[:-1]
     return words
+
+
+def _past_form(token: Token) -> bool:
+    """Whether a word is the past of a verb that can open an item of its own ("..., but grew up in ...")."""
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    return (
+        lemma in ITEM_VERBS
+        and (token.lower != lemma or lemma in SAME_FORM_PAST)
+        and not token.lower.endswith(("ing", "s"))
+    )
 
 
 def phrase(text: str, words: list[Token]) -> str:
@@ -184,16 +205,44 @@ def _negated_head(
 
 
 def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
-    lemma = verb_lemma(token)
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
     if lemma not in ITEM_VERBS:
         return None
     if token.lower.endswith("ing"):
         return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
     if token.lower == lemma or token.lower == third_person(lemma):
         if aspect is Aspect.PAST:
-            return None
+            # "I used to smoke but quit five years ago": a verb whose past is its base form continues a past.
+            return (lemma, token.lower, Aspect.PAST) if lemma in SAME_FORM_PAST else None
         return lemma, third_person(lemma), Aspect.SIMPLE
     return lemma, token.lower, Aspect.PAST
+
+
+def _told_of(part: list[Token]) -> bool:
+    """Whether an item is a statement about its own first word: "..., rent went up"."""
+    if len(part) < 2 or part[0].lower in _ARTICLES:
+        return False
+    second = part[1]
+    lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
+    return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
+
+
+def _copula_item(part: list[Token], first: Item) -> Item | None:
+    """An item continuing "I am ...": a short complement of its own ("I'm 34, single"), a participle with
+    its phrase ("I'm 67, retired from the post office"), or a progressive verb with an object when the first
+    complement was a plain one ("I'm 16 and trying to get my first job"; not "I'm into hiking and running")."""
+    head = part[0].lower
+    if any(t.lower in _QUALIFIERS for t in part):
+        return None  # "I'm an electrician, mostly residential" narrows the first item
+    # After a preposition a short item is its object: "I'm fluent in German and Italian".
+    plain = not any(t.lower in TRAILING or t.lower.endswith("ing") for t in first.words)
+    if len(part) <= 3 and not head.endswith("ing") and plain:
+        return Item("be", "is", Aspect.SIMPLE, part)
+    if head.endswith("ed") and verb_lemma(part[0]) != head:
+        return Item("be", "is", Aspect.SIMPLE, part)
+    if head.endswith("ing") and len(part) > 2 and plain:
+        return Item(verb_lemma(part[0]), f"is {head}", Aspect.PROGRESSIVE, part[1:])
+    return None
 
 
 def _considering(names: set[str], rest: list[Token]) -> bool:
@@ -231,20 +280,27 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS:
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or _told_of(part):
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
+        if part[0].lower == "like" and len(part) > 1 and _is_number(part[1]):
+            break  # an estimate, not a verb: "I'd love to retire early, like 50"
         verb = _item_verb(part[0], aspect)
+        copula_item = _copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
         elif lemma in POSSESSION and part[0].lower in _ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
-        elif lemma == "be" and found[-1].lemma == "be" and len(part) <= 3:
-            found.append(Item("be", "is", Aspect.SIMPLE, part))
+        elif copula_item is not None:
+            found.append(copula_item)
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
         found = found[:1]  # which coordinated items a negation reaches is not clear from the words
     return [item for item in found if item.words or item.lemma not in ("be", "have")]
+
+
+def _is_number(token: Token) -> bool:
+    return token.lower.isdigit() or token.lower in NUMBER_WORDS
 
 
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> Claim:
@@ -275,7 +331,8 @@ def _coordinated(text: str, parse: Parse) -> bool:
     possession = parse.lemma in POSSESSION
     for index in range(1, len(words)):
         token = words[index]
-        if verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
+        # After a copula any item may be a complement of its own ("I'm vegan and gluten free").
+        if copula is not None or verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:
                 return True
@@ -291,7 +348,7 @@ def clause_first_claims(
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
-        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in POSSESSION]
+        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in _LISTED]
     return [item_claim(text, item, lead) for item in items]
 
 

@@ -175,6 +175,8 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
         predicate = tokens[at + 1 : stop]
         if tokens[at].lower == "im":
             predicate = [tokens[at]._replace(lower="am", lemma="be"), *predicate]
+        elif predicate and predicate[0].lower == "'re":
+            predicate = [predicate[0]._replace(lower="are", lemma="be"), *predicate[1:]]
         parse = parse_predicate(predicate)
         if parse is not None:
             claims.extend(clause_first_claims(text, parse))

@@ -73,6 +73,9 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# Past forms the lemmatizer keeps as they are (its table is frozen: stored match keys depend on it), with
+# the verb they are the past of: "I left to start a company" is "leave", not a present "lefts".
+PAST_FORMS = {"left": "leave", "won": "win", "felt": "feel", "broke": "break", "shook": "shake"}
 # "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
 ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 
@@ -104,7 +107,7 @@ class Parse:
     def lemma(self) -> str:
         # Rules ask for the verb's lemma many times per predicate; compute it once.
         if self._lemma is None:
-            self._lemma = verb_lemma(self.verb)
+            self._lemma = PAST_FORMS.get(self.verb.lower) or verb_lemma(self.verb)
         return self._lemma
 
     @property
@@ -262,7 +265,9 @@ def _compute_aspect(parse: Parse) -> tuple[Aspect, str]:
         return Aspect.PROGRESSIVE, verb.text
     if parse.used_to:
         return Aspect.PAST, f"used to {verb.lower}"
-    if verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma):
+    if verb.lower in PAST_FORMS or (
+        verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma)
+    ):
         return Aspect.PAST, verb.text
     return Aspect.SIMPLE, verb.text
 
