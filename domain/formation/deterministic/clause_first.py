@@ -47,7 +47,9 @@ _ARTICLES = frozenset({"a", "an"})
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
-_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
+_SUBJECTS = frozenset(
+    {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
+)
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
@@ -323,7 +325,7 @@ def _coordinated(text: str, parse: Parse) -> bool:
     if (
         not rest
         or "," not in text[rest[0].start : rest[-1].end]
-        and not any(t.lower in CONNECTORS for t in rest)
+        and not any(t.lower in CONNECTORS or t.lower == "but" for t in rest)
     ):
         return False
     copula = copula_rest(parse)
@@ -335,6 +337,8 @@ def _coordinated(text: str, parse: Parse) -> bool:
         if copula is not None or verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:
+                return True
+            if before.lower == "but" and _past_form(token):
                 return True
     return False
 

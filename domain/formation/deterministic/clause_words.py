@@ -77,6 +77,7 @@ TRANSIENT = frozenset(
         "confirm",
         "think",
         "tell",
+        "mind",
         "today",
         "tonight",
         "yesterday",

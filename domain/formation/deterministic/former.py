@@ -14,6 +14,7 @@ from domain.formation.deterministic.answers import answer_claims, last_question
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
 from domain.formation.deterministic.corrections import correction_claims
+from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.possessives import possessive_claims
@@ -82,7 +83,10 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
     )
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
-        return request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
+        requests = request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
+        if requests or not opens_with_past(body):
+            return requests
+        return dropped_subject_claims(text, tokenize(text, clause.start, clause.end))
     tokens = tokenize(text, clause.start, clause.end)
     # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
     lowers = [t.lower for t in tokens]
@@ -104,6 +108,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
+    elif not subjects and opens_with_past(body):
+        claims.extend(dropped_subject_claims(text, tokens))
     quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
         before = lowers[max(0, at - 3) : at]

@@ -1,0 +1,79 @@
+"""The deterministic former reads a clause by its structure: coordinated items, a dropped "I", a copula
+list. Each expected statement was written by hand from the utterance, not copied from the former's output;
+each near miss names what must not form."""
+
+from datetime import UTC, datetime
+from uuid import UUID
+
+import pytest
+
+from domain.candidates import Derivation
+from domain.events import SourceEvent, SourceEventKind
+from domain.formation.deterministic.former import fallback_candidates
+
+SESSION = UUID("33333333-4444-4555-8666-777777777777")
+AT = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
+
+
+def statements(*turns: str) -> set[str]:
+    """The direct statements of a conversation; a turn opening with "A: " is the agent's."""
+    events = [
+        SourceEvent(
+            tenant_id="t1",
+            principal_id="p1",
+            session_id=SESSION,
+            seq=seq,
+            kind=SourceEventKind.ASSISTANT_MESSAGE
+            if turn.startswith("A: ")
+            else SourceEventKind.USER_MESSAGE,
+            text=turn.removeprefix("A: "),
+            occurred_at=AT,
+        )
+        for seq, turn in enumerate(turns, start=1)
+    ]
+    return {c.statement for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "but" before a verb of its own opens another item.
+        ("I was raised in Leeds but moved to Bristol in 2010.", "User moved to Bristol in 2010."),
+        ("I used to drink a lot but quit three years ago.", "User quit three years ago."),
+        # A copula carries a list of complements, a participle phrase and a progressive verb.
+        ("I'm 58, divorced and semi-retired.", "User is divorced."),
+        ("I'm 41, retired from the navy after 20 years.", "User is retired from the navy after 20 years."),
+        ("I'm 19 and trying to save for a car.", "User is trying to save for a car."),
+        ("I'm lactose intolerant and vegetarian, which rules out a lot.", "User is vegetarian."),
+        # The "I" left out.
+        ("Grew up in Cork, moved to Dublin for work in 2012.", "User grew up in Cork."),
+        ("Grew up in Cork, moved to Dublin for work in 2012.", "User moved to Dublin for work in 2012."),
+        ("been building a canoe in the garage since spring", "User has been building a canoe in the garage."),
+        ("Worked as a welder for twelve years.", "User worked as a welder for twelve years."),
+        # "we're" is "we are"; "left" is the past of "leave".
+        ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
+        ("I left my job to start a bakery.", "User left their job to start a bakery."),
+    ],
+)
+def test_a_clause_forms_its_claim(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'd love to retire early, like 55.", "User likes 55."),
+        ("I'm fluent in Greek and Turkish.", "User is Turkish."),
+        ("I'm a plumber, mostly commercial.", "User is mostly commercial."),
+        ("I'm on a strict diet this month, my doctor insisted.", "User is my doctor insisted."),
+        ("Worked like a charm, thanks.", "User worked like a charm."),
+        ("Changed my mind, let's use Rust.", "User changed their mind."),
+    ],
+)
+def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize("text", ["Sounds good.", "Tried that already.", "Worked like a charm, thanks."])
+def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
