@@ -50,6 +50,20 @@ def statements(*turns: str) -> set[str]:
         ("Grew up in Cork, moved to Dublin for work in 2012.", "User moved to Dublin for work in 2012."),
         ("been building a canoe in the garage since spring", "User has been building a canoe in the garage."),
         ("Worked as a welder for twelve years.", "User worked as a welder for twelve years."),
+        # "my"/"our" and a thing, then a finite verb: the thing holds the claim.
+        ("Our bakery supplies bread to three cafes.", "User's bakery supplies bread to three cafes."),
+        ("ugh, my apartment is freezing all winter", "User's apartment is freezing all winter."),
+        (
+            "My choir is rehearsing a Bach cantata this term.",
+            "User's choir is rehearsing a Bach cantata this term.",
+        ),
+        # A relative after a comma or a colon, with the verb agreeing with a plural holder.
+        (
+            "Please never suggest shrimp, my wife has a shellfish allergy.",
+            "User's wife has a shellfish allergy.",
+        ),
+        ("my twins are 3 and 5", "User's twins are 3 and 5."),
+        ("My parents run a hardware store, and my sister is a nurse.", "User's sister is a nurse."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -68,12 +82,29 @@ def test_a_clause_forms_its_claim(text: str, expected: str) -> None:
         ("I'm on a strict diet this month, my doctor insisted.", "User is my doctor insisted."),
         ("Worked like a charm, thanks.", "User worked like a charm."),
         ("Changed my mind, let's use Rust.", "User changed their mind."),
+        (
+            "My parents run a hardware store, and my sister is a nurse.",
+            "User's parents run a hardware store, and their sister is a nurse.",
+        ),
+        ("my cats love it", "User's cats love it."),
     ],
 )
 def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
 
 
-@pytest.mark.parametrize("text", ["Sounds good.", "Tried that already.", "Worked like a charm, thanks."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sounds good.",
+        "Tried that already.",
+        "Worked like a charm, thanks.",
+        # Other people state facts about themselves; the conversation and a passing ache are not the user's.
+        "My landlord is selling the building.",
+        "My mentor has written four books.",
+        "My question is about mortgages.",
+        "My knee is sore today.",
+    ],
+)
 def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
     assert statements(text) == set()

@@ -40,6 +40,9 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key, third_pe
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
+_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
+# A complement that is only one of these points back at something said before: "my kids love it".
+_POINTERS = frozenset({"it", "that", "this", "them"})
 _QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
@@ -78,7 +81,10 @@ _OPENERS = frozenset(
 
 def opens_question(tokens: list[Token]) -> bool:
     """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
-    return bool(tokens) and tokens[0].lower in _OPENERS
+    if not tokens or tokens[0].lower not in _OPENERS:
+        return False
+    # "Don't ever suggest ..." is an instruction, not a question.
+    return not (len(tokens) > 1 and tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not"))
 
 
 @dataclass(slots=True)
@@ -221,9 +227,12 @@ def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
 
 
 def _told_of(part: list[Token]) -> bool:
-    """Whether an item is a statement about its own first word: "..., rent went up"."""
+    """Whether an item is a statement about its own first words: "..., rent went up", "... and my brother
+    is still in college"."""
     if len(part) < 2 or part[0].lower in _ARTICLES:
         return False
+    if part[0].lower in ("my", "our"):
+        return any(t.lower in _FINITE for t in part[2:5])
     second = part[1]
     lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
     return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
@@ -236,6 +245,8 @@ def _copula_item(part: list[Token], first: Item) -> Item | None:
     head = part[0].lower
     if any(t.lower in _QUALIFIERS for t in part):
         return None  # "I'm an electrician, mostly residential" narrows the first item
+    if all(_is_number(t) for t in (*first.words, *part)):
+        return None  # "my kids are 4 and 7": one list of ages
     # After a preposition a short item is its object: "I'm fluent in German and Italian".
     plain = not any(t.lower in TRAILING or t.lower.endswith("ing") for t in first.words)
     if len(part) <= 3 and not head.endswith("ing") and plain:
@@ -298,20 +309,26 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
         found = found[:1]  # which coordinated items a negation reaches is not clear from the words
-    return [item for item in found if item.words or item.lemma not in ("be", "have")]
+    return [
+        item
+        for item in found
+        if (item.words or item.lemma not in ("be", "have"))
+        and not (len(item.words) == 1 and item.words[0].lower in _POINTERS)
+    ]
 
 
 def _is_number(token: Token) -> bool:
     return token.lower.isdigit() or token.lower in NUMBER_WORDS
 
 
-def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> Claim:
-    """The direct claim of one item, filed by the kind classifier under a key made of its own words."""
+def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
+    """The direct claim of one item, filed by the kind classifier under a key made of its own words; kin
+    says whether another holder than the user is a person close to them or a thing of theirs."""
     complement = phrase(text, item.words)
     if lead:
         complement = f"{complement} {lead[:1].lower()}{lead[1:]}".strip()
     words = [t.lemma for t in item.words if t.lemma not in STOPWORDS]
-    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder)
+    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder, kin)
     subject = conflict_key(NAMESPACES[kind], [item.lemma, *words])
     predicate = Predicate(item.lemma, item.verb_phrase, Aspect.BARE, complement)
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)

@@ -11,6 +11,7 @@ from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryC
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import answer_claims, last_question
+from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
 from domain.formation.deterministic.corrections import correction_claims
@@ -105,6 +106,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         claims.extend(request_claims(text, tokens))
     if "my" in lowers:
         claims.extend(relative_claims(text, tokens))
+    if "my" in lowers or "our" in lowers:
+        claims.extend(belonging_claims(text, tokens, {claim.holder for claim in claims}))
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))

@@ -19,7 +19,7 @@ from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token
-from domain.formation.rendering import Aspect, Predicate, conflict_key
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 KIN = RELATIVES | frozenset(
     {
@@ -59,6 +59,7 @@ _PARENTS = frozenset(
     | {"grandparent", "aunt", "uncle", "cousin", "mother-in-law", "father-in-law", "ex"}
 )
 _PRONOUNS = frozenset({"she", "he", "they"})
+_PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
 
 
@@ -67,7 +68,7 @@ _COPULA_NEXT = frozenset(
 )
 
 
-def _verb_start(tokens: list[Token]) -> list[Token] | None:
+def verb_start(tokens: list[Token]) -> list[Token] | None:
     """The predicate after a holder, with "'s" read as "is" where a complement follows ("my husband's a
     firefighter", "he's 7") and as a possessive otherwise ("my sister's wedding"); None when no verb follows."""
     if not tokens or tokens[0].lower in ("and", "or", "&", "who", "that", "which"):
@@ -99,14 +100,33 @@ def _said(tokens: list[Token]) -> bool:
     return any(t.lemma in NOT_ASSERTING for t in tokens[:2])
 
 
-def _predicate_claims(text: str, tokens: list[Token], holder: str) -> list[Claim]:
-    predicate = _verb_start(tokens)
+def held_claims(text: str, tokens: list[Token], holder: str, plural: bool, kin: bool = True) -> list[Claim]:
+    """The claims of the predicate after a holder ("User's daughter", "User's band"), its verb agreeing
+    with a plural holder ("User's kids are 4 and 7")."""
+    predicate = verb_start(tokens)
     if predicate is None or _said(predicate):
         return []
     parse = parse_predicate(predicate)
     if parse is None:
         return []
-    return [item_claim(text, item, holder=holder) for item in predicate_items(text, parse)]
+    items = predicate_items(text, parse)
+    if plural:
+        for item in items:
+            item.verb_phrase = _plural(item.verb_phrase, item.lemma)
+    return [item_claim(text, item, holder=holder, kin=kin) for item in items]
+
+
+def _plural(verb_phrase: str, lemma: str) -> str:
+    head, _, tail = verb_phrase.partition(" ")
+    if head in _PLURAL_AUX:
+        return f"{_PLURAL_AUX[head]} {tail}".strip()
+    if head == third_person(lemma) and head != lemma:
+        return f"{lemma} {tail}".strip()
+    return verb_phrase
+
+
+def _plural_noun(word: Token) -> bool:
+    return word.lower.endswith("s") and word.lemma != word.lower
 
 
 def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
@@ -126,7 +146,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
     for at, token in enumerate(tokens):
         if token.lower in _PRONOUNS and holder and at and _continues(text, tokens[at - 1], token, stated):
-            claims.extend(_predicate_claims(text, tokens[at + 1 :], holder))
+            claims.extend(held_claims(text, tokens[at + 1 :], holder, token.lower == "they"))
             continue
         if token.lower != "my":
             continue
@@ -138,10 +158,14 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             continue
         if tokens[head].lemma not in _PARENTS:
             claims.append(_has_claim(tokens[head]))
-        starts_clause = at == 0 or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
+        starts_clause = (
+            at == 0
+            or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
+            or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
+        )
         if starts_clause:
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
-            held = _predicate_claims(text, tokens[head + 1 :], holder)
+            held = held_claims(text, tokens[head + 1 :], holder, _plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims
