@@ -64,6 +64,11 @@ def statements(*turns: str) -> set[str]:
         ),
         ("my twins are 3 and 5", "User's twins are 3 and 5."),
         ("My parents run a hardware store, and my sister is a nurse.", "User's sister is a nurse."),
+        # A counted or denied "with" phrase after being or having is a possession of its own.
+        ("I'm a single mom with two teenagers.", "User is a single mom."),
+        ("I'm a single mom with two teenagers.", "User has two teenagers."),
+        ("I rent a cabin in Maine with no internet.", "User rents a cabin in Maine."),
+        ("I rent a cabin in Maine with no internet.", "User has no internet."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -87,6 +92,8 @@ def test_a_clause_forms_its_claim(text: str, expected: str) -> None:
             "User's parents run a hardware store, and their sister is a nurse.",
         ),
         ("my cats love it", "User's cats love it."),
+        ("I went to Lisbon with two friends last May.", "User has two friends."),
+        ("My dad came back from the store with no milk.", "User's dad has no milk."),
     ],
 )
 def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:

@@ -11,6 +11,7 @@ from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryC
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import answer_claims, last_question
+from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
@@ -165,6 +166,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
+    if " with " in body:
+        claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
