@@ -69,6 +69,18 @@ def statements(*turns: str) -> set[str]:
         ("I'm a single mom with two teenagers.", "User has two teenagers."),
         ("I rent a cabin in Maine with no internet.", "User rents a cabin in Maine."),
         ("I rent a cabin in Maine with no internet.", "User has no internet."),
+        # A polite instruction about a kind of thing, and "stop ...", are standing wishes.
+        ("Please use British spelling.", "User wants the assistant to use British spelling."),
+        ("Short sentences please, I'm dyslexic.", "User is dyslexic."),
+        (
+            "Keep replies under five lines please, I read on my phone.",
+            "User wants the assistant to keep replies under five lines.",
+        ),
+        (
+            "Could you stop ending every reply with a question?",
+            "User does not want the assistant to end every reply with a question.",
+        ),
+        ("please don't use jargon", "User does not want the assistant to use jargon."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -111,6 +123,13 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "My mentor has written four books.",
         "My question is about mortgages.",
         "My knee is sore today.",
+        # Instructions about this answer alone.
+        "Please explain that again.",
+        "please write me a cover letter",
+        "Give me three ideas please.",
+        "please list options for a cheap laptop",
+        "Please don't do that again.",
+        "Stop the timer.",
     ],
 )
 def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:

@@ -22,6 +22,7 @@ from domain.formation.deterministic.patterns import folded, frequency, hinted, s
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
@@ -80,9 +81,11 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
     """All claims one clause of an owner-asserted event states; empty when it states none."""
     body = clause.text
+    lowered = folded(body)
     requested = (
-        hinted(folded(body), _REQUEST_HINTS)
+        hinted(lowered, _REQUEST_HINTS)
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
+        or hinted(lowered, REQUEST_HINTS)
     )
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         requests = request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
