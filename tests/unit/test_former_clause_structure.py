@@ -81,6 +81,14 @@ def statements(*turns: str) -> set[str]:
             "User does not want the assistant to end every reply with a question.",
         ),
         ("please don't use jargon", "User does not want the assistant to use jargon."),
+        # A verb with nothing after it: an activity, or what the user is doing these days.
+        ("I paint, and I garden when it's warm.", "User paints."),
+        ("Honestly I never drive.", "User never drives."),
+        ("I'm freelancing while I look for something permanent.", "User is freelancing."),
+        ("I've been tutoring since I graduated.", "User has been tutoring."),
+        # What "only" excepts from a negation, and a plan under consideration behind an adverb.
+        ("I don't eat meat, only fish.", "User eats fish."),
+        ("I'm thinking about possibly moving to Porto.", "User is thinking about possibly moving to Porto."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -130,6 +138,12 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "please list options for a cheap laptop",
         "Please don't do that again.",
         "Stop the timer.",
+        # A verb of the moment with nothing after it, and an activity in progress right now.
+        "I'm leaving now.",
+        "I'm kidding!",
+        "I love that idea!",
+        "I'm reading.",
+        "I don't know.",
     ],
 )
 def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import (
+    ACTIVITIES,
     CONNECTORS,
     FILLERS,
     INFINITIVE_OK,
     ITEM_VERBS,
     MAX_ITEM_WORDS,
+    MOMENT,
     NOT_ASSERTING,
     NOT_VERBS,
     ONE_OFF,
@@ -183,6 +185,31 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
+def _excepted(item: Item, parse: Parse) -> Item:
+    """The affirmative of a negated item, for what "only" excepts from it."""
+    lemma = parse.lemma
+    return Item(lemma, third_person(lemma), Aspect.SIMPLE, item.words[1:])
+
+
+def _bare(parse: Parse, lemma: str, aspect: Aspect) -> bool:
+    """Whether a verb with nothing after it states something lasting: an activity ("I knit", "I never
+    cook") or what the user is doing these days ("I'm consulting", "I've been freelancing"); a verb of the
+    moment ("I'm leaving", "I'm kidding", "I agree") does not."""
+    verb = parse.verb.lower
+    if (
+        lemma in ("be", "have")
+        or lemma in MOMENT
+        or verb in TRANSIENT
+        or lemma in TRANSIENT
+        or lemma in ONE_OFF
+    ):
+        return False
+    if aspect is Aspect.PROGRESSIVE:
+        # "I'm reading" is this moment's activity; "I'm consulting" is what the user does these days.
+        return lemma not in ACTIVITIES and verb.endswith("ing")
+    return lemma in ACTIVITIES or aspect is Aspect.PERFECT and verb.endswith("ing")
+
+
 def _names_past(words: list[Token]) -> bool:
     """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
     return any(
@@ -198,8 +225,10 @@ def _negated_head(
     negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
     narrates a moment, and a negated modal is a limit the constraint rule reads."""
     rest = parse.rest
-    if parse.modal is not None or "can" in before or not rest or rest[0].lower in PRONOUN_OBJECTS:
+    if parse.modal is not None or "can" in before or rest and rest[0].lower in PRONOUN_OBJECTS:
         return None
+    if not rest and not (never and parse.lemma in ACTIVITIES):
+        return None  # "I never cook" is a standing negation; "I don't know" is not
     lemma = parse.lemma
     if aspect is Aspect.SIMPLE:
         phrase_ = f"never {spaced}{third_person(lemma)}" if never else f"does not {spaced}{lemma}"
@@ -264,7 +293,7 @@ def _considering(names: set[str], rest: list[Token]) -> bool:
         "think" in names
         and len(rest) > 1
         and rest[0].lower in ("about", "of")
-        and rest[1].lower.endswith("ing")
+        and any(t.lower.endswith("ing") for t in rest[1:3])  # "thinking about maybe going back"
     )
 
 
@@ -285,9 +314,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
     parts = items_of(text, rest)
-    if not parts or len(parts[0]) > MAX_ITEM_WORDS or parts[0][0].lower in STOP and parts[0][0].lower != "so":
-        return []
-    if any(t.lower in TRANSIENT or t.lemma in TRANSIENT for t in parts[0]):
+    if not parts or parts[0][0].lower in STOP and parts[0][0].lower != "so":
+        # Nothing after the verb, or only a reason or a time: "I knit", "I've been freelancing since".
+        if not _bare(parse, lemma, aspect):
+            return []
+        parts = [[], *parts[1:]] if parts and parts[0][0].lower not in STOP else [[]]
+    if len(parts[0]) > MAX_ITEM_WORDS or any(t.lower in TRANSIENT or t.lemma in TRANSIENT for t in parts[0]):
         return []
     if aspect is Aspect.PAST and lemma in ONE_OFF:
         return []
@@ -297,6 +329,9 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
         if part[0].lower == "like" and len(part) > 1 and _is_number(part[1]):
             break  # an estimate, not a verb: "I'd love to retire early, like 50"
+        if parse.negated and part[0].lower == "only":
+            found.append(Item(lemma, verb_phrase, aspect, part))
+            continue
         verb = _item_verb(part[0], aspect)
         copula_item = _copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if verb is not None:
@@ -308,7 +343,11 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
-        found = found[:1]  # which coordinated items a negation reaches is not clear from the words
+        # Which coordinated items a negation reaches is not clear from the words, except one it excepts:
+        # "I don't drink coffee, only green tea".
+        found = found[:1] + [
+            _excepted(item, parse) for item in found[1:] if item.words[:1] and item.words[0].lower == "only"
+        ]
     return [
         item
         for item in found
@@ -350,8 +389,16 @@ def _coordinated(text: str, parse: Parse) -> bool:
     possession = parse.lemma in POSSESSION
     for index in range(1, len(words)):
         token = words[index]
-        # After a copula any item may be a complement of its own ("I'm vegan and gluten free").
-        if copula is not None or verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
+        # After a copula any item may be a complement of its own ("I'm vegan and gluten free"), and after a
+        # negation one may be excepted from it ("I don't drink coffee, only green tea").
+        if (
+            copula is not None
+            or verb_lemma(token) in ITEM_VERBS
+            or possession
+            and token.lower in _ARTICLES
+            or parse.negated
+            and token.lower == "only"
+        ):
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:
                 return True
@@ -369,7 +416,13 @@ def clause_first_claims(
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
-        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in _LISTED]
+        items = [
+            item
+            for item in items[1:]
+            if item.lemma != items[0].lemma
+            or item.lemma in _LISTED
+            or item.verb_phrase != items[0].verb_phrase
+        ]
     return [item_claim(text, item, lead) for item in items]
 
 

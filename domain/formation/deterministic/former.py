@@ -153,8 +153,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
-            if not found and asserted:
-                found = clause_first_claims(text, parse, parse.lead)
+            if asserted:
+                found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=bool(found)))
         elif parse.negated and can:
             found = constraint_claims(text, parse)
         else:
