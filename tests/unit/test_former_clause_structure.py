@@ -35,7 +35,7 @@ def statements(*turns: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    "turns",
     [
         # "but" before a verb of its own opens another item.
         ("I was raised in Leeds but moved to Bristol in 2010.", "User moved to Bristol in 2010."),
@@ -89,13 +89,19 @@ def statements(*turns: str) -> set[str]:
         # What "only" excepts from a negation, and a plan under consideration behind an adverb.
         ("I don't eat meat, only fish.", "User eats fish."),
         ("I'm thinking about possibly moving to Porto.", "User is thinking about possibly moving to Porto."),
+        # A short answer borrows the agent's question; a "yes" states it.
+        ("A: Where are you based?", "Leeds, mostly", "User is based in Leeds, mostly."),
+        ("A: Any hobbies?", "birdwatching and chess", "User has birdwatching and chess."),
+        ("A: Are you vegetarian?", "yep, since college", "User is vegetarian since college."),
+        ("A: Do you have any pets?", "yep, two old cats", "User has two old cats."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
     ],
 )
-def test_a_clause_forms_its_claim(text: str, expected: str) -> None:
-    assert expected in statements(text)
+def test_a_clause_forms_its_claim(turns: tuple[str, ...]) -> None:
+    *said, expected = turns
+    assert expected in statements(*said)
 
 
 @pytest.mark.parametrize(
@@ -148,3 +154,15 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
 )
 def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("A: Do you want me to draft it?", "yes please"),
+        ("A: Are you ready to continue?", "yes"),
+        ("A: Do you like spicy food?", "nope"),
+    ],
+)
+def test_a_yes_or_no_that_states_nothing_of_the_user_forms_nothing(turns: tuple[str, ...]) -> None:
+    assert statements(*turns) == set()

@@ -3,8 +3,11 @@
 "How long have you lived in Chicago?" answered "pretty much all my life" forms "User has lived in Chicago
 pretty much all their life."; "Which languages do you speak?" answered "English and Tagalog" forms "User
 speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's
-clause alone; the question supplies wording, never a fact. A "no" answer, an answer that states its own
-claim, and a question shape not read here form nothing.
+clause alone; the question supplies wording, never a fact. "Where are you based?" answered "Halifax" forms "User
+is based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a
+"yes" to "Are you vegetarian?" or "Do you cook?" states the question's predicate. A "no" answer, a "yes" to
+the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not
+read here form nothing.
 """
 
 import re
@@ -29,6 +32,14 @@ _YOUR = re.compile(r"^what(?:'s| is| are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _DOING = re.compile(r"^what are you (?P<verb>[a-z]+ing)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
+_WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
+_ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
+# Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
+_ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
+_DO_YOU = re.compile(r"^do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|definitely|absolutely|of course)\b", re.IGNORECASE)
+# A question about the agent's offer or this moment: a "yes" says nothing about the user.
+_OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there|still)\b", re.IGNORECASE)
 _LEADING = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
 )
@@ -37,6 +48,7 @@ _TRAILING = re.compile(
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
+_ENDING_PREPOSITIONS = (" from", " in", " at", "from")
 _IRREGULAR_PAST = {
     "grow": "grew",
     "go": "went",
@@ -88,6 +100,21 @@ def _answer(clause_text: str) -> str | None:
     return answer
 
 
+def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
+    """A "yes" to "Are you ...?" or "Do you ...?": the question's predicate, with what the answer adds."""
+    if _YES.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
+        return None
+    added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    if len(added.split()) > MAX_ANSWER_WORDS:
+        return None
+    if match := _ARE_YOU.match(question):
+        return "User", "is", Aspect.SIMPLE, f"{_voice(match['rest'])} {added}".strip()
+    if match := _DO_YOU.match(question):
+        verb = third_person(match["verb"].lower())
+        return "User", verb, Aspect.SIMPLE, f"{_voice(match['tail'])} {added}".strip()
+    return None
+
+
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
     """The holder, the verb phrase, the aspect and the complement the question lends the answer."""
     if match := _PERFECT.match(question):
@@ -104,6 +131,17 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         return "User", "has", Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
+    if match := _WHERE_ARE.match(question):
+        rest = match["rest"].lower()
+        # "Where are you from?" ends on its own preposition; "Where are you based?" takes "in".
+        place = (
+            answer
+            if rest.endswith(_ENDING_PREPOSITIONS) or answer.lower().startswith(_PLACE_PREPOSITIONS)
+            else f"in {answer}"
+        )
+        return "User", "is", Aspect.SIMPLE, f"{rest} {place}"
+    if match := _ANY.match(question):
+        return "User", "has", Aspect.SIMPLE, answer
     if match := _YOUR.match(question):
         np = _voice(match["np"])
         verb = "are" if question.lower().startswith("what are") else "is"
@@ -118,10 +156,11 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
 
 def answer_claims(question: str, clause_text: str) -> list[Claim]:
     """The claim a short answer makes with the predicate of the question it answers."""
+    question = question.strip()
     answer = _answer(clause_text)
-    if answer is None:
-        return []
-    borrowed = _borrowed(question.strip(), answer)
+    borrowed = _borrowed(question, answer) if answer is not None else None
+    if borrowed is None:
+        borrowed = _affirmed(question, clause_text)
     if borrowed is None:
         return []
     holder, verb_phrase, aspect, complement = borrowed
