@@ -7,7 +7,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.candidates import Derivation
+from domain.candidates import Derivation, Polarity
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.deterministic.former import fallback_candidates
 
@@ -166,3 +166,30 @@ def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
 )
 def test_a_yes_or_no_that_states_nothing_of_the_user_forms_nothing(turns: tuple[str, ...]) -> None:
     assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "retracted", "thing"),
+    [
+        ("Wait, I don't have a cat, I have a dog.", "User no longer has a cat.", "cat"),
+        ("Correction: I don't work at Google, I work at Meta.", "User no longer works at Google.", "Google"),
+        ("I'm not a smoker anymore.", "User no longer is a smoker.", "smoker"),
+    ],
+)
+def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> None:
+    """The corrected thing forms its retraction and no assertion, negated or not."""
+    formed = fallback_candidates(
+        [
+            SourceEvent(
+                tenant_id="t1",
+                principal_id="p1",
+                session_id=SESSION,
+                seq=1,
+                kind=SourceEventKind.USER_MESSAGE,
+                text=text,
+                occurred_at=AT,
+            )
+        ]
+    )
+    assert retracted in {c.statement for c in formed if c.polarity is Polarity.RETRACT}
+    assert not [c.statement for c in formed if c.polarity is Polarity.ASSERT and thing in c.statement]

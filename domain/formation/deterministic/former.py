@@ -59,6 +59,8 @@ _SUBORDINATE = frozenset(
     | {"how", "why", "who", "which", "whether", "that", "like"}
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
+# Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
+_CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
 _FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
 _REQUEST_HINT = re.compile(
@@ -139,7 +141,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             if lead is not None:
                 parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
-        correction = correction_claims(text, clause, parse, region_end)
+        cued = n == 0 and not _CORRECTING.isdisjoint(lowers[:at])
+        correction = correction_claims(text, clause, parse, region_end, cued)
         if correction:
             claims.extend(correction)
             continue
