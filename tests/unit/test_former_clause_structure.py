@@ -94,6 +94,18 @@ def statements(*turns: str) -> set[str]:
         ("A: Any hobbies?", "birdwatching and chess", "User has birdwatching and chess."),
         ("A: Are you vegetarian?", "yep, since college", "User is vegetarian since college."),
         ("A: Do you have any pets?", "yep, two old cats", "User has two old cats."),
+        # An experience introduced before the subject; a time's colon splits nothing; an occupation noun
+        # may modify the noun after it.
+        (
+            "As someone who's lived in Tokyo for a decade, I can help.",
+            "User has lived in Tokyo for a decade.",
+        ),
+        (
+            "As someone who's been a teacher for 30 years, I disagree.",
+            "User has been a teacher for 30 years.",
+        ),
+        ("I catch the 6:40 bus most days.", "User catches the 6:40 bus most days."),
+        ("I'm a nurse practitioner.", "User is a nurse practitioner."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),

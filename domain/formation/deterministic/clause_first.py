@@ -14,7 +14,7 @@ running late", "I didn't sleep well"), and talk about the conversation itself ("
 
 from dataclasses import dataclass
 
-from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.candidates import ClaimKind, Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import (
     ACTIVITIES,
@@ -34,7 +34,14 @@ from domain.formation.deterministic.clause_words import (
     TRANSIENT,
 )
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, Parse, aspect_of, copula_rest
+from domain.formation.deterministic.parsing import (
+    ASKING,
+    PAST_FORMS,
+    Parse,
+    aspect_of,
+    clock_time,
+    copula_rest,
+)
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -106,7 +113,7 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
         if index:
             gap = text[tokens[index - 1].end : token.start]
             # Most gaps are one space; only the rest can hold a mark.
-            if gap != " " and gap:
+            if gap != " " and gap and not clock_time(gap, tokens[index - 1], token):
                 if any(mark in gap for mark in _STRONG):
                     break
                 if "," in gap:
@@ -158,6 +165,9 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     copula = copula_rest(parse)
     if copula is not None:
         negation = ("never " if never else "not ") if parse.negated else ""
+        if parse.perfect and not parse.negated:
+            # "I've been a vet tech for nine years": a standing state since some time, in its own tense.
+            return "be", f"has {spaced}been".replace("  ", " "), Aspect.PERFECT, copula
         return "be", f"is {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
     aspect, surface = aspect_of(parse)
     verb = parse.verb
@@ -424,23 +434,3 @@ def clause_first_claims(
             or item.verb_phrase != items[0].verb_phrase
         ]
     return [item_claim(text, item, lead) for item in items]
-
-
-def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
-    """A position held, introduced before the clause's subject: "As the treasurer of our association, I ..."."""
-    if len(tokens) < 4 or tokens[0].lower != "as" or tokens[1].lower not in ("a", "an", "the", "my"):
-        return []
-    for index in range(2, min(len(tokens), MAX_ITEM_WORDS)):
-        if "," in text[tokens[index - 1].end : tokens[index].start]:
-            if tokens[index].lower not in ("i", "im"):
-                return []
-            words = tokens[1:index]
-            lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
-            predicate = Predicate("be", "is", Aspect.BARE, phrase(text, words))
-            subject = conflict_key("role", lemmas)
-            return [
-                Claim(
-                    ClaimKind.ROLE, Derivation.DIRECT, Longevity.ONGOING, Polarity.ASSERT, subject, predicate
-                )
-            ]
-    return []

@@ -14,11 +14,12 @@ from domain.formation.deterministic.answers import answer_claims, last_question
 from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
+from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
+from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims

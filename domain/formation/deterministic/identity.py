@@ -48,6 +48,9 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
     if head is None:
         return []
     at = noun_tokens.index(head) + 1
+    # The occupation may modify the noun that ends the phrase: "a vet tech", "a nurse practitioner".
+    while at < len(noun_tokens) and noun_tokens[at].lower not in STOPWORDS:
+        at += 1
     words = content_words(noun_tokens[:at])
     # A job the user says they hold ("I work as", "I'm a nurse at the city hospital") is a role; a bare
     # "I'm a nurse" is the stated occupation, a skill.

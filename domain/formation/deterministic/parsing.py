@@ -220,7 +220,12 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             break
         if kept:
             gap = text[kept[-1].end : tok.start]
-            if gap and gap != " " and (_CUT_GAP.search(gap) is not None or " - " in gap):
+            if (
+                gap
+                and gap != " "
+                and (_CUT_GAP.search(gap) is not None or " - " in gap)
+                and not clock_time(gap, kept[-1], tok)
+            ):
                 break
         kept.append(tok)
     while kept and kept[-1].lower in _TAIL_WORDS:
@@ -232,6 +237,11 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     while kept and kept[-1].lower in _TRAILING:
         kept.pop()
     return kept
+
+
+def clock_time(gap: str, before: Token, after: Token) -> bool:
+    """Whether a colon joins the two halves of a time ("the 7:15 train"), which no boundary splits."""
+    return gap == ":" and before.lower.isdigit() and after.lower.isdigit()
 
 
 def phrase_of(text: str, tokens: list[Token]) -> str:
