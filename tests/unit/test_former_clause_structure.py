@@ -106,6 +106,13 @@ def statements(*turns: str) -> set[str]:
         ),
         ("I catch the 6:40 bus most days.", "User catches the 6:40 bus most days."),
         ("I'm a nurse practitioner.", "User is a nurse practitioner."),
+        # A qualified item after a comma takes the same verb; a hedge before the verb is not the verb.
+        ("I cycle to work every day, usually 12 km.", "User usually cycles 12 km."),
+        ("I sort of love opera.", "User loves opera."),
+        ("I moved here from Kraków in 2019.", "User moved here from Kraków in 2019."),
+        # A relative keeps the words before them, and a later fitting pronoun after a comma is them.
+        ("My youngest son just started school.", "User has a youngest son."),
+        ("I look after my mother, she has dementia.", "User's mother has dementia."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -131,6 +138,10 @@ def test_a_clause_forms_its_claim(turns: tuple[str, ...]) -> None:
         ),
         ("my cats love it", "User's cats love it."),
         ("I went to Lisbon with two friends last May.", "User has two friends."),
+        ("I'm the one who has to decide.", "User is the one."),
+        ("I've never had one before.", "User has never had one before."),
+        ("I visit my aunt, he is nice.", "User's aunt is nice."),
+        ("My roommate's sister is visiting.", "User has a sister."),
         ("My dad came back from the store with no milk.", "User's dad has no milk."),
     ],
 )

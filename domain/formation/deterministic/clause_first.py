@@ -51,7 +51,11 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key, third_pe
 POSSESSION = frozenset({"have", "own"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # A complement that is only one of these points back at something said before: "my kids love it".
-_POINTERS = frozenset({"it", "that", "this", "them"})
+_POINTERS = frozenset({"it", "that", "this", "them", "one"})
+# What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
+_POINTER_TAILS = frozenset(
+    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
+)
 _QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
@@ -195,6 +199,21 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
+def _transient(token: Token, lemma: str) -> bool:
+    """A word that ties the complement to this moment; "here" only after a copula ("I'm here", not "I moved
+    here from Seoul")."""
+    if token.lower == "here":
+        return lemma == "be"
+    return token.lower in TRANSIENT or token.lemma in TRANSIENT
+
+
+def _points_back(words: list[Token]) -> bool:
+    """Whether a complement only points back at something said before: "it", "the one", "one before"."""
+    return any(t.lower in _POINTERS for t in words) and all(
+        t.lower in _POINTERS or t.lower in _POINTER_TAILS for t in words
+    )
+
+
 def _excepted(item: Item, parse: Parse) -> Item:
     """The affirmative of a negated item, for what "only" excepts from it."""
     lemma = parse.lemma
@@ -329,7 +348,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         if not _bare(parse, lemma, aspect):
             return []
         parts = [[], *parts[1:]] if parts and parts[0][0].lower not in STOP else [[]]
-    if len(parts[0]) > MAX_ITEM_WORDS or any(t.lower in TRANSIENT or t.lemma in TRANSIENT for t in parts[0]):
+    if len(parts[0]) > MAX_ITEM_WORDS or any(_transient(t, lemma) for t in parts[0]):
         return []
     if aspect is Aspect.PAST and lemma in ONE_OFF:
         return []
@@ -341,6 +360,19 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             break  # an estimate, not a verb: "I'd love to retire early, like 50"
         if parse.negated and part[0].lower == "only":
             found.append(Item(lemma, verb_phrase, aspect, part))
+            continue
+        if (
+            lemma != "be"
+            and part[0].lower in _QUALIFIERS
+            and len(part) > 1
+            and not part[1].lower.endswith("ing")
+        ):
+            # "I run every morning, usually 5k": another object of the same verb, narrowed.
+            qualifier = part[0].lower
+            qualified = (
+                f"{qualifier} {verb_phrase}" if aspect is Aspect.SIMPLE else f"{verb_phrase} {qualifier}"
+            )
+            found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
         verb = _item_verb(part[0], aspect)
         copula_item = _copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
@@ -361,8 +393,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     return [
         item
         for item in found
-        if (item.words or item.lemma not in ("be", "have"))
-        and not (len(item.words) == 1 and item.words[0].lower in _POINTERS)
+        if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
     ]
 
 
@@ -408,6 +439,8 @@ def _coordinated(text: str, parse: Parse) -> bool:
             and token.lower in _ARTICLES
             or parse.negated
             and token.lower == "only"
+            or copula is None
+            and token.lower in _QUALIFIERS
         ):
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:

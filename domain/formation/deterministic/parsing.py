@@ -48,6 +48,8 @@ _ADVERBS = frozenset(
         "maybe",
         "possibly",
         "perhaps",
+        "kinda",
+        "sorta",
     }
 )
 _CUT_WORDS = frozenset(
@@ -136,6 +138,10 @@ def parse_predicate(tokens: list[Token]) -> Parse | None:
             i += 1
         elif low in _ADVERBS:
             adverbs.append(low)
+        elif low in ("kind", "sort") and i + 2 < len(tokens) and tokens[i + 1].lower == "of":
+            # "I kind of hate it": a hedge before the verb, not the verb.
+            adverbs.append(f"{low} of")
+            i += 1
         elif tok.lemma in AUX and i + 1 < len(tokens) and _continues_aux(tokens, i):
             if low in _MODALS:
                 modal = low

@@ -18,6 +18,7 @@ from domain.formation.deterministic.clause_first import (
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import Token
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
@@ -59,6 +60,14 @@ _PARENTS = frozenset(
     | {"grandparent", "aunt", "uncle", "cousin", "mother-in-law", "father-in-law", "ex"}
 )
 _PRONOUNS = frozenset({"she", "he", "they"})
+_MALE = frozenset(
+    {"father", "dad", "grandfather", "grandpa", "son", "brother", "husband", "boyfriend", "uncle", "nephew"}
+    | {"stepson", "grandson", "fiance"}
+)
+_FEMALE = frozenset(
+    {"mother", "mom", "mum", "grandmother", "grandma", "daughter", "sister", "wife", "girlfriend", "aunt"}
+    | {"niece", "stepdaughter", "granddaughter", "fiancee"}
+)
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
 
@@ -83,9 +92,13 @@ def verb_start(tokens: list[Token]) -> list[Token] | None:
     return [tokens[0]._replace(lower="is", lemma="be"), *tokens[1:]]
 
 
-def _has_claim(word: Token) -> Claim:
-    article = "" if word.lower.endswith("s") and word.lemma != word.lower else "a "
-    predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{word.lower}")
+def _has_claim(words: list[Token]) -> Claim:
+    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them."""
+    word = words[-1]
+    noun = " ".join(t.lower for t in words)
+    plural = word.lower.endswith("s") and word.lemma != word.lower or words[0].lower.isdigit()
+    article = "" if plural or words[0].lower in NUMBER_WORDS else "an " if noun[:1] in "aeiou" else "a "
+    predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{noun}")
     return Claim(
         ClaimKind.RELATIONSHIP,
         Derivation.DIRECT,
@@ -94,6 +107,10 @@ def _has_claim(word: Token) -> Claim:
         conflict_key("relationship", [word.lemma]),
         predicate,
     )
+
+
+def _pronoun_of(relative: str) -> str | None:
+    return "he" if relative in _MALE else "she" if relative in _FEMALE else None
 
 
 def _said(tokens: list[Token]) -> bool:
@@ -144,9 +161,19 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     claims: list[Claim] = []
     holder = ""
     stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
+    mentioned: tuple[str, str | None] | None = None  # a relative named inside the clause, and their pronoun
     for at, token in enumerate(tokens):
         if token.lower in _PRONOUNS and holder and at and _continues(text, tokens[at - 1], token, stated):
             claims.extend(held_claims(text, tokens[at + 1 :], holder, token.lower == "they"))
+            continue
+        if (
+            mentioned is not None
+            and token.lower == mentioned[1]
+            and at
+            and "," in text[tokens[at - 1].end : token.start]
+        ):
+            claims.extend(held_claims(text, tokens[at + 1 :], mentioned[0], False))
+            mentioned = None
             continue
         if token.lower != "my":
             continue
@@ -156,13 +183,20 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         )
         if head is None:
             continue
+        named = tokens[at + 1 : head + 1]
+        if any(t.lower == "'s" for t in named):
+            continue  # "my roommate's sister" is someone else's relative
         if tokens[head].lemma not in _PARENTS:
-            claims.append(_has_claim(tokens[head]))
+            claims.append(_has_claim(named))
         starts_clause = (
             at == 0
             or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
             or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
         )
+        if not starts_clause and not holder:
+            # "I'm the caretaker for my grandfather, he has Parkinson's": a later "he" or "she" after a
+            # comma is this relative when the pronoun fits them.
+            mentioned = ("User's " + " ".join(t.lower for t in named), _pronoun_of(tokens[head].lemma))
         if starts_clause:
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
             held = held_claims(text, tokens[head + 1 :], holder, _plural_noun(tokens[head]))
