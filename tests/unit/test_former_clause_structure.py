@@ -113,6 +113,30 @@ def statements(*turns: str) -> set[str]:
         # A relative keeps the words before them, and a later fitting pronoun after a comma is them.
         ("My youngest son just started school.", "User has a youngest son."),
         ("I look after my mother, she has dementia.", "User's mother has dementia."),
+        # A list item whose verb is followed by its object's determiner; a verb alone before a comma.
+        ("On Saturdays I mow the lawn, wash my car and read.", "User washes their car on Saturdays."),
+        ("I sew, knit hats and fix old radios.", "User sews."),
+        ("I sew, knit hats and fix old radios.", "User knits hats."),
+        # "I was" left out before "born"/"raised", the past kept past, and what the user does now.
+        ("Born and raised in Cardiff, now living in Bath.", "User was born and raised in Cardiff."),
+        ("Born and raised in Cardiff, now living in Bath.", "User is now living in Bath."),
+        ("I was a paramedic for 12 years.", "User was a paramedic for 12 years."),
+        # Standing markers before the instruction, and the answers to "What do you do?"/"Do you have X?".
+        (
+            "Going forward, don't suggest anything with gluten.",
+            "User wants the assistant not to suggest anything with gluten.",
+        ),
+        ("From now on, reply in French.", "User wants the assistant to reply in French."),
+        (
+            "A: What do you do for a living?",
+            "welder, mostly pipelines",
+            "User works as welder, mostly pipelines.",
+        ),
+        ("A: Do you have kids?", "three, all grown up", "User has three kids, all grown up."),
+        ("A: Do you have pets?", "yes, a lazy old cat", "User has a lazy old cat."),
+        # A position before the subject without a comma, or after "In my role".
+        ("As a farmer I get up at five.", "User is a farmer."),
+        ("In my role as a union rep I handle a lot of disputes.", "User is a union rep."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -138,6 +162,7 @@ def test_a_clause_forms_its_claim(turns: tuple[str, ...]) -> None:
         ),
         ("my cats love it", "User's cats love it."),
         ("I went to Lisbon with two friends last May.", "User has two friends."),
+        ("I love hiking, especially the long trails.", "User especiallies the long trails."),
         ("I'm the one who has to decide.", "User is the one."),
         ("I've never had one before.", "User has never had one before."),
         ("I visit my aunt, he is nice.", "User's aunt is nice."),
@@ -173,6 +198,8 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "I love that idea!",
         "I'm reading.",
         "I don't know.",
+        "As I said, it's fine.",
+        "As far as I know, it's free.",
     ],
 )
 def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:

@@ -16,6 +16,7 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES
 from domain.formation.deterministic.kinds import classify
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, tokenize, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
@@ -30,6 +31,9 @@ _DO = re.compile(
 _WHERE = re.compile(r"^where (?P<aux>do|did) you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _YOUR = re.compile(r"^what(?:'s| is| are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _DOING = re.compile(r"^what are you (?P<verb>[a-z]+ing)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_TRAILING_WORDS = frozenset({"as", "in", "from", "at", "on"})
+_LIVING = re.compile(r"^what do you do(?: for (?:a living|work|your job))?\?$", re.IGNORECASE)
+_HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
 _WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
@@ -110,6 +114,8 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
     if match := _ARE_YOU.match(question):
         return "User", "is", Aspect.SIMPLE, f"{_voice(match['rest'])} {added}".strip()
     if match := _DO_YOU.match(question):
+        if match["verb"].lower() == "have" and added:
+            return "User", "has", Aspect.SIMPLE, added  # "Do you have kids?" "yes, a daughter"
         verb = third_person(match["verb"].lower())
         return "User", verb, Aspect.SIMPLE, f"{_voice(match['tail'])} {added}".strip()
     return None
@@ -146,6 +152,18 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         np = _voice(match["np"])
         verb = "are" if question.lower().startswith("what are") else "is"
         return f"User's {np}", verb, Aspect.SIMPLE, answer
+    if match := _LIVING.match(question):
+        return "User", "works as", Aspect.SIMPLE, answer
+    if match := _HAVE.match(question):
+        count, _, more = answer.partition(",")
+        if count.strip().lower() in NUMBER_WORDS or count.strip().isdigit():
+            # "Do you have kids?" "two, a boy and a girl": the count is of what the question named.
+            return (
+                "User",
+                "has",
+                Aspect.SIMPLE,
+                f"{count.strip()} {_voice(match['np'])}{',' + more if more else ''}",
+            )
     if match := _DO.match(question):
         lemma = match["verb"].lower()
         verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
@@ -165,7 +183,8 @@ def answer_claims(question: str, clause_text: str) -> list[Claim]:
         return []
     holder, verb_phrase, aspect, complement = borrowed
     words = [t.lemma for t in tokenize(complement) if t.lemma not in STOPWORDS]
-    head = tokenize(verb_phrase)[-1]
+    # The verb, not a preposition the question lent with it ("works as").
+    head = next(t for t in reversed(tokenize(verb_phrase)) if t.lower not in _TRAILING_WORDS)
     lemma = verb_lemma(head)
     kind, longevity = classify(lemma, aspect, frozenset(words))
     subject = conflict_key(NAMESPACES[kind], [lemma, *words])

@@ -49,6 +49,8 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key, third_pe
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
+# Words that open a verb's object: after one, the word before it may be a verb opening an item.
+_OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # A complement that is only one of these points back at something said before: "my kids love it".
 _POINTERS = frozenset({"it", "that", "this", "them", "one"})
@@ -172,7 +174,9 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
         if parse.perfect and not parse.negated:
             # "I've been a vet tech for nine years": a standing state since some time, in its own tense.
             return "be", f"has {spaced}been".replace("  ", " "), Aspect.PERFECT, copula
-        return "be", f"is {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
+        # "I was born in Manila", "I was a teacher for 20 years": the past stays past.
+        tense = "was" if parse.verb.lower in ("was", "were") and not parse.progressive else "is"
+        return "be", f"{tense} {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
     aspect, surface = aspect_of(parse)
     verb = parse.verb
     lemma = parse.lemma
@@ -270,9 +274,27 @@ def _negated_head(
     return lemma, phrase_, aspect, rest
 
 
-def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
+def _verb_before_object(words: list[Token], at: int) -> bool:
+    """A plain verb form followed by its object's determiner: "..., call my mom", "..., feed the cats"."""
+    if at + 1 >= len(words) or words[at + 1].lower not in _OBJECT_OPENERS:
+        return False
+    token = words[at]
+    low = token.lower
+    lemma = verb_lemma(token)
+    return (
+        low.isalpha()
+        and low not in STOPWORDS
+        and not low.endswith("ly")  # "..., especially the heavy ones"
+        and (low == lemma or low == third_person(lemma))
+    )
+
+
+def _item_verb(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | None:
+    token = part[0]
     lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
     if lemma not in ITEM_VERBS:
+        if aspect is Aspect.SIMPLE and _verb_before_object(part, 0):
+            return lemma, third_person(lemma), Aspect.SIMPLE
         return None
     if token.lower.endswith("ing"):
         return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
@@ -301,6 +323,8 @@ def _copula_item(part: list[Token], first: Item) -> Item | None:
     its phrase ("I'm 67, retired from the post office"), or a progressive verb with an object when the first
     complement was a plain one ("I'm 16 and trying to get my first job"; not "I'm into hiking and running")."""
     head = part[0].lower
+    if len(first.words) == 1 and head.endswith("ed") and not first.words[0].lower.isdigit():
+        return None  # "born and raised in Glasgow": two participles sharing one complement
     if any(t.lower in _QUALIFIERS for t in part):
         return None  # "I'm an electrician, mostly residential" narrows the first item
     if all(_is_number(t) for t in (*first.words, *part)):
@@ -343,11 +367,13 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
     parts = items_of(text, rest)
-    if not parts or parts[0][0].lower in STOP and parts[0][0].lower != "so":
+    if parts and "," in text[parse.verb.end : rest[0].start]:
+        parts = [[], *parts]  # "I garden, bake bread and do a bit of woodworking": the verb is an item alone
+    if not parts or not parts[0] or parts[0][0].lower in STOP and parts[0][0].lower != "so":
         # Nothing after the verb, or only a reason or a time: "I knit", "I've been freelancing since".
         if not _bare(parse, lemma, aspect):
             return []
-        parts = [[], *parts[1:]] if parts and parts[0][0].lower not in STOP else [[]]
+        parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
     if len(parts[0]) > MAX_ITEM_WORDS or any(_transient(t, lemma) for t in parts[0]):
         return []
     if aspect is Aspect.PAST and lemma in ONE_OFF:
@@ -358,6 +384,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
         if part[0].lower == "like" and len(part) > 1 and _is_number(part[1]):
             break  # an estimate, not a verb: "I'd love to retire early, like 50"
+        if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
+            # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
+            found.append(
+                Item(verb_lemma(part[1]), f"is {part[0].lower} {part[1].lower}", Aspect.PROGRESSIVE, part[2:])
+            )
+            continue
         if parse.negated and part[0].lower == "only":
             found.append(Item(lemma, verb_phrase, aspect, part))
             continue
@@ -374,7 +406,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             )
             found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
-        verb = _item_verb(part[0], aspect)
+        verb = _item_verb(part, aspect)
         copula_item = _copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
@@ -440,7 +472,7 @@ def _coordinated(text: str, parse: Parse) -> bool:
             or parse.negated
             and token.lower == "only"
             or copula is None
-            and token.lower in _QUALIFIERS
+            and (token.lower in _QUALIFIERS or _verb_before_object(words, index))
         ):
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:

@@ -25,7 +25,10 @@ _IRREGULAR_PASTS = frozenset(
     {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
     | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit"}
     | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
+    | {"born"}
 )
+# Participles that leave out "I was": "Born and raised in Glasgow".
+_PASSIVES = frozenset({"born", "raised"})
 _FILLERS = frozenset({"so", "and", "also", "oh", "well", "honestly", "actually", "ugh", "yeah", "then"})
 # After the verb these mean something else was the subject: "Worked like a charm", "Happened to me too".
 _NOT_THE_USER = PRONOUN_OBJECTS | {"me", "like", "fine", "great", "well", "out", "off"}
@@ -49,6 +52,8 @@ def _opening(tokens: list[Token]) -> int | None:
     if at + 1 >= len(tokens) or tokens[at + 1].lower in _NOT_THE_USER:
         return None
     first = tokens[at]
+    if first.lower in _PASSIVES:
+        return at
     if first.lower == "been":
         return at if tokens[at + 1].lower.endswith("ing") else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
@@ -62,9 +67,15 @@ def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     at = _opening(tokens)
     if at is None:
         return []
-    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos").
+    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). The text keeps its
+    # length, so every token's offsets still hold.
+    start = tokens[at].start
+    text = text[:start] + text[start].lower() + text[start + 1 :]
     predicate = [tokens[at]._replace(text=tokens[at].lower), *tokens[at + 1 :]]
-    if predicate[0].lower == "been":
+    if predicate[0].lower in _PASSIVES:
+        # "Born and raised in Glasgow" is "I was born and raised in Glasgow".
+        predicate = [predicate[0]._replace(lower="was", lemma="be"), *predicate]
+    elif predicate[0].lower == "been":
         # "been restoring ..." is "I've been restoring ...".
         predicate = [predicate[0]._replace(lower="have", lemma="have"), *predicate]
     parse = parse_predicate(predicate)

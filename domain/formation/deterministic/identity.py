@@ -41,7 +41,7 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
         verb, surface = "work", "works as"
     elif parse.lemma == "be" and len(rest) >= 2 and rest[0].lower in ("a", "an"):
         noun_tokens = cut(rest, text)
-        verb, surface = "be", "is"
+        verb, surface = "be", "was" if parse.verb.lower in ("was", "were") else "is"
     else:
         return []
     head = next((t for t in noun_tokens if t.lemma in OCCUPATIONS or t.lemma in MORE_OCCUPATIONS), None)

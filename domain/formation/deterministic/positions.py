@@ -1,5 +1,5 @@
 """What the user is, said before the clause's subject: "As the treasurer of our association, I ...", "As
-someone who's been in HR for fifteen years, I ...".
+someone who's been in HR for fifteen years, I ...", "In my role as a school counselor I ...".
 
 The opening phrase states a position held or an experience; the rest of the clause ("I can tell you most
 résumés are terrible") is read on its own. "As someone who ..." carries a predicate of its own, rewritten
@@ -16,13 +16,28 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key
 
 _SOMEONE = frozenset({"someone", "somebody", "one", "a person", "person"})
 _WHO = frozenset({"who", "that"})
+_CAPACITIES = frozenset({"role", "job", "work", "capacity", "position"})
 
 
-def _introduction(text: str, tokens: list[Token]) -> int | None:
-    """Where the subject after an "As ...," phrase stands, or None."""
-    for index in range(2, min(len(tokens), MAX_ITEM_WORDS)):
+def _introduction(text: str, tokens: list[Token], start: int) -> int | None:
+    """Where the subject after an "As ..." phrase stands, after its comma or without one ("As a mom I
+    worry"), or None."""
+    for index in range(start + 1, min(len(tokens), MAX_ITEM_WORDS)):
+        if tokens[index].lower in ("i", "im") and tokens[index].text[:1] in ("I", "i"):
+            return index
         if "," in text[tokens[index - 1].end : tokens[index].start]:
-            return index if tokens[index].lower in ("i", "im") else None
+            return None
+    return None
+
+
+def _as_at(tokens: list[Token]) -> int | None:
+    """Where the phrase's "as" stands: first, or after "In my role"/"In my job" ("In my role as a school
+    counselor I see ...")."""
+    if tokens[0].lower == "as":
+        return 0
+    lowers = [t.lower for t in tokens[:4]]
+    if lowers[:2] == ["in", "my"] and lowers[2] in _CAPACITIES and lowers[3] == "as":
+        return 3
     return None
 
 
@@ -50,12 +65,13 @@ def _experience(text: str, words: list[Token]) -> list[Claim]:
 
 def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """A position held or an experience, introduced before the clause's subject."""
-    if len(tokens) < 4 or tokens[0].lower != "as":
+    if len(tokens) < 4:
         return []
-    subject = _introduction(text, tokens)
-    if subject is None:
+    at = _as_at(tokens)
+    subject = _introduction(text, tokens, at + 1) if at is not None else None
+    if at is None or subject is None:
         return []
-    words = tokens[1:subject]
+    words = tokens[at + 1 : subject]
     if words[0].lower in _SOMEONE or words[0].lower in ("a", "an") and words[1].lower in _SOMEONE:
         return _experience(text, words)
     if words[0].lower not in ("a", "an", "the", "my"):

@@ -91,6 +91,9 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
     at = _opening(tokens)
     while at < len(tokens) and tokens[at].lower in _POLITE:
         at += 1
+    lowers = tuple(t.lower for t in tokens[at : at + 3])
+    # "Going forward, don't suggest ...": the marker opens the instruction; the rest is read as it follows.
+    at += next((len(marker) for marker in _FROM_NOW_ON if lowers[: len(marker)] == marker), 0)
     rest = tokens[at:]
     if len(rest) < 2:
         return []
@@ -102,9 +105,9 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
         how, verb_at = "never to", 1
     elif first == "do" and second == "not" and len(rest) > 2 and rest[2].lower == "ever":
         how, verb_at = "never to", 3
-    elif first == "do" and second == "not" and _standing(rest):
+    elif first == "do" and second == "not" and _standing(tokens):
         how, verb_at = "not to", 2
-    elif _standing(rest) and rest[0].lemma == rest[0].lower and rest[0].lower not in STOPWORDS:
+    elif _standing(tokens) and rest[0].lemma == rest[0].lower and rest[0].lower not in STOPWORDS:
         how, verb_at = "to", 0
     elif (polite := _polite(rest, tokens)) is not None:
         negation, verb_at = polite
