@@ -11,7 +11,7 @@ domain.formation.language; statements come from domain.formation.rendering.
 Its modules: former (the entry points), parsing (one first-person predicate), rules (the claim rules in the
 order they are tried: habits, pursuits, identity, preferences, states), clause_first (any first-person
 predicate rewritten to the third person when no claim rule reads it, and the coordinated items a rule left
-out; its word lists in clause_words), kinds (the clause-first path's kind classifier, with a safe
+out; its word lists in clause_words, its list splitting in coordination), kinds (the clause-first path's kind classifier, with a safe
 default), relatives ("my <relative> ..."), belongings ("my <thing> ...": the user's things, places and
 groups), positions ("As the treasurer of ..., I", "As someone who's been ..., I"), dropped_subject (a
 clause whose "I" was left out: "Grew up in Lagos"), attachments (a counted or denied "with" phrase stated

@@ -3,23 +3,20 @@
 Whatever verb the user chose ("I'm putting together a greenhouse", "I keep my tax stuff in the hall
 closet"), the predicate is rewritten to the third person with local rendering: the verb conjugated for
 its aspect, the words after it copied up to where the clause's own statement ends and turned into the
-user's voice. A coordinated list splits where an item carries its own verb ("I hike, read, and do some
-woodworking"), after a copula where an item is its own short complement ("I'm 34, single"), and after a
-possession verb where an item opens with an article ("I have two kids and a dog"). A standing negation is
+user's voice, one claim per coordinated item (the items come from coordination: "I hike, read, and do
+some woodworking", "I'm 34, single", "I have two kids and a dog"). A verb with nothing after it forms a
+claim when it is an activity ("I knit") or what the user does these days ("I'm consulting"). A standing negation is
 rewritten with its negation ("I'm not a morning person", "I never learned to swim"). The kind comes from
 the classifier in kinds. Predicates that say nothing lasting about the user form nothing: thoughts and
 wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about ...", "I'm
 running late", "I didn't sleep well"), and talk about the conversation itself ("I have a question").
 """
 
-from dataclasses import dataclass
-
 from domain.candidates import ClaimKind, Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import (
     ACTIVITIES,
     CONNECTORS,
-    FILLERS,
     INFINITIVE_OK,
     ITEM_VERBS,
     MAX_ITEM_WORDS,
@@ -30,38 +27,41 @@ from domain.formation.deterministic.clause_words import (
     PAST_MARKERS,
     SAME_FORM_PAST,
     STOP,
-    TRAILING,
     TRANSIENT,
+)
+from domain.formation.deterministic.coordination import (
+    ARTICLES,
+    QUALIFIERS,
+    Item,
+    copula_item,
+    is_number,
+    item_verb,
+    items_of,
+    past_form,
+    phrase,
+    told_of,
+    verb_before_object,
 )
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
-    ASKING,
-    PAST_FORMS,
     Parse,
     aspect_of,
-    clock_time,
     copula_rest,
 )
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
-from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
-# Words that open a verb's object: after one, the word before it may be a verb opening an item.
-_OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
-_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # A complement that is only one of these points back at something said before: "my kids love it".
 _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
     {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
 )
-_QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
-_ARTICLES = frozenset({"a", "an"})
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
@@ -71,7 +71,6 @@ _SUBJECTS = frozenset(
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
-_STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 NAMESPACES: dict[ClaimKind, str] = {
     ClaimKind.ONGOING_PROJECT: "project",
     ClaimKind.GOAL: "goal",
@@ -100,66 +99,6 @@ def opens_question(tokens: list[Token]) -> bool:
         return False
     # "Don't ever suggest ..." is an instruction, not a question.
     return not (len(tokens) > 1 and tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not"))
-
-
-@dataclass(slots=True)
-class Item:
-    """One coordinated item: the verb phrase it renders with and the tokens of its complement."""
-
-    lemma: str
-    verb_phrase: str
-    aspect: Aspect
-    words: list[Token]
-
-
-def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
-    """The complement split at commas and coordinators, up to where the clause's own statement ends."""
-    items: list[list[Token]] = [[]]
-    for index, token in enumerate(tokens):
-        if index:
-            gap = text[tokens[index - 1].end : token.start]
-            # Most gaps are one space; only the rest can hold a mark.
-            if gap != " " and gap and not clock_time(gap, tokens[index - 1], token):
-                if any(mark in gap for mark in _STRONG):
-                    break
-                if "," in gap:
-                    items.append([])
-        following = tokens[index + 1] if index + 1 < len(tokens) else None
-        infinitive = following is not None and following.lower == "to"
-        if token.lower == "but" and following is not None and _past_form(following):
-            if items[-1]:
-                items.append([])
-            continue
-        if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
-            break
-        if token.lower in CONNECTORS:
-            if items[-1]:
-                items.append([])
-            continue
-        items[-1].append(token)
-    return [trimmed for item in items if (trimmed := _trim(item))]
-
-
-def _trim(words: list[Token]) -> list[Token]:
-    while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
-        if words[-1].lower == "now" and len(words) > 1 and words[-2].lower == "right":
-            words = words[:-1]  # "right now" names the moment, like "now" alone
-        words = words[:-1]
-    return words
-
-
-def _past_form(token: Token) -> bool:
-    """Whether a word is the past of a verb that can open an item of its own ("..., but grew up in ...")."""
-    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
-    return (
-        lemma in ITEM_VERBS
-        and (token.lower != lemma or lemma in SAME_FORM_PAST)
-        and not token.lower.endswith(("ing", "s"))
-    )
-
-
-def phrase(text: str, words: list[Token]) -> str:
-    return text[words[0].start : words[-1].end] if words else ""
 
 
 def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
@@ -274,72 +213,6 @@ def _negated_head(
     return lemma, phrase_, aspect, rest
 
 
-def _verb_before_object(words: list[Token], at: int) -> bool:
-    """A plain verb form followed by its object's determiner: "..., call my mom", "..., feed the cats"."""
-    if at + 1 >= len(words) or words[at + 1].lower not in _OBJECT_OPENERS:
-        return False
-    token = words[at]
-    low = token.lower
-    lemma = verb_lemma(token)
-    return (
-        low.isalpha()
-        and low not in STOPWORDS
-        and not low.endswith("ly")  # "..., especially the heavy ones"
-        and (low == lemma or low == third_person(lemma))
-    )
-
-
-def _item_verb(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | None:
-    token = part[0]
-    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
-    if lemma not in ITEM_VERBS:
-        if aspect is Aspect.SIMPLE and _verb_before_object(part, 0):
-            return lemma, third_person(lemma), Aspect.SIMPLE
-        return None
-    if token.lower.endswith("ing"):
-        return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
-    if token.lower == lemma or token.lower == third_person(lemma):
-        if aspect is Aspect.PAST:
-            # "I used to smoke but quit five years ago": a verb whose past is its base form continues a past.
-            return (lemma, token.lower, Aspect.PAST) if lemma in SAME_FORM_PAST else None
-        return lemma, third_person(lemma), Aspect.SIMPLE
-    return lemma, token.lower, Aspect.PAST
-
-
-def _told_of(part: list[Token]) -> bool:
-    """Whether an item is a statement about its own first words: "..., rent went up", "... and my brother
-    is still in college"."""
-    if len(part) < 2 or part[0].lower in _ARTICLES:
-        return False
-    if part[0].lower in ("my", "our"):
-        return any(t.lower in _FINITE for t in part[2:5])
-    second = part[1]
-    lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
-    return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
-
-
-def _copula_item(part: list[Token], first: Item) -> Item | None:
-    """An item continuing "I am ...": a short complement of its own ("I'm 34, single"), a participle with
-    its phrase ("I'm 67, retired from the post office"), or a progressive verb with an object when the first
-    complement was a plain one ("I'm 16 and trying to get my first job"; not "I'm into hiking and running")."""
-    head = part[0].lower
-    if len(first.words) == 1 and head.endswith("ed") and not first.words[0].lower.isdigit():
-        return None  # "born and raised in Glasgow": two participles sharing one complement
-    if any(t.lower in _QUALIFIERS for t in part):
-        return None  # "I'm an electrician, mostly residential" narrows the first item
-    if all(_is_number(t) for t in (*first.words, *part)):
-        return None  # "my kids are 4 and 7": one list of ages
-    # After a preposition a short item is its object: "I'm fluent in German and Italian".
-    plain = not any(t.lower in TRAILING or t.lower.endswith("ing") for t in first.words)
-    if len(part) <= 3 and not head.endswith("ing") and plain:
-        return Item("be", "is", Aspect.SIMPLE, part)
-    if head.endswith("ed") and verb_lemma(part[0]) != head:
-        return Item("be", "is", Aspect.SIMPLE, part)
-    if head.endswith("ing") and len(part) > 2 and plain:
-        return Item(verb_lemma(part[0]), f"is {head}", Aspect.PROGRESSIVE, part[1:])
-    return None
-
-
 def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
@@ -380,9 +253,9 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or _told_of(part):
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
-        if part[0].lower == "like" and len(part) > 1 and _is_number(part[1]):
+        if part[0].lower == "like" and len(part) > 1 and is_number(part[1]):
             break  # an estimate, not a verb: "I'd love to retire early, like 50"
         if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
             # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
@@ -395,7 +268,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             continue
         if (
             lemma != "be"
-            and part[0].lower in _QUALIFIERS
+            and part[0].lower in QUALIFIERS
             and len(part) > 1
             and not part[1].lower.endswith("ing")
         ):
@@ -406,14 +279,14 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             )
             found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
-        verb = _item_verb(part, aspect)
-        copula_item = _copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
+        verb = item_verb(part, aspect)
+        complement = copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if verb is not None:
             found.append(Item(verb[0], verb[1], verb[2], part[1:]))
-        elif lemma in POSSESSION and part[0].lower in _ARTICLES:
+        elif lemma in POSSESSION and part[0].lower in ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
-        elif copula_item is not None:
-            found.append(copula_item)
+        elif complement is not None:
+            found.append(complement)
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
@@ -427,10 +300,6 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         for item in found
         if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
     ]
-
-
-def _is_number(token: Token) -> bool:
-    return token.lower.isdigit() or token.lower in NUMBER_WORDS
 
 
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
@@ -468,16 +337,16 @@ def _coordinated(text: str, parse: Parse) -> bool:
             copula is not None
             or verb_lemma(token) in ITEM_VERBS
             or possession
-            and token.lower in _ARTICLES
+            and token.lower in ARTICLES
             or parse.negated
             and token.lower == "only"
             or copula is None
-            and (token.lower in _QUALIFIERS or _verb_before_object(words, index))
+            and (token.lower in QUALIFIERS or verb_before_object(words, index))
         ):
             before = words[index - 1]
             if before.lower in CONNECTORS or "," in text[before.end : token.start]:
                 return True
-            if before.lower == "but" and _past_form(token):
+            if before.lower == "but" and past_form(token):
                 return True
     return False
 

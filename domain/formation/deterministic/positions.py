@@ -8,8 +8,9 @@ through the clause-first path as if it opened with "I".
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims, phrase
+from domain.formation.deterministic.clause_first import clause_first_claims
 from domain.formation.deterministic.clause_words import MAX_ITEM_WORDS
+from domain.formation.deterministic.coordination import phrase
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key

@@ -14,7 +14,7 @@ import re
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import items_of, phrase
+from domain.formation.deterministic.coordination import items_of, phrase
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
