@@ -137,6 +137,20 @@ def statements(*turns: str) -> set[str]:
         # A position before the subject without a comma, or after "In my role".
         ("As a farmer I get up at five.", "User is a farmer."),
         ("In my role as a union rep I handle a lot of disputes.", "User is a union rep."),
+        # A comma's afterthought is not more of the object; "our" names a relative too; a fitting pronoun
+        # continues a relative whose own clause stated nothing.
+        ("Moved to Leeds in 2017 for work, still here.", "User moved to Leeds in 2017 for work."),
+        ("Our son is learning the cello.", "User's son is learning the cello."),
+        (
+            "My partner and I split the rent on our flat, and our daughter, she's at uni in York.",
+            "User has a daughter.",
+        ),
+        # A verb of feeling takes a "when" clause; an adverb before the verb or an item's verb is kept apart.
+        ("I hate when people interrupt me.", "User hates when people interrupt them."),
+        ("I absolutely adore gardening.", "User absolutely adores gardening."),
+        ("I'm 31 and recently started running.", "User recently started running."),
+        # A polite "no" refuses from now on; a greeting before a comma is not an instruction.
+        ("Hi, I'm vegan, so no honey in recipes please.", "User does not want honey in recipes."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -199,6 +213,9 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "I'm reading.",
         "I don't know.",
         "As I said, it's fine.",
+        "No worries, please continue.",
+        "Happened to me too.",
+        "Hey, quick question about taxes, please.",
         "As far as I know, it's free.",
     ],
 )

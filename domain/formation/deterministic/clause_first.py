@@ -17,6 +17,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import (
     ACTIVITIES,
     CONNECTORS,
+    FEELINGS,
     INFINITIVE_OK,
     ITEM_VERBS,
     MAX_ITEM_WORDS,
@@ -150,6 +151,13 @@ def _transient(token: Token, lemma: str) -> bool:
     return token.lower in TRANSIENT or token.lemma in TRANSIENT
 
 
+def _aside(part: list[Token]) -> bool:
+    """A comma's afterthought about the moment or about what was just said, not more of the object."""
+    return any(_transient(t, "be") for t in part) or _points_back(
+        part[1:] if part[0].lower.endswith("ing") else part
+    )
+
+
 def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before"."""
     return any(t.lower in _POINTERS for t in words) and all(
@@ -242,7 +250,9 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     parts = items_of(text, rest)
     if parts and "," in text[parse.verb.end : rest[0].start]:
         parts = [[], *parts]  # "I garden, bake bread and do a bit of woodworking": the verb is an item alone
-    if not parts or not parts[0] or parts[0][0].lower in STOP and parts[0][0].lower != "so":
+    # "I hate when people text me": after a verb of feeling, "when" opens its object, not a time.
+    feeling = lemma in FEELINGS and bool(parts) and bool(parts[0]) and parts[0][0].lower == "when"
+    if not parts or not parts[0] or parts[0][0].lower in STOP and parts[0][0].lower != "so" and not feeling:
         # Nothing after the verb, or only a reason or a time: "I knit", "I've been freelancing since".
         if not _bare(parse, lemma, aspect):
             return []
@@ -279,14 +289,16 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             )
             found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
-        verb = item_verb(part, aspect)
+        opened = item_verb(part, aspect)
         complement = copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
-        if verb is not None:
-            found.append(Item(verb[0], verb[1], verb[2], part[1:]))
+        if opened is not None:
+            found.append(opened)
         elif lemma in POSSESSION and part[0].lower in ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
         elif complement is not None:
             found.append(complement)
+        elif _aside(part):
+            break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:

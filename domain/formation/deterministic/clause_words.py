@@ -95,6 +95,8 @@ ACTIVITIES = frozenset(
     | {"sing", "dance", "travel", "climb", "fish", "sew", "draw", "volunteer", "coach", "drive", "meditate"}
     | {"journal", "lift", "train", "smoke", "drink", "study", "teach", "work", "ski", "surf", "skate", "box"}
 )
+# Verbs of feeling, whose object may be a "when" clause: "I hate when people text me".
+FEELINGS = frozenset({"love", "hate", "like", "dislike", "enjoy", "detest", "loathe", "adore"})
 # Verbs of the moment: with nothing after them they narrate the conversation ("I'm leaving", "I see").
 MOMENT = frozenset(
     {"leave", "go", "come", "wait", "try", "kid", "joke", "look", "listen", "wonder", "see", "agree"}

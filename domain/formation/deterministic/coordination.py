@@ -26,6 +26,8 @@ from domain.formation.rendering import Aspect, third_person
 _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
+# Adverbs an item may open with before its verb.
+_ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
@@ -105,7 +107,19 @@ def verb_before_object(words: list[Token], at: int) -> bool:
     )
 
 
-def item_verb(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | None:
+def item_verb(part: list[Token], aspect: Aspect) -> Item | None:
+    """The item a part opens with a verb of its own, an adverb before it kept ("... and just started a
+    PhD"), or None."""
+    if part[0].lower in _ITEM_ADVERBS and len(part) > 1:
+        item = item_verb(part[1:], aspect)
+        if item is not None:
+            item.verb_phrase = f"{part[0].lower} {item.verb_phrase}"
+        return item
+    verb = _verb_of(part, aspect)
+    return Item(verb[0], verb[1], verb[2], part[1:]) if verb is not None else None
+
+
+def _verb_of(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | None:
     token = part[0]
     lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
     if lemma not in ITEM_VERBS:
@@ -125,7 +139,7 @@ def item_verb(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | No
 def told_of(part: list[Token]) -> bool:
     """Whether an item is a statement about its own first words: "..., rent went up", "... and my brother
     is still in college"."""
-    if len(part) < 2 or part[0].lower in ARTICLES:
+    if len(part) < 2 or part[0].lower in ARTICLES or part[0].lower in _ITEM_ADVERBS:
         return False
     if part[0].lower in ("my", "our"):
         return any(t.lower in _FINITE for t in part[2:5])

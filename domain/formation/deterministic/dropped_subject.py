@@ -14,7 +14,6 @@ import re
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims
 from domain.formation.deterministic.parsing import PAST_FORMS, parse_predicate
-from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import Token, verb_lemma
 
 # The first word after a filler, read before tokenizing: most clauses that get here open with no past.
@@ -30,10 +29,16 @@ _IRREGULAR_PASTS = frozenset(
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
 _FILLERS = frozenset({"so", "and", "also", "oh", "well", "honestly", "actually", "ugh", "yeah", "then"})
-# After the verb these mean something else was the subject: "Worked like a charm", "Happened to me too".
-_NOT_THE_USER = PRONOUN_OBJECTS | {"me", "like", "fine", "great", "well", "out", "off"}
-# Pasts that narrate a moment or an errand, not something lasting about the user.
-_MOMENT = frozenset({"get", "go", "see", "say", "tell", "try", "forget", "mean", "think", "ask", "find"})
+# After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
+_NOT_THE_USER = frozenset(
+    {"it", "that", "this", "these", "those", "them", "him", "her", "you", "your", "me", "like", "fine"}
+    | {"great", "well", "out", "off"}
+)
+# Pasts that narrate a moment or an errand, or whose left-out subject is a thing ("Happened to me too").
+_MOMENT = frozenset(
+    {"get", "go", "see", "say", "tell", "try", "forget", "mean", "think", "ask", "find", "happen", "seem"}
+    | {"look", "sound", "turn", "end", "fail", "crash", "break"}
+)
 
 
 def opens_with_past(body: str) -> bool:
@@ -49,7 +54,7 @@ def _opening(tokens: list[Token]) -> int | None:
     at = 0
     while at < len(tokens) and tokens[at].lower in _FILLERS:
         at += 1
-    if at + 1 >= len(tokens) or tokens[at + 1].lower in _NOT_THE_USER:
+    if at + 1 >= len(tokens) or any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
         return None
     first = tokens[at]
     if first.lower in _PASSIVES:

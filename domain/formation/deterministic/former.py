@@ -111,9 +111,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     claims = possessive_claims(text, clause, tokens)
     if requested:
         claims.extend(request_claims(text, tokens))
-    if "my" in lowers:
-        claims.extend(relative_claims(text, tokens))
     if "my" in lowers or "our" in lowers:
+        claims.extend(relative_claims(text, tokens))
         claims.extend(belonging_claims(text, tokens, {claim.holder for claim in claims}))
     claims.extend(position_claims(text, tokens))
     if others:

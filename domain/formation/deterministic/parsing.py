@@ -52,6 +52,10 @@ _ADVERBS = frozenset(
         "sorta",
     }
 )
+# Verbs that end like an adverb.
+_LY_VERBS = frozenset(
+    {"reply", "apply", "rely", "supply", "fly", "bully", "rally", "tally", "multiply", "ally"}
+)
 _CUT_WORDS = frozenset(
     {
         "and",
@@ -136,7 +140,8 @@ def parse_predicate(tokens: list[Token]) -> Parse | None:
         elif low == "used" and i + 1 < len(tokens) and tokens[i + 1].lower == "to":
             used_to = True
             i += 1
-        elif low in _ADVERBS:
+        elif low in _ADVERBS or low.endswith("ly") and low not in _LY_VERBS and i + 1 < len(tokens):
+            # "I absolutely love rainy days": a manner or degree adverb before the verb, not the verb.
             adverbs.append(low)
         elif low in ("kind", "sort") and i + 2 < len(tokens) and tokens[i + 1].lower == "of":
             # "I kind of hate it": a hedge before the verb, not the verb.

@@ -74,6 +74,8 @@ _MAX_NOUN_PHRASE = 3
 
 _COPULA_NEXT = frozenset(
     {"a", "an", "the", "been", "not", "so", "very", "really", "still", "always", "never"}
+    # A preposition never follows a possessive "'s": "she's with me on weekdays", "he's in college".
+    | {"with", "in", "at", "from", "on", "home", "away", "back", "out"}
 )
 
 
@@ -155,7 +157,8 @@ def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
 
 
 def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
-    """Claims about the relatives a clause names with "my", and that the user has them."""
+    """Claims about the relatives a clause names with "my" (or "our": "Our daughter starts college in the
+    fall"), and that the user has them."""
     if opens_question(tokens):
         return []
     claims: list[Claim] = []
@@ -175,7 +178,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             claims.extend(held_claims(text, tokens[at + 1 :], mentioned[0], False))
             mentioned = None
             continue
-        if token.lower != "my":
+        if token.lower not in ("my", "our"):
             continue
         head = next(
             (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
@@ -193,7 +196,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
             or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
         )
-        if not starts_clause and not holder:
+        if not starts_clause and not stated:
             # "I'm the caretaker for my grandfather, he has Parkinson's": a later "he" or "she" after a
             # comma is this relative when the pronoun fits them.
             mentioned = ("User's " + " ".join(t.lower for t in named), _pronoun_of(tokens[head].lemma))

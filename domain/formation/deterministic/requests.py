@@ -4,7 +4,8 @@
 before 9am."; "Always answer me in bullet points" forms "User wants the assistant to always answer them in
 bullet points."; "please keep recipe suggestions low-sugar" and "Use metric units please" form "User wants the
 assistant to keep recipe suggestions low-sugar." and "... to use metric units."; "Could you stop adding
-summaries?" forms "User does not want the assistant to add summaries.". A polite instruction is standing
+summaries?" forms "User does not want the assistant to add summaries."; "so no milk in recipes please"
+forms "User does not want milk in recipes.". A polite instruction is standing
 when its object is a kind of thing ("charts", "metric units"), not one thing of this conversation ("explain
 that again", "write me a cover letter", "make it shorter"), and an instruction about the current answer
 alone ("Give me three ideas") carries no such marker and forms nothing.
@@ -32,6 +33,11 @@ _TASKS = frozenset(
     {"give", "show", "tell", "find", "write", "make", "suggest", "recommend", "help", "explain", "list"}
     | {"check", "fix", "draft", "create", "generate", "plan", "compare", "calculate", "convert", "send"}
     | {"book", "look", "search", "summarize", "summarise", "translate", "read", "go", "continue", "try"}
+)
+# "No worries", "no problem": a formula of the conversation, not a refusal.
+_FORMULAS = frozenset(
+    {"worries", "worry", "problem", "problems", "thanks", "idea", "way", "rush", "pressure", "clue", "need"}
+    | {"offense", "offence", "biggie", "doubt", "matter", "prob", "probs", "kidding", "joke", "one"}
 )
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
@@ -61,7 +67,7 @@ def _base(gerund: Token) -> str:
     return lemma.removesuffix("ing") if lemma == gerund.lower else lemma
 
 
-def _polite(rest: list[Token], tokens: list[Token]) -> tuple[str, int] | None:
+def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int] | None:
     """ "please keep recipe suggestions low-sugar", "Use metric units please", "(could you) stop adding
     summaries": the wish and where its verb stands, when the instruction reaches beyond this answer."""
     if rest[0].lower == "stop" and rest[1].lower.endswith("ing"):
@@ -72,23 +78,61 @@ def _polite(rest: list[Token], tokens: list[Token]) -> tuple[str, int] | None:
     first, second = rest[at], rest[at + 1].lower
     if not _imperative(first) or first.lower in _TASKS or second in _THIS_ONE or second in _PLEASE:
         return None
+    if "," in text[first.end : rest[at + 1].start]:
+        return None  # "Hey, quick question": a greeting, not a verb
     return negation, at
 
 
-def _opening(tokens: list[Token]) -> int:
+def _opening(text: str, tokens: list[Token]) -> int:
     """Where an instruction starts: after "could you", at the clause's start, or after "please"."""
     lowers = [t.lower for t in tokens]
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    if _imperative(tokens[0]):
-        return 0  # "Use metric units please, I'm in Germany"
+    # "Use metric units please, I'm in Germany"; "Hey, ..." is a greeting, not a verb.
+    if _imperative(tokens[0]) and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start]):
+        return 0
     return next((at for at, low in enumerate(lowers) if low in _PLEASE and at + 2 < len(lowers)), 0)
+
+
+def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
+    """ "..., so no milk in recipes please": a polite "no" and what it refuses, from now on."""
+    if not any(t.lower in _PLEASE for t in tokens):
+        return []
+    for at, token in enumerate(tokens[:-1]):
+        opens = (
+            at == 0
+            or tokens[at - 1].lower in ("so", "and", "but")
+            or "," in text[tokens[at - 1].end : token.start]
+        )
+        following = tokens[at + 1].lower
+        if token.lower != "no" or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
+            continue
+        items = items_of(text, tokens[at + 1 :])
+        if not items:
+            return []
+        words = items[0]
+        statement_words = [t.lemma for t in words if t.lemma not in STOPWORDS]
+        predicate = Predicate("want", "does not want", Aspect.BARE, _YOUR.sub("its", phrase(text, words)))
+        return [
+            Claim(
+                ClaimKind.PREFERENCE,
+                Derivation.DIRECT,
+                Longevity.DURABLE,
+                Polarity.ASSERT,
+                conflict_key("preference", ["request", "no", *statement_words]),
+                predicate,
+            )
+        ]
+    return []
 
 
 def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """The wish a standing instruction to the agent states, or nothing."""
-    at = _opening(tokens)
+    refused = _refusal(text, tokens)
+    if refused:
+        return refused
+    at = _opening(text, tokens)
     while at < len(tokens) and tokens[at].lower in _POLITE:
         at += 1
     lowers = tuple(t.lower for t in tokens[at : at + 3])
@@ -109,7 +153,7 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
         how, verb_at = "not to", 2
     elif _standing(tokens) and rest[0].lemma == rest[0].lower and rest[0].lower not in STOPWORDS:
         how, verb_at = "to", 0
-    elif (polite := _polite(rest, tokens)) is not None:
+    elif (polite := _polite(text, rest, tokens)) is not None:
         negation, verb_at = polite
         how, wants = "to", ("does not want" if negation else "wants")
     else:
