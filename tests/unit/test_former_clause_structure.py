@@ -151,6 +151,10 @@ def statements(*turns: str) -> set[str]:
         ("I'm 31 and recently started running.", "User recently started running."),
         # A polite "no" refuses from now on; a greeting before a comma is not an instruction.
         ("Hi, I'm vegan, so no honey in recipes please.", "User does not want honey in recipes."),
+        # A relative's name is not a verb; "'s" before a closing complement is "is"; "and then" coordinates.
+        ("My husband Raj is a dentist.", "User's husband Raj is a dentist."),
+        ("My dad's retired.", "User's dad is retired."),
+        ("Most nights I read and then journal for a bit.", "User journals for a bit most nights."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -181,6 +185,7 @@ def test_a_clause_forms_its_claim(turns: tuple[str, ...]) -> None:
         ("I've never had one before.", "User has never had one before."),
         ("I visit my aunt, he is nice.", "User's aunt is nice."),
         ("My roommate's sister is visiting.", "User has a sister."),
+        ("My sister's wedding was lovely.", "User's sister is wedding was lovely."),
         ("My dad came back from the store with no milk.", "User's dad has no milk."),
     ],
 )

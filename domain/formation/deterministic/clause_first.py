@@ -248,8 +248,10 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
     parts = items_of(text, rest)
-    if parts and "," in text[parse.verb.end : rest[0].start]:
-        parts = [[], *parts]  # "I garden, bake bread and do a bit of woodworking": the verb is an item alone
+    if parts and ("," in text[parse.verb.end : rest[0].start] or rest[0].lower in CONNECTORS):
+        # "I garden, bake bread and do a bit of woodworking", "I read and then journal": the verb is an
+        # item alone.
+        parts = [[], *parts]
     # "I hate when people text me": after a verb of feeling, "when" opens its object, not a time.
     feeling = lemma in FEELINGS and bool(parts) and bool(parts[0]) and parts[0][0].lower == "when"
     if not parts or not parts[0] or parts[0][0].lower in STOP and parts[0][0].lower != "so" and not feeling:

@@ -60,6 +60,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             if items[-1]:
                 items.append([])
             continue
+        if token.lower == "then" and index and tokens[index - 1].lower == "and":
+            continue  # "I walk the dog and then meditate": "and then" coordinates
         if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
             break
         if token.lower in CONNECTORS:

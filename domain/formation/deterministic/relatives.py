@@ -60,6 +60,9 @@ _PARENTS = frozenset(
     | {"grandparent", "aunt", "uncle", "cousin", "mother-in-law", "father-in-law", "ex"}
 )
 _PRONOUNS = frozenset({"she", "he", "they"})
+_AFTER_COMPLEMENT = frozenset(
+    {"with", "about", "at", "in", "on", "from", "for", "to", "and", "but", "so", "again", "now", "today"}
+)
 _MALE = frozenset(
     {"father", "dad", "grandfather", "grandpa", "son", "brother", "husband", "boyfriend", "uncle", "nephew"}
     | {"stepson", "grandson", "fiance"}
@@ -87,9 +90,16 @@ def verb_start(tokens: list[Token]) -> list[Token] | None:
     if tokens[0].lower != "'s":
         return tokens
     after = tokens[1] if len(tokens) > 1 else None
-    if after is None or not (
-        after.lower in _COPULA_NEXT or after.lower.endswith("ing") or after.lower.isdigit()
-    ):
+    # "my wife's pregnant with our second", "my dad's retired": a word that ends the phrase or takes a
+    # preposition is a complement; "my sister's wedding was ..." is a possessive.
+    closing = len(tokens) == 2 or tokens[2].lower in _AFTER_COMPLEMENT
+    # A noun in -ing with its own verb after it is possessed: "my sister's wedding was lovely".
+    gerund = (
+        after is not None
+        and after.lower.endswith("ing")
+        and not (len(tokens) > 2 and tokens[2].lemma in ("be", "have"))
+    )
+    if after is None or not (after.lower in _COPULA_NEXT or gerund or after.lower.isdigit() or closing):
         return None
     return [tokens[0]._replace(lower="is", lemma="be"), *tokens[1:]]
 
@@ -201,8 +211,17 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             # comma is this relative when the pronoun fits them.
             mentioned = ("User's " + " ".join(t.lower for t in named), _pronoun_of(tokens[head].lemma))
         if starts_clause:
+            # "My partner Sam is a chef": the name after the relative is theirs, not a verb.
+            end = head + 1
+            while (
+                end < min(head + 3, len(tokens))
+                and tokens[end].text[:1].isupper()
+                and tokens[end].lower != "i"
+            ):
+                end += 1
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
-            held = held_claims(text, tokens[head + 1 :], holder, _plural_noun(tokens[head]))
+            holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
+            held = held_claims(text, tokens[end:], holder, _plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims
