@@ -155,6 +155,15 @@ def statements(*turns: str) -> set[str]:
         ("My husband Raj is a dentist.", "User's husband Raj is a dentist."),
         ("My dad's retired.", "User's dad is retired."),
         ("Most nights I read and then journal for a bit.", "User journals for a bit most nights."),
+        # Contractions typed without an apostrophe.
+        ("ive been a baker for ten years", "User has been a baker for ten years."),
+        ("i dont eat shellfish", "User does not eat shellfish."),
+        ("i cant stand loud music", "User cannot stand loud music."),
+        # The question's preposition, a closing time and "to do" placed around the answer.
+        ("A: What town do you live in?", "Bristol", "User lives in Bristol."),
+        ("A: What are you building these days?", "a canoe", "User is building a canoe these days."),
+        ("A: What do you like to do on weekends?", "fishing", "User likes fishing on weekends."),
+        ("A: How old are your kids?", "3 and 6", "User's kids are 3 and 6."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -217,6 +226,7 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "I love that idea!",
         "I'm reading.",
         "I don't know.",
+        "I dont know.",
         "As I said, it's fine.",
         "No worries, please continue.",
         "Happened to me too.",

@@ -36,6 +36,14 @@ _LIVING = re.compile(r"^what do you do(?: for (?:a living|work|your job))?\?$", 
 _HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
+_OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
+_PREPOSITIONS = frozenset({"in", "at", "on", "for", "with", "from", "to", "about"})
+_TO_DO = re.compile(r"^to do\b\s*", re.IGNORECASE)
+# A time at the end of the question stays at the end of the claim: "working on (a game) these days".
+_WHEN = re.compile(
+    r"\s*\b(?:these days|nowadays|lately|right now|now|at the moment|currently|this (?:week|month|year))$",
+    re.IGNORECASE,
+)
 _WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
 _ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
 # Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
@@ -97,6 +105,12 @@ def _voice(phrase: str) -> str:
     return _YOU.sub(lambda m: _YOU_VOICE[m.group(0).lower()], phrase).strip()
 
 
+def _split_tail(tail: str) -> tuple[str, str]:
+    """A question's words after its verb, split into what governs the answer and a closing time."""
+    match = _WHEN.search(tail)
+    return (tail[: match.start()], match.group(0).strip()) if match else (tail, "")
+
+
 def _answer(clause_text: str) -> str | None:
     answer = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
@@ -132,11 +146,19 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"in {answer}"
         return "User", verb, Aspect.PAST, f"{_voice(match['tail'])} {place}".strip()
     if match := _DOING.match(question):
-        return "User", f"is {match['verb'].lower()}", Aspect.PROGRESSIVE, f"{_voice(match['tail'])} {answer}"
+        particle, when = _split_tail(_voice(match["tail"]))
+        return (
+            "User",
+            f"is {match['verb'].lower()}",
+            Aspect.PROGRESSIVE,
+            f"{particle} {answer} {when}".strip(),
+        )
     if match := _HAVE_ANY.match(question):
         return "User", "has", Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
+    if match := _OLD_YOUR.match(question):
+        return f"User's {_voice(match['np'])}", match["verb"].lower(), Aspect.SIMPLE, answer
     if match := _WHERE_ARE.match(question):
         rest = match["rest"].lower()
         # "Where are you from?" ends on its own preposition; "Where are you based?" takes "in".
@@ -168,7 +190,13 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         lemma = match["verb"].lower()
         verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
         adverb = match["adv"] or ""
-        return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {_voice(match['tail'])}".strip()
+        tail = _voice(match["tail"])
+        if tail.lower() in _PREPOSITIONS:
+            # "What city do you live in?" "Denver": the preposition governs the answer.
+            return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{tail} {answer}"
+        # "What do you like to do for fun?" "hiking": the answer is what is done.
+        tail = _TO_DO.sub("", tail)
+        return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {tail}".strip()
     return None
 
 

@@ -63,7 +63,22 @@ _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
+# Contractions typed without their apostrophe, read as the two words they stand for: "i dont eat pork",
+# "i cant stand the cold", "ive been a carpenter for 20 years".
+_CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "ive": (("i", "i"), ("have", "have")),
+    "dont": (("do", "do"), ("not", "not")),
+    "doesnt": (("does", "do"), ("not", "not")),
+    "didnt": (("did", "do"), ("not", "not")),
+    "cant": (("can", "can"), ("not", "not")),
+    "wont": (("will", "will"), ("not", "not")),
+    "isnt": (("is", "be"), ("not", "not")),
+    "wasnt": (("was", "be"), ("not", "not")),
+    "havent": (("have", "have"), ("not", "not")),
+    "hasnt": (("has", "have"), ("not", "not")),
+}
+_UNSPLIT = frozenset(_CONTRACTIONS)
 _REQUEST_HINT = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
 )
@@ -79,6 +94,15 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
     """Whether an odd number of quotation marks opens before position at within the clause."""
     span = text[start:at]
     return sum(span.count(q) for q in _QUOTES) % 2 == 1
+
+
+def _split_contractions(tokens: list[Token]) -> list[Token]:
+    """Each apostrophe-less contraction as its two words, both citing the typed word."""
+    split: list[Token] = []
+    for token in tokens:
+        for lower, lemma in _CONTRACTIONS.get(token.lower, ((token.lower, token.lemma),)):
+            split.append(token._replace(lower=lower, lemma=lemma))
+    return split
 
 
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
@@ -98,6 +122,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     tokens = tokenize(text, clause.start, clause.end)
     # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
     lowers = [t.lower for t in tokens]
+    if not _UNSPLIT.isdisjoint(lowers):
+        tokens = _split_contractions(tokens)
+        lowers = [t.lower for t in tokens]
     subjects = (
         [i for i, low in enumerate(lowers) if low == "i" and tokens[i].text[:1] in ("I", "i")]
         if "i" in lowers
