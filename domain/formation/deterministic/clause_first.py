@@ -259,7 +259,9 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         if not _bare(parse, lemma, aspect):
             return []
         parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
-    if len(parts[0]) > MAX_ITEM_WORDS or any(_transient(t, lemma) for t in parts[0]):
+    if len(parts[0]) > MAX_ITEM_WORDS or any(
+        (t.lower in TRANSIENT or t.lemma in TRANSIENT) and _transient(t, lemma) for t in parts[0]
+    ):
         return []
     if aspect is Aspect.PAST and lemma in ONE_OFF:
         return []
@@ -330,9 +332,11 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin:
 
 
 def _coordinated(text: str, parse: Parse) -> bool:
-    """Whether an item after the first may open with a verb of its own, as predicate_items reads one: a
-    word of ITEM_VERBS (or an article after a possession verb) right after a comma or a coordinator. Most complements have none, and this one pass
-    is far cheaper than splitting them into items."""
+    """Whether an item after the first may open on its own, as predicate_items reads one: right after a
+    comma, a coordinator or "but", a verb of its own (an ITEM_VERBS word, or any verb before its object's
+    determiner), an article after a possession verb, any complement after a copula ("I'm vegan and gluten
+    free"), "only" after a negation ("I don't drink coffee, only green tea") or a qualifier ("..., usually
+    5k"). Most complements have none, and this one pass is far cheaper than splitting them into items."""
     rest = parse.rest
     if (
         not rest
@@ -344,24 +348,25 @@ def _coordinated(text: str, parse: Parse) -> bool:
     words = rest if copula is None else copula
     possession = parse.lemma in POSSESSION
     for index in range(1, len(words)):
-        token = words[index]
-        # After a copula any item may be a complement of its own ("I'm vegan and gluten free"), and after a
-        # negation one may be excepted from it ("I don't drink coffee, only green tea").
+        token, before = words[index], words[index - 1]
+        # The cheap test first: only a token after a comma or a coordinator can open an item.
+        if before.lower == "but":
+            if past_form(token):
+                return True
+            continue
+        if before.lower not in CONNECTORS and "," not in text[before.end : token.start]:
+            continue
         if (
             copula is not None
-            or verb_lemma(token) in ITEM_VERBS
             or possession
             and token.lower in ARTICLES
             or parse.negated
             and token.lower == "only"
-            or copula is None
-            and (token.lower in QUALIFIERS or verb_before_object(words, index))
+            or token.lower in QUALIFIERS
+            or verb_lemma(token) in ITEM_VERBS
+            or verb_before_object(words, index)
         ):
-            before = words[index - 1]
-            if before.lower in CONNECTORS or "," in text[before.end : token.start]:
-                return True
-            if before.lower == "but" and past_form(token):
-                return True
+            return True
     return False
 
 

@@ -115,10 +115,12 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         or hinted(lowered, REQUEST_HINTS)
     )
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
-        requests = request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
-        if requests or not opens_with_past(body):
-            return requests
-        return dropped_subject_claims(text, tokenize(text, clause.start, clause.end))
+        past = opens_with_past(body)
+        if not requested and not past:
+            return []
+        tokens = tokenize(text, clause.start, clause.end)
+        requests = request_claims(text, tokens) if requested else []
+        return requests if requests or not past else dropped_subject_claims(text, tokens)
     tokens = tokenize(text, clause.start, clause.end)
     # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
     lowers = [t.lower for t in tokens]

@@ -66,7 +66,7 @@ def _experience(text: str, words: list[Token]) -> list[Claim]:
 
 def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """A position held or an experience, introduced before the clause's subject."""
-    if len(tokens) < 4:
+    if len(tokens) < 4 or tokens[0].lower not in ("as", "in"):
         return []
     at = _as_at(tokens)
     subject = _introduction(text, tokens, at + 1) if at is not None else None
