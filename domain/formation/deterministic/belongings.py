@@ -10,6 +10,7 @@ body (possessives reads a condition only when it recurs) and someone's words or 
 """
 
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.possessives import BODY_HINTS
 from domain.formation.deterministic.relatives import KIN, held_claims
 from domain.formation.deterministic.topic_words import OCCUPATIONS, POSITIONS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -26,57 +27,47 @@ _PEOPLE = (
     | {"coworker", "co-worker", "roommate", "flatmate", "housemate", "mentor", "supervisor", "client"}
     | {"customer", "tenant", "vet", "gp", "tutor", "instructor", "employer", "buddy", "mate", "pal"}
 )
-# Nouns about the conversation or a passing thought, and the body (read by possessives when it recurs).
-_NOT_HELD = _PEOPLE | frozenset(
-    {
-        "question",
-        "point",
-        "guess",
-        "bad",
-        "thought",
-        "idea",
-        "concern",
-        "issue",
-        "problem",
-        "error",
-        "message",
-        "answer",
-        "reply",
-        "response",
-        "request",
-        "prompt",
-        "opinion",
-        "understanding",
-        "impression",
-        "take",
-        "apology",
-        "favorite",
-        "favourite",
-        "goal",
-        "aim",
-        "plan",
-        "objective",
-        "hope",
-        "dream",
-        "wish",
-        "worry",
-        "fear",
-        "head",
-        "knee",
-        "back",
-        "shoulder",
-        "hip",
-        "ankle",
-        "foot",
-        "neck",
-        "wrist",
-        "stomach",
-        "eye",
-        "skin",
-        "leg",
-        "arm",
-        "hand",
-    }
+# Nouns about the conversation or a passing thought, and the body (read by possessives when it recurs);
+# sleep, energy and mood are the user's own ("my sleep schedule is a mess").
+_NOT_HELD = (
+    _PEOPLE
+    | (BODY_HINTS - {"sleep", "energy", "mood"})
+    | frozenset(
+        {
+            "question",
+            "point",
+            "guess",
+            "bad",
+            "thought",
+            "idea",
+            "concern",
+            "issue",
+            "problem",
+            "error",
+            "message",
+            "answer",
+            "reply",
+            "response",
+            "request",
+            "prompt",
+            "opinion",
+            "understanding",
+            "impression",
+            "take",
+            "apology",
+            "favorite",
+            "favourite",
+            "goal",
+            "aim",
+            "plan",
+            "objective",
+            "hope",
+            "dream",
+            "wish",
+            "worry",
+            "fear",
+        }
+    )
 )
 
 

@@ -91,7 +91,7 @@ _MY_BODY = re.compile(
     r"(?P<verb>gets|hurts|aches|flares|swells|feels|is|are|starts|acts|locks|tightens|cramps|goes|bothers|"
     r"gives|tends|gets|spikes|drops|dips|crashes|suffers|becomes)\b[^,;!?]*)"
 )
-_BODY_HINTS = frozenset(
+BODY_HINTS = frozenset(
     {
         "knee",
         "back",
@@ -246,7 +246,7 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
     # The patterns below are case-sensitive: their hints are tested on the text as written.
     if not ("my" in body or "My" in body or "our" in body or "Our" in body):
         return claims
-    if lowered_lemmas & _BODY_HINTS:
+    if lowered_lemmas & BODY_HINTS:
         claims.extend(_body_claims(body))
     if "favorite" in lowered_lemmas or "favourite" in lowered_lemmas:
         claims.extend(_favorite_claims(body))

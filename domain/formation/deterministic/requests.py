@@ -111,20 +111,22 @@ def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
         items = items_of(text, tokens[at + 1 :])
         if not items:
             return []
-        words = items[0]
-        statement_words = [t.lemma for t in words if t.lemma not in STOPWORDS]
-        predicate = Predicate("want", "does not want", Aspect.BARE, _YOUR.sub("its", phrase(text, words)))
-        return [
-            Claim(
-                ClaimKind.PREFERENCE,
-                Derivation.DIRECT,
-                Longevity.DURABLE,
-                Polarity.ASSERT,
-                conflict_key("preference", ["request", "no", *statement_words]),
-                predicate,
-            )
-        ]
+        return [_wish("does not want", phrase(text, items[0]), ["no", *(t.lemma for t in items[0])])]
     return []
+
+
+def _wish(wants: str, complement: str, lemmas: list[str]) -> Claim:
+    """The stated wish, "in your answers" read as the assistant's own, filed under the request's words."""
+    # "in your answers": the assistant's own answers, in the third person like the assistant.
+    predicate = Predicate("want", wants, Aspect.BARE, _YOUR.sub("its", complement))
+    return Claim(
+        ClaimKind.PREFERENCE,
+        Derivation.DIRECT,
+        Longevity.DURABLE,
+        Polarity.ASSERT,
+        conflict_key("preference", ["request", *(w for w in lemmas if w not in STOPWORDS)]),
+        predicate,
+    )
 
 
 def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
@@ -167,17 +169,4 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
         action = f"{_base(words[0])} {phrase(text, words[1:])}".strip()
     else:
         action = _lowered(phrase(text, words))
-    statement_words = [t.lemma for t in words if t.lemma not in STOPWORDS]
-    # "in your answers": the assistant's own answers, in the third person like the assistant.
-    action = _YOUR.sub("its", action)
-    predicate = Predicate("want", wants, Aspect.BARE, f"the assistant {how} {action}")
-    return [
-        Claim(
-            ClaimKind.PREFERENCE,
-            Derivation.DIRECT,
-            Longevity.DURABLE,
-            Polarity.ASSERT,
-            conflict_key("preference", ["request", *statement_words]),
-            predicate,
-        )
-    ]
+    return [_wish(wants, f"the assistant {how} {action}", [t.lemma for t in words])]
