@@ -164,6 +164,18 @@ def statements(*turns: str) -> set[str]:
         ("A: What are you building these days?", "a canoe", "User is building a canoe these days."),
         ("A: What do you like to do on weekends?", "fishing", "User likes fishing on weekends."),
         ("A: How old are your kids?", "3 and 6", "User's kids are 3 and 6."),
+        # "got" before a participle is a change of state; a step-parent is a relative; "since" dates.
+        ("My uncle just got diagnosed with diabetes.", "User's uncle just got diagnosed with diabetes."),
+        ("My stepmom is a pilot.", "User's stepmom is a pilot."),
+        ("I've been in Lisbon since 2019.", "User has been in Lisbon since 2019."),
+        # "can't" and "cannot" with "I" left out, and "cannot" as one word.
+        ("Can't stand the smell of bleach.", "User cannot stand the smell of bleach."),
+        ("I cannot eat eggs.", "User cannot eat eggs."),
+        (
+            "A: Do you play any sports?",
+            "tennis and a bit of squash",
+            "User plays tennis and a bit of squash.",
+        ),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -227,6 +239,9 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "I'm reading.",
         "I don't know.",
         "I dont know.",
+        "Can't wait!",
+        "I can't believe it.",
+        "I got groceries yesterday.",
         "As I said, it's fine.",
         "No worries, please continue.",
         "Happened to me too.",

@@ -34,6 +34,7 @@ _DOING = re.compile(r"^what are you (?P<verb>[a-z]+ing)(?P<tail>[^?]*)\?$", re.I
 _TRAILING_WORDS = frozenset({"as", "in", "from", "at", "on"})
 _LIVING = re.compile(r"^what do you do(?: for (?:a living|work|your job))?\?$", re.IGNORECASE)
 _HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
+_VERB_ANY = re.compile(r"^(?:do|did) you (?P<verb>[a-z]+) any [^?]+\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
 _OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
@@ -155,6 +156,9 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         )
     if match := _HAVE_ANY.match(question):
         return "User", "has", Aspect.SIMPLE, answer
+    if match := _VERB_ANY.match(question):
+        # "Do you play any instruments?" "piano and a bit of guitar"
+        return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
     if match := _OLD_YOUR.match(question):

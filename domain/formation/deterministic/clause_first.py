@@ -263,7 +263,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         (t.lower in TRANSIENT or t.lemma in TRANSIENT) and _transient(t, lemma) for t in parts[0]
     ):
         return []
-    if aspect is Aspect.PAST and lemma in ONE_OFF:
+    # "got diagnosed", "got married": "get" before a participle is a change of state, not an errand.
+    if (
+        aspect is Aspect.PAST
+        and lemma in ONE_OFF
+        and not (lemma == "get" and parts[0] and parts[0][0].lower.endswith("ed"))
+    ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:

@@ -26,6 +26,7 @@ from domain.formation.rendering import Aspect, third_person
 _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
+_SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
@@ -62,7 +63,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             continue
         if token.lower == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
-        if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
+        dated = token.lower == "since" and following is not None and _dates(following)
+        if index and token.lower in STOP and not (infinitive and token.lower in ASKING) and not dated:
             break
         if token.lower in CONNECTORS:
             if items[-1]:
@@ -70,6 +72,12 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             continue
         items[-1].append(token)
     return [trimmed for item in items if (trimmed := _trim(item))]
+
+
+def _dates(token: Token) -> bool:
+    """Whether "since" before this word dates the statement ("since 2016", "since college") rather than
+    giving a reason or opening a clause of its own ("since I was 12")."""
+    return token.lower.isdigit() or token.lower in _SINCE_WHEN
 
 
 def _trim(words: list[Token]) -> list[Token]:

@@ -64,14 +64,17 @@ _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
 _FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
-# Contractions typed without their apostrophe, read as the two words they stand for: "i dont eat pork",
-# "i cant stand the cold", "ive been a carpenter for 20 years".
+# A clause opening with "can't" or "cannot" and no subject leaves out "I": no instruction opens so.
+_CANT = re.compile(r"(?:(?:honestly|so|and|just|really)[\s,]+)?(?:can['’]?t|cannot)\b", re.IGNORECASE)
+# Contractions typed without their apostrophe, and "cannot", read as the two words they stand for: "i dont
+# eat pork", "i cant stand the cold", "ive been a carpenter for 20 years", "I cannot eat gluten".
 _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "ive": (("i", "i"), ("have", "have")),
     "dont": (("do", "do"), ("not", "not")),
     "doesnt": (("does", "do"), ("not", "not")),
     "didnt": (("did", "do"), ("not", "not")),
     "cant": (("can", "can"), ("not", "not")),
+    "cannot": (("can", "can"), ("not", "not")),
     "wont": (("will", "will"), ("not", "not")),
     "isnt": (("is", "be"), ("not", "not")),
     "wasnt": (("was", "be"), ("not", "not")),
@@ -114,14 +117,20 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
         or hinted(lowered, REQUEST_HINTS)
     )
+    implied = False
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         past = opens_with_past(body)
-        if not requested and not past:
+        implied = _CANT.match(body) is not None
+        if not requested and not past and not implied:
             return []
         tokens = tokenize(text, clause.start, clause.end)
-        requests = request_claims(text, tokens) if requested else []
-        return requests if requests or not past else dropped_subject_claims(text, tokens)
+        if not implied:
+            requests = request_claims(text, tokens) if requested else []
+            return requests if requests or not past else dropped_subject_claims(text, tokens)
     tokens = tokenize(text, clause.start, clause.end)
+    if implied:
+        # "Can't stand the smell of coffee": the left-out "I" read where it would stand.
+        tokens = [tokens[0]._replace(text="I", lower="i", lemma="i"), *tokens]
     # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
     lowers = [t.lower for t in tokens]
     if not _UNSPLIT.isdisjoint(lowers):

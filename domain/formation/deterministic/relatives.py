@@ -38,6 +38,13 @@ KIN = RELATIVES | frozenset(
         "fiancee",
         "ex",
         "stepson",
+        "stepdad",
+        "stepmom",
+        "stepmum",
+        "stepfather",
+        "stepmother",
+        "stepbrother",
+        "stepsister",
         "stepdaughter",
         "niece",
         "nephew",
@@ -65,11 +72,11 @@ _AFTER_COMPLEMENT = frozenset(
 )
 _MALE = frozenset(
     {"father", "dad", "grandfather", "grandpa", "son", "brother", "husband", "boyfriend", "uncle", "nephew"}
-    | {"stepson", "grandson", "fiance"}
+    | {"stepson", "grandson", "fiance", "stepdad", "stepfather", "stepbrother"}
 )
 _FEMALE = frozenset(
     {"mother", "mom", "mum", "grandmother", "grandma", "daughter", "sister", "wife", "girlfriend", "aunt"}
-    | {"niece", "stepdaughter", "granddaughter", "fiancee"}
+    | {"niece", "stepdaughter", "granddaughter", "fiancee", "stepmom", "stepmum", "stepmother", "stepsister"}
 )
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
