@@ -176,6 +176,9 @@ def statements(*turns: str) -> set[str]:
             "tennis and a bit of squash",
             "User plays tennis and a bit of squash.",
         ),
+        # "it" after a comma is the thing just named with "my"; a counted minute is a duration.
+        ("I'm sick of my job, it pays badly.", "User's job pays badly."),
+        ("I hate my drive to work, it's 45 minutes each way.", "User's drive is 45 minutes each way."),
         # "we're" is "we are"; "left" is the past of "leave".
         ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
         ("I left my job to start a bakery.", "User left their job to start a bakery."),
@@ -239,6 +242,7 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "I'm reading.",
         "I don't know.",
         "I dont know.",
+        "I'm busy at the moment.",
         "Can't wait!",
         "I can't believe it.",
         "I got groceries yesterday.",

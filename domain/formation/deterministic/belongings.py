@@ -87,13 +87,31 @@ def _verb_at(tokens: list[Token], start: int) -> int | None:
     return None
 
 
+def _named(tokens: list[Token], at: int) -> list[Token]:
+    """The short noun phrase after "my" at at, up to its first function word: "my commute" -> commute."""
+    end = at + 1
+    while end < min(at + 1 + _MAX_NOUN_PHRASE, len(tokens)) and tokens[end].lower not in STOPWORDS:
+        end += 1
+    return tokens[at + 1 : end]
+
+
 def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[Claim]:
-    """Claims about the things a clause names with "my"/"our" at a clause's start; holders in formed (by
-    the possessive patterns) are left to them."""
+    """Claims about the things a clause names with "my"/"our" at a clause's start, or names anywhere and
+    then calls "it" after a comma ("I'm so tired of my commute, it's 90 minutes each way"); holders in
+    formed (by the possessive patterns) are left to them."""
     claims: list[Claim] = []
+    mentioned: list[Token] = []  # the last thing named with "my" inside the clause
     for at, token in enumerate(tokens):
+        if token.lower == "it" and mentioned and at and "," in text[tokens[at - 1].end : token.start]:
+            holder = "User's " + " ".join(t.lower for t in mentioned)
+            claims.extend(held_claims(text, tokens[at + 1 :], holder, False, kin=False))
+            mentioned = []
+            continue
         if token.lower not in _OPENERS:
             continue
+        named = _named(tokens, at)
+        if named and not any(t.lemma in KIN or t.lemma in _NOT_HELD or t.lower in _NOT_HELD for t in named):
+            mentioned = named
         starts = (
             at == 0 or tokens[at - 1].lower in _CLAUSE_STARTS or "," in text[tokens[at - 1].end : token.start]
         )

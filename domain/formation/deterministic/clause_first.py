@@ -61,6 +61,7 @@ _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 _POINTER_TAILS = frozenset(
     {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
 )
+_UNITS = frozenset({"minute", "second"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
@@ -143,19 +144,24 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
-def _transient(token: Token, lemma: str) -> bool:
-    """A word that ties the complement to this moment; "here" only after a copula ("I'm here", not "I moved
-    here from Seoul")."""
-    if token.lower == "here":
-        return lemma == "be"
-    return token.lower in TRANSIENT or token.lemma in TRANSIENT
+def _momentary(words: list[Token], lemma: str) -> bool:
+    """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
+    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
+    way" is a duration)."""
+    for index, token in enumerate(words):
+        if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
+            continue
+        if token.lower == "here":
+            if lemma == "be":
+                return True
+        elif not (token.lemma in _UNITS and index and is_number(words[index - 1])):
+            return True
+    return False
 
 
 def _aside(part: list[Token]) -> bool:
     """A comma's afterthought about the moment or about what was just said, not more of the object."""
-    return any(_transient(t, "be") for t in part) or _points_back(
-        part[1:] if part[0].lower.endswith("ing") else part
-    )
+    return _momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
 
 
 def _points_back(words: list[Token]) -> bool:
@@ -259,9 +265,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         if not _bare(parse, lemma, aspect):
             return []
         parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
-    if len(parts[0]) > MAX_ITEM_WORDS or any(
-        (t.lower in TRANSIENT or t.lemma in TRANSIENT) and _transient(t, lemma) for t in parts[0]
-    ):
+    if len(parts[0]) > MAX_ITEM_WORDS or _momentary(parts[0], lemma):
         return []
     # "got diagnosed", "got married": "get" before a participle is a change of state, not an errand.
     if (
