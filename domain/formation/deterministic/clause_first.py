@@ -5,8 +5,9 @@ closet"), the predicate is rewritten to the third person with local rendering: t
 its aspect, the words after it copied up to where the clause's own statement ends and turned into the
 user's voice, one claim per coordinated item (the items come from coordination: "I hike, read, and do
 some woodworking", "I'm 34, single", "I have two kids and a dog"). A verb with nothing after it forms a
-claim when it is an activity ("I knit") or what the user does these days ("I'm consulting"). A standing negation is
-rewritten with its negation ("I'm not a morning person", "I never learned to swim"). The kind comes from
+claim when it is an activity ("I knit") or what the user does these days ("I'm consulting"). A standing
+negation is rewritten with its negation ("I'm not a morning person", "I never learned to swim"), and what
+"only" excepts from it is affirmed ("I don't drink coffee, only green tea"). The kind comes from
 the classifier in kinds. Predicates that say nothing lasting about the user form nothing: thoughts and
 wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about ...", "I'm
 running late", "I didn't sleep well"), and talk about the conversation itself ("I have a question").
