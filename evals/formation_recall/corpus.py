@@ -1,7 +1,8 @@
 """The formation recall corpus: ordinary speech to an agent, labelled with the claims a person would expect.
 
-Two frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, which rule work may be
-tuned on, and `unseen.jsonl`, authored and committed before any rule change and never read while changing
+Three frozen parts sit beside this module, each with its sha256 record: `dev.jsonl` and `dev2.jsonl`, which
+rule work may be tuned on (`dev2` was written and frozen before the second round of rule work read any
+miss), and `unseen.jsonl`, authored and committed before any rule change and never read while changing
 rules. The loader refuses a part whose content no longer matches its record, so an edit is a deliberate
 re-freeze that shows in review.
 
@@ -32,6 +33,7 @@ ROLES = {"user": SourceEventKind.USER_MESSAGE, "assistant": SourceEventKind.ASSI
 
 class Part(StrEnum):
     DEV = "dev"
+    DEV2 = "dev2"
     UNSEEN = "unseen"
 
 

@@ -1,6 +1,6 @@
 """Direct recall and benign precision of a former over the formation recall corpus.
 
-Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|unseen] [--misses] [--json]
+Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|dev2|unseen] [--misses] [--json]
 
 Direct recall is the share of expected claims some formed direct candidate of the same polarity states.
 Benign precision is the share of formed direct candidates that state an expected claim or one the case
@@ -12,7 +12,7 @@ distillation-scorer@7's statement rule (`evals.scorer.score_statement`, the rule
 statement-only controls with) against any acceptable rendering; the labels name a kind but no subject or
 longevity, so the scorer's full match is not applied. The runtime's statement equivalence
 (`domain.formation.equivalence.same_claim`, stricter because merging is irreversible) is reported beside it
-for continuity with the first measurements. `--misses` lists what the development part missed under the
+for continuity with the first measurements. `--misses` lists what the development parts missed under the
 main matcher; it refuses the unseen part, which must not steer rule work.
 """
 
@@ -140,12 +140,12 @@ def _row(result: Score) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=[p.value for p in Part], action="append")
-    parser.add_argument("--misses", action="store_true", help="list the development part's misses")
+    parser.add_argument("--misses", action="store_true", help="list the development parts' misses")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     parts = [Part(p) for p in args.part] if args.part else list(Part)
     if args.misses and Part.UNSEEN in parts:
-        parser.error("--misses reads the development part only")
+        parser.error("--misses reads the development parts only")
     results = [score(part, matcher=matcher) for matcher in MATCHERS for part in parts]
     if args.json:
         for result in results:

@@ -1,12 +1,14 @@
 """The formation recall corpus stays frozen: each part matches its sha256 record and keeps its size."""
 
+from itertools import combinations
+
 import pytest
 
 from evals.formation_recall import corpus
 from evals.formation_recall.corpus import CorpusDigestMismatch, Part, load
 
 
-@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 150), (Part.UNSEEN, 50)])
+@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 150), (Part.DEV2, 100), (Part.UNSEEN, 50)])
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     assert corpus.digest(part) == corpus.recorded_digest(part)
     cases = load(part)
@@ -20,8 +22,9 @@ def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         load(Part.UNSEEN)
 
 
-def test_the_parts_share_no_utterance() -> None:
+@pytest.mark.parametrize(("one", "other"), list(combinations(Part, 2)))
+def test_the_parts_share_no_utterance(one: Part, other: Part) -> None:
     def texts(part: Part) -> set[str]:
         return {event.text for case in load(part) for event in case.events}
 
-    assert not texts(Part.DEV) & texts(Part.UNSEEN)
+    assert not texts(one) & texts(other)

@@ -3,8 +3,11 @@
 "How long have you lived in Chicago?" answered "pretty much all my life" forms "User has lived in Chicago
 pretty much all their life."; "Which languages do you speak?" answered "English and Tagalog" forms "User
 speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's
-clause alone; the question supplies wording, never a fact. A "no" answer, an answer that states its own
-claim, and a question shape not read here form nothing.
+clause alone; the question supplies wording, never a fact. "Where are you based?" answered "Halifax" forms "User
+is based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a
+"yes" to "Are you vegetarian?" or "Do you cook?" states the question's predicate. A "no" answer, a "yes" to
+the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not
+read here form nothing.
 """
 
 import re
@@ -13,6 +16,7 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES
 from domain.formation.deterministic.kinds import classify
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, tokenize, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
@@ -27,8 +31,28 @@ _DO = re.compile(
 _WHERE = re.compile(r"^where (?P<aux>do|did) you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _YOUR = re.compile(r"^what(?:'s| is| are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _DOING = re.compile(r"^what are you (?P<verb>[a-z]+ing)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_TRAILING_WORDS = frozenset({"as", "in", "from", "at", "on"})
+_LIVING = re.compile(r"^what do you do(?: for (?:a living|work|your job))?\?$", re.IGNORECASE)
+_HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
+_VERB_ANY = re.compile(r"^(?:do|did) you (?P<verb>[a-z]+) any [^?]+\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
+_OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
+_PREPOSITIONS = frozenset({"in", "at", "on", "for", "with", "from", "to", "about"})
+_TO_DO = re.compile(r"^to do\b\s*", re.IGNORECASE)
+# A time at the end of the question stays at the end of the claim: "working on (a game) these days".
+_WHEN = re.compile(
+    r"\s*\b(?:these days|nowadays|lately|right now|now|at the moment|currently|this (?:week|month|year))$",
+    re.IGNORECASE,
+)
+_WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
+_ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
+# Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
+_ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
+_DO_YOU = re.compile(r"^do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|definitely|absolutely|of course)\b", re.IGNORECASE)
+# A question about the agent's offer or this moment: a "yes" says nothing about the user.
+_OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there|still)\b", re.IGNORECASE)
 _LEADING = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
 )
@@ -37,6 +61,7 @@ _TRAILING = re.compile(
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
+_ENDING_PREPOSITIONS = (" from", " in", " at", "from")
 _IRREGULAR_PAST = {
     "grow": "grew",
     "go": "went",
@@ -81,11 +106,34 @@ def _voice(phrase: str) -> str:
     return _YOU.sub(lambda m: _YOU_VOICE[m.group(0).lower()], phrase).strip()
 
 
+def _split_tail(tail: str) -> tuple[str, str]:
+    """A question's words after its verb, split into what governs the answer and a closing time."""
+    match = _WHEN.search(tail)
+    return (tail[: match.start()], match.group(0).strip()) if match else (tail, "")
+
+
 def _answer(clause_text: str) -> str | None:
     answer = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
     return answer
+
+
+def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
+    """A "yes" to "Are you ...?" or "Do you ...?": the question's predicate, with what the answer adds."""
+    if _YES.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
+        return None
+    added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    if len(added.split()) > MAX_ANSWER_WORDS:
+        return None
+    if match := _ARE_YOU.match(question):
+        return "User", "is", Aspect.SIMPLE, f"{_voice(match['rest'])} {added}".strip()
+    if match := _DO_YOU.match(question):
+        if match["verb"].lower() == "have" and added:
+            return "User", "has", Aspect.SIMPLE, added  # "Do you have kids?" "yes, a daughter"
+        verb = third_person(match["verb"].lower())
+        return "User", verb, Aspect.SIMPLE, f"{_voice(match['tail'])} {added}".strip()
+    return None
 
 
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
@@ -99,34 +147,76 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"in {answer}"
         return "User", verb, Aspect.PAST, f"{_voice(match['tail'])} {place}".strip()
     if match := _DOING.match(question):
-        return "User", f"is {match['verb'].lower()}", Aspect.PROGRESSIVE, f"{_voice(match['tail'])} {answer}"
+        particle, when = _split_tail(_voice(match["tail"]))
+        return (
+            "User",
+            f"is {match['verb'].lower()}",
+            Aspect.PROGRESSIVE,
+            f"{particle} {answer} {when}".strip(),
+        )
     if match := _HAVE_ANY.match(question):
         return "User", "has", Aspect.SIMPLE, answer
+    if match := _VERB_ANY.match(question):
+        # "Do you play any instruments?" "piano and a bit of guitar"
+        return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
+    if match := _OLD_YOUR.match(question):
+        return f"User's {_voice(match['np'])}", match["verb"].lower(), Aspect.SIMPLE, answer
+    if match := _WHERE_ARE.match(question):
+        rest = match["rest"].lower()
+        # "Where are you from?" ends on its own preposition; "Where are you based?" takes "in".
+        place = (
+            answer
+            if rest.endswith(_ENDING_PREPOSITIONS) or answer.lower().startswith(_PLACE_PREPOSITIONS)
+            else f"in {answer}"
+        )
+        return "User", "is", Aspect.SIMPLE, f"{rest} {place}"
+    if match := _ANY.match(question):
+        return "User", "has", Aspect.SIMPLE, answer
     if match := _YOUR.match(question):
         np = _voice(match["np"])
         verb = "are" if question.lower().startswith("what are") else "is"
         return f"User's {np}", verb, Aspect.SIMPLE, answer
+    if match := _LIVING.match(question):
+        return "User", "works as", Aspect.SIMPLE, answer
+    if match := _HAVE.match(question):
+        count, _, more = answer.partition(",")
+        if count.strip().lower() in NUMBER_WORDS or count.strip().isdigit():
+            # "Do you have kids?" "two, a boy and a girl": the count is of what the question named.
+            return (
+                "User",
+                "has",
+                Aspect.SIMPLE,
+                f"{count.strip()} {_voice(match['np'])}{',' + more if more else ''}",
+            )
     if match := _DO.match(question):
         lemma = match["verb"].lower()
         verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
         adverb = match["adv"] or ""
-        return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {_voice(match['tail'])}".strip()
+        tail = _voice(match["tail"])
+        if tail.lower() in _PREPOSITIONS:
+            # "What city do you live in?" "Denver": the preposition governs the answer.
+            return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{tail} {answer}"
+        # "What do you like to do for fun?" "hiking": the answer is what is done.
+        tail = _TO_DO.sub("", tail)
+        return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {tail}".strip()
     return None
 
 
 def answer_claims(question: str, clause_text: str) -> list[Claim]:
     """The claim a short answer makes with the predicate of the question it answers."""
+    question = question.strip()
     answer = _answer(clause_text)
-    if answer is None:
-        return []
-    borrowed = _borrowed(question.strip(), answer)
+    borrowed = _borrowed(question, answer) if answer is not None else None
+    if borrowed is None:
+        borrowed = _affirmed(question, clause_text)
     if borrowed is None:
         return []
     holder, verb_phrase, aspect, complement = borrowed
     words = [t.lemma for t in tokenize(complement) if t.lemma not in STOPWORDS]
-    head = tokenize(verb_phrase)[-1]
+    # The verb, not a preposition the question lent with it ("works as").
+    head = next(t for t in reversed(tokenize(verb_phrase)) if t.lower not in _TRAILING_WORDS)
     lemma = verb_lemma(head)
     kind, longevity = classify(lemma, aspect, frozenset(words))
     subject = conflict_key(NAMESPACES[kind], [lemma, *words])

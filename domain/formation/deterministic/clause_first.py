@@ -3,51 +3,77 @@
 Whatever verb the user chose ("I'm putting together a greenhouse", "I keep my tax stuff in the hall
 closet"), the predicate is rewritten to the third person with local rendering: the verb conjugated for
 its aspect, the words after it copied up to where the clause's own statement ends and turned into the
-user's voice. A coordinated list splits where an item carries its own verb ("I hike, read, and do some
-woodworking"), after a copula where an item is its own short complement ("I'm 34, single"), and after a
-possession verb where an item opens with an article ("I have two kids and a dog"). A standing negation is
-rewritten with its negation ("I'm not a morning person", "I never learned to swim"). The kind comes from
+user's voice, one claim per coordinated item (the items come from coordination: "I hike, read, and do
+some woodworking", "I'm 34, single", "I have two kids and a dog"). A verb with nothing after it forms a
+claim when it is an activity ("I knit") or what the user does these days ("I'm consulting"). A standing
+negation is rewritten with its negation ("I'm not a morning person", "I never learned to swim"), and what
+"only" excepts from it is affirmed ("I don't drink coffee, only green tea"). The kind comes from
 the classifier in kinds. Predicates that say nothing lasting about the user form nothing: thoughts and
 wishes ("I think ...", "I hope my mom ..."), narration of the moment ("I was reading about ...", "I'm
 running late", "I didn't sleep well"), and talk about the conversation itself ("I have a question").
 """
 
-from dataclasses import dataclass
-
-from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
+from domain.candidates import ClaimKind, Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import (
+    ACTIVITIES,
     CONNECTORS,
-    FILLERS,
+    FEELINGS,
     INFINITIVE_OK,
     ITEM_VERBS,
     MAX_ITEM_WORDS,
+    MOMENT,
     NOT_ASSERTING,
     NOT_VERBS,
     ONE_OFF,
     PAST_MARKERS,
     SAME_FORM_PAST,
     STOP,
-    TRAILING,
     TRANSIENT,
 )
+from domain.formation.deterministic.coordination import (
+    ARTICLES,
+    QUALIFIERS,
+    Item,
+    copula_item,
+    is_number,
+    item_verb,
+    items_of,
+    past_form,
+    phrase,
+    told_of,
+    verb_before_object,
+)
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import ASKING, Parse, aspect_of, copula_rest
+from domain.formation.deterministic.parsing import (
+    Parse,
+    aspect_of,
+    copula_rest,
+)
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
-_ARTICLES = frozenset({"a", "an"})
+# A complement that is only one of these points back at something said before: "my kids love it".
+_POINTERS = frozenset({"it", "that", "this", "them", "one"})
+# What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
+_POINTER_TAILS = frozenset(
+    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
+)
+_UNITS = frozenset({"minute", "second"})
+# Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
+_LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
-_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that"})
+_SUBJECTS = frozenset(
+    {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
+)
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
-_STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 NAMESPACES: dict[ClaimKind, str] = {
     ClaimKind.ONGOING_PROJECT: "project",
     ClaimKind.GOAL: "goal",
@@ -72,50 +98,10 @@ _OPENERS = frozenset(
 
 def opens_question(tokens: list[Token]) -> bool:
     """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
-    return bool(tokens) and tokens[0].lower in _OPENERS
-
-
-@dataclass(slots=True)
-class Item:
-    """One coordinated item: the verb phrase it renders with and the tokens of its complement."""
-
-    lemma: str
-    verb_phrase: str
-    aspect: Aspect
-    words: list[Token]
-
-
-def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
-    """The complement split at commas and coordinators, up to where the clause's own statement ends."""
-    items: list[list[Token]] = [[]]
-    for index, token in enumerate(tokens):
-        if index:
-            gap = text[tokens[index - 1].end : token.start]
-            # Most gaps are one space; only the rest can hold a mark.
-            if gap != " " and gap:
-                if any(mark in gap for mark in _STRONG):
-                    break
-                if "," in gap:
-                    items.append([])
-        infinitive = index + 1 < len(tokens) and tokens[index + 1].lower == "to"
-        if index and token.lower in STOP and not (infinitive and token.lower in ASKING):
-            break
-        if token.lower in CONNECTORS:
-            if items[-1]:
-                items.append([])
-            continue
-        items[-1].append(token)
-    return [trimmed for item in items if (trimmed := _trim(item))]
-
-
-def _trim(words: list[Token]) -> list[Token]:
-    while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
-        words = words[:-1]
-    return words
-
-
-def phrase(text: str, words: list[Token]) -> str:
-    return text[words[0].start : words[-1].end] if words else ""
+    if not tokens or tokens[0].lower not in _OPENERS:
+        return False
+    # "Don't ever suggest ..." is an instruction, not a question.
+    return not (len(tokens) > 1 and tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not"))
 
 
 def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
@@ -127,7 +113,12 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     copula = copula_rest(parse)
     if copula is not None:
         negation = ("never " if never else "not ") if parse.negated else ""
-        return "be", f"is {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
+        if parse.perfect and not parse.negated:
+            # "I've been a vet tech for nine years": a standing state since some time, in its own tense.
+            return "be", f"has {spaced}been".replace("  ", " "), Aspect.PERFECT, copula
+        # "I was born in Manila", "I was a teacher for 20 years": the past stays past.
+        tense = "was" if parse.verb.lower in ("was", "were") and not parse.progressive else "is"
+        return "be", f"{tense} {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
     aspect, surface = aspect_of(parse)
     verb = parse.verb
     lemma = parse.lemma
@@ -154,6 +145,58 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
+def _momentary(words: list[Token], lemma: str) -> bool:
+    """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
+    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
+    way" is a duration)."""
+    for index, token in enumerate(words):
+        if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
+            continue
+        if token.lower == "here":
+            if lemma == "be":
+                return True
+        elif not (token.lemma in _UNITS and index and is_number(words[index - 1])):
+            return True
+    return False
+
+
+def _aside(part: list[Token]) -> bool:
+    """A comma's afterthought about the moment or about what was just said, not more of the object."""
+    return _momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
+
+
+def _points_back(words: list[Token]) -> bool:
+    """Whether a complement only points back at something said before: "it", "the one", "one before"."""
+    return any(t.lower in _POINTERS for t in words) and all(
+        t.lower in _POINTERS or t.lower in _POINTER_TAILS for t in words
+    )
+
+
+def _excepted(item: Item, parse: Parse) -> Item:
+    """The affirmative of a negated item, for what "only" excepts from it."""
+    lemma = parse.lemma
+    return Item(lemma, third_person(lemma), Aspect.SIMPLE, item.words[1:])
+
+
+def _bare(parse: Parse, lemma: str, aspect: Aspect) -> bool:
+    """Whether a verb with nothing after it states something lasting: an activity ("I knit", "I never
+    cook") or what the user is doing these days ("I'm consulting", "I've been freelancing"); a verb of the
+    moment ("I'm leaving", "I'm kidding", "I agree") does not."""
+    verb = parse.verb.lower
+    if (
+        lemma in ("be", "have")
+        or lemma in MOMENT
+        or verb in TRANSIENT
+        or lemma in TRANSIENT
+        or lemma in ONE_OFF
+    ):
+        return False
+    if aspect is Aspect.PROGRESSIVE:
+        # "I'm reading" is this moment's activity; "I'm consulting" is what the user does these days.
+        return lemma not in ACTIVITIES and verb.endswith("ing")
+    return lemma in ACTIVITIES or aspect is Aspect.PERFECT and verb.endswith("ing")
+
+
 def _names_past(words: list[Token]) -> bool:
     """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
     return any(
@@ -169,8 +212,10 @@ def _negated_head(
     negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
     narrates a moment, and a negated modal is a limit the constraint rule reads."""
     rest = parse.rest
-    if parse.modal is not None or "can" in before or not rest or rest[0].lower in PRONOUN_OBJECTS:
+    if parse.modal is not None or "can" in before or rest and rest[0].lower in PRONOUN_OBJECTS:
         return None
+    if not rest and not (never and parse.lemma in ACTIVITIES):
+        return None  # "I never cook" is a standing negation; "I don't know" is not
     lemma = parse.lemma
     if aspect is Aspect.SIMPLE:
         phrase_ = f"never {spaced}{third_person(lemma)}" if never else f"does not {spaced}{lemma}"
@@ -183,26 +228,13 @@ def _negated_head(
     return lemma, phrase_, aspect, rest
 
 
-def _item_verb(token: Token, aspect: Aspect) -> tuple[str, str, Aspect] | None:
-    lemma = verb_lemma(token)
-    if lemma not in ITEM_VERBS:
-        return None
-    if token.lower.endswith("ing"):
-        return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
-    if token.lower == lemma or token.lower == third_person(lemma):
-        if aspect is Aspect.PAST:
-            return None
-        return lemma, third_person(lemma), Aspect.SIMPLE
-    return lemma, token.lower, Aspect.PAST
-
-
 def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
         "think" in names
         and len(rest) > 1
         and rest[0].lower in ("about", "of")
-        and rest[1].lower.endswith("ing")
+        and any(t.lower.endswith("ing") for t in rest[1:3])  # "thinking about maybe going back"
     )
 
 
@@ -223,62 +255,128 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
     parts = items_of(text, rest)
-    if not parts or len(parts[0]) > MAX_ITEM_WORDS or parts[0][0].lower in STOP and parts[0][0].lower != "so":
+    if parts and ("," in text[parse.verb.end : rest[0].start] or rest[0].lower in CONNECTORS):
+        # "I garden, bake bread and do a bit of woodworking", "I read and then journal": the verb is an
+        # item alone.
+        parts = [[], *parts]
+    # "I hate when people text me": after a verb of feeling, "when" opens its object, not a time.
+    feeling = lemma in FEELINGS and bool(parts) and bool(parts[0]) and parts[0][0].lower == "when"
+    if not parts or not parts[0] or parts[0][0].lower in STOP and parts[0][0].lower != "so" and not feeling:
+        # Nothing after the verb, or only a reason or a time: "I knit", "I've been freelancing since".
+        if not _bare(parse, lemma, aspect):
+            return []
+        parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
+    if len(parts[0]) > MAX_ITEM_WORDS or _momentary(parts[0], lemma):
         return []
-    if any(t.lower in TRANSIENT or t.lemma in TRANSIENT for t in parts[0]):
-        return []
-    if aspect is Aspect.PAST and lemma in ONE_OFF:
+    # "got diagnosed", "got married": "get" before a participle is a change of state, not an errand.
+    if (
+        aspect is Aspect.PAST
+        and lemma in ONE_OFF
+        and not (lemma == "get" and parts[0] and parts[0][0].lower.endswith("ed"))
+    ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS:
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
-        verb = _item_verb(part[0], aspect)
-        if verb is not None:
-            found.append(Item(verb[0], verb[1], verb[2], part[1:]))
-        elif lemma in POSSESSION and part[0].lower in _ARTICLES:
+        if part[0].lower == "like" and len(part) > 1 and is_number(part[1]):
+            break  # an estimate, not a verb: "I'd love to retire early, like 50"
+        if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
+            # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
+            found.append(
+                Item(verb_lemma(part[1]), f"is {part[0].lower} {part[1].lower}", Aspect.PROGRESSIVE, part[2:])
+            )
+            continue
+        if parse.negated and part[0].lower == "only":
+            found.append(Item(lemma, verb_phrase, aspect, part))
+            continue
+        if (
+            lemma != "be"
+            and part[0].lower in QUALIFIERS
+            and len(part) > 1
+            and not part[1].lower.endswith("ing")
+        ):
+            # "I run every morning, usually 5k": another object of the same verb, narrowed.
+            qualifier = part[0].lower
+            qualified = (
+                f"{qualifier} {verb_phrase}" if aspect is Aspect.SIMPLE else f"{verb_phrase} {qualifier}"
+            )
+            found.append(Item(lemma, qualified, aspect, part[1:]))
+            continue
+        opened = item_verb(part, aspect)
+        complement = copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
+        if opened is not None:
+            found.append(opened)
+        elif lemma in POSSESSION and part[0].lower in ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
-        elif lemma == "be" and found[-1].lemma == "be" and len(part) <= 3:
-            found.append(Item("be", "is", Aspect.SIMPLE, part))
+        elif complement is not None:
+            found.append(complement)
+        elif _aside(part):
+            break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
-        found = found[:1]  # which coordinated items a negation reaches is not clear from the words
-    return [item for item in found if item.words or item.lemma not in ("be", "have")]
+        # Which coordinated items a negation reaches is not clear from the words, except one it excepts:
+        # "I don't drink coffee, only green tea".
+        found = found[:1] + [
+            _excepted(item, parse) for item in found[1:] if item.words[:1] and item.words[0].lower == "only"
+        ]
+    return [
+        item
+        for item in found
+        if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
+    ]
 
 
-def item_claim(text: str, item: Item, lead: str = "", holder: str = "User") -> Claim:
-    """The direct claim of one item, filed by the kind classifier under a key made of its own words."""
+def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
+    """The direct claim of one item, filed by the kind classifier under a key made of its own words; kin
+    says whether another holder than the user is a person close to them or a thing of theirs."""
     complement = phrase(text, item.words)
     if lead:
         complement = f"{complement} {lead[:1].lower()}{lead[1:]}".strip()
     words = [t.lemma for t in item.words if t.lemma not in STOPWORDS]
-    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder)
+    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder, kin)
     subject = conflict_key(NAMESPACES[kind], [item.lemma, *words])
     predicate = Predicate(item.lemma, item.verb_phrase, Aspect.BARE, complement)
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)
 
 
 def _coordinated(text: str, parse: Parse) -> bool:
-    """Whether an item after the first may open with a verb of its own, as predicate_items reads one: a
-    word of ITEM_VERBS (or an article after a possession verb) right after a comma or a coordinator. Most complements have none, and this one pass
-    is far cheaper than splitting them into items."""
+    """Whether an item after the first may open on its own, as predicate_items reads one: right after a
+    comma, a coordinator or "but", a verb of its own (an ITEM_VERBS word, or any verb before its object's
+    determiner), an article after a possession verb, any complement after a copula ("I'm vegan and gluten
+    free"), "only" after a negation ("I don't drink coffee, only green tea") or a qualifier ("..., usually
+    5k"). Most complements have none, and this one pass is far cheaper than splitting them into items."""
     rest = parse.rest
     if (
         not rest
         or "," not in text[rest[0].start : rest[-1].end]
-        and not any(t.lower in CONNECTORS for t in rest)
+        and not any(t.lower in CONNECTORS or t.lower == "but" for t in rest)
     ):
         return False
     copula = copula_rest(parse)
     words = rest if copula is None else copula
     possession = parse.lemma in POSSESSION
     for index in range(1, len(words)):
-        token = words[index]
-        if verb_lemma(token) in ITEM_VERBS or possession and token.lower in _ARTICLES:
-            before = words[index - 1]
-            if before.lower in CONNECTORS or "," in text[before.end : token.start]:
+        token, before = words[index], words[index - 1]
+        # The cheap test first: only a token after a comma or a coordinator can open an item.
+        if before.lower == "but":
+            if past_form(token):
                 return True
+            continue
+        if before.lower not in CONNECTORS and "," not in text[before.end : token.start]:
+            continue
+        if (
+            copula is not None
+            or possession
+            and token.lower in ARTICLES
+            or parse.negated
+            and token.lower == "only"
+            or token.lower in QUALIFIERS
+            or verb_lemma(token) in ITEM_VERBS
+            or verb_before_object(words, index)
+        ):
+            return True
     return False
 
 
@@ -291,25 +389,11 @@ def clause_first_claims(
         return []  # the common case, checked without splitting the complement into items
     items = predicate_items(text, parse)
     if coordinated_only:
-        items = [item for item in items[1:] if item.lemma != items[0].lemma or item.lemma in POSSESSION]
+        items = [
+            item
+            for item in items[1:]
+            if item.lemma != items[0].lemma
+            or item.lemma in _LISTED
+            or item.verb_phrase != items[0].verb_phrase
+        ]
     return [item_claim(text, item, lead) for item in items]
-
-
-def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
-    """A position held, introduced before the clause's subject: "As the treasurer of our association, I ..."."""
-    if len(tokens) < 4 or tokens[0].lower != "as" or tokens[1].lower not in ("a", "an", "the", "my"):
-        return []
-    for index in range(2, min(len(tokens), MAX_ITEM_WORDS)):
-        if "," in text[tokens[index - 1].end : tokens[index].start]:
-            if tokens[index].lower not in ("i", "im"):
-                return []
-            words = tokens[1:index]
-            lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
-            predicate = Predicate("be", "is", Aspect.BARE, phrase(text, words))
-            subject = conflict_key("role", lemmas)
-            return [
-                Claim(
-                    ClaimKind.ROLE, Derivation.DIRECT, Longevity.ONGOING, Polarity.ASSERT, subject, predicate
-                )
-            ]
-    return []

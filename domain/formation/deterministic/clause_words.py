@@ -77,6 +77,7 @@ TRANSIENT = frozenset(
         "confirm",
         "think",
         "tell",
+        "mind",
         "today",
         "tonight",
         "yesterday",
@@ -88,6 +89,19 @@ TRANSIENT = frozenset(
 )
 # A past event with one of these verbs is an errand or a meal, not something lasting about the user.
 ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
+# Activities a user can state with nothing after the verb: "I knit", "I never cook".
+ACTIVITIES = frozenset(
+    {"read", "cook", "run", "swim", "write", "walk", "hike", "bike", "paint", "knit", "garden", "bake"}
+    | {"sing", "dance", "travel", "climb", "fish", "sew", "draw", "volunteer", "coach", "drive", "meditate"}
+    | {"journal", "lift", "train", "smoke", "drink", "study", "teach", "work", "ski", "surf", "skate", "box"}
+)
+# Verbs of feeling, whose object may be a "when" clause: "I hate when people text me".
+FEELINGS = frozenset({"love", "hate", "like", "dislike", "enjoy", "detest", "loathe", "adore"})
+# Verbs of the moment: with nothing after them they narrate the conversation ("I'm leaving", "I see").
+MOMENT = frozenset(
+    {"leave", "go", "come", "wait", "try", "kid", "joke", "look", "listen", "wonder", "see", "agree"}
+    | {"win", "lose", "die", "lie", "sit", "stand", "hurry", "struggle", "panic", "cry", "laugh", "guess"}
+)
 # Verbs whose past is their base form: "I quit my job in 2019" is a past, read so by a time it names.
 SAME_FORM_PAST = frozenset(
     {"quit", "put", "set", "cut", "hit", "let", "shut", "spread", "cost", "hurt", "split", "upset", "burst"}
@@ -227,5 +241,6 @@ ITEM_VERBS = frozenset(
         "leave",
         "quit",
         "spent",
+        "smoke",
     }
 )

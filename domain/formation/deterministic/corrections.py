@@ -1,13 +1,15 @@
-"""Correction claims: a correction ("I quit running", "I don't swim anymore") only retracts, keyed as the
-assertion its affirmative reading forms."""
+"""Correction claims: a correction ("I quit running", "I don't swim anymore", "Wait, I don't have a
+sister") only retracts, keyed as the assertion its affirmative reading forms."""
 
 import re
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.clause_first import NAMESPACES
 from domain.formation.deterministic.habits import activity_of
-from domain.formation.deterministic.parsing import Parse, content_words, cut, phrase_of
+from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.parsing import Parse, content_words, copula_rest, cut, phrase_of
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.language import verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -15,8 +17,11 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key
 _ANY_MORE = re.compile(r"\bany\s+more\b", re.IGNORECASE)
 
 
-def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) -> list[Claim]:
-    """A correction names a belief it ends; it can only retract, keyed as the assertion would be."""
+def correction_claims(
+    text: str, clause: Clause, parse: Parse, region_end: int, cued: bool = False
+) -> list[Claim]:
+    """A correction names a belief it ends; it can only retract, keyed as the assertion would be. cued says
+    the clause opened as a correction ("Wait, ...", "Correction: ..."), which makes any negation one."""
     rest = parse.rest
     quitting = (parse.lemma == "give" and rest[:1] and rest[0].lower == "up") or parse.lemma in {
         "quit",
@@ -55,8 +60,12 @@ def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) 
                 Predicate(verb, head.text, Aspect.SIMPLE, phrase_of(text, kept)),
             )
         ]
+    if parse.negated and parse.modal is not None:
+        return []
     if not (
         parse.no_longer
+        or parse.negated
+        and cued
         or parse.negated
         and (
             any(t.lower == "anymore" for t in rest)
@@ -81,7 +90,15 @@ def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) 
         for c in predicate_claims(text, clause, affirmative, region_end)
         if c.derivation is Derivation.DIRECT
     ]
-    if not found:
+    # "I'm not a vegetarian anymore": the copula was read as an auxiliary before "not".
+    copula = copula_rest(parse)
+    if not found and copula is not None:
+        kept = cut(copula, text)
+        words = content_words(kept)
+        kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
+        predicate = Predicate("be", "is", Aspect.SIMPLE, phrase_of(text, kept))
+        found = [direct_claim(kind, conflict_key(NAMESPACES[kind], ["be", *words]), predicate, longevity)]
+    elif not found:
         kept = cut(rest, text)
         found = [
             direct_claim(
@@ -94,7 +111,9 @@ def correction_claims(text: str, clause: Clause, parse: Parse, region_end: int) 
     retractions: list[Claim] = []
     for claim in found:
         predicate = claim.predicate
-        if predicate.aspect is Aspect.BARE:
+        if predicate.aspect is Aspect.BARE and copula is not None:
+            predicate = Predicate("be", "is", Aspect.SIMPLE, phrase_of(text, cut(copula, text)))
+        elif predicate.aspect is Aspect.BARE:
             predicate = Predicate(
                 parse.lemma, parse.verb.text, Aspect.SIMPLE, phrase_of(text, cut(rest, text))
             )

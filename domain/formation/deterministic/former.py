@@ -11,14 +11,19 @@ from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryC
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import answer_claims, last_question
+from domain.formation.deterministic.attachments import attachment_claims
+from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims, opens_question, position_claims
+from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
+from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.parsing import copula_rest, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
+from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.states import constraint_claims
@@ -55,8 +60,28 @@ _SUBORDINATE = frozenset(
     | {"how", "why", "who", "which", "whether", "that", "like"}
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
+# Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
+_CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m)\b")
+_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
+# A clause opening with "can't" or "cannot" and no subject leaves out "I": no instruction opens so.
+_CANT = re.compile(r"(?:(?:honestly|so|and|just|really)[\s,]+)?(?:can['’]?t|cannot)\b", re.IGNORECASE)
+# Contractions typed without their apostrophe, and "cannot", read as the two words they stand for: "i dont
+# eat pork", "i cant stand the cold", "ive been a carpenter for 20 years", "I cannot eat gluten".
+_CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "ive": (("i", "i"), ("have", "have")),
+    "dont": (("do", "do"), ("not", "not")),
+    "doesnt": (("does", "do"), ("not", "not")),
+    "didnt": (("did", "do"), ("not", "not")),
+    "cant": (("can", "can"), ("not", "not")),
+    "cannot": (("can", "can"), ("not", "not")),
+    "wont": (("will", "will"), ("not", "not")),
+    "isnt": (("is", "be"), ("not", "not")),
+    "wasnt": (("was", "be"), ("not", "not")),
+    "havent": (("have", "have"), ("not", "not")),
+    "hasnt": (("has", "have"), ("not", "not")),
+}
+_UNSPLIT = frozenset(_CONTRACTIONS)
 _REQUEST_HINT = re.compile(
     r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
 )
@@ -74,18 +99,43 @@ def _inside_quote(text: str, start: int, at: int) -> bool:
     return sum(span.count(q) for q in _QUOTES) % 2 == 1
 
 
+def _split_contractions(tokens: list[Token]) -> list[Token]:
+    """Each apostrophe-less contraction as its two words, both citing the typed word."""
+    split: list[Token] = []
+    for token in tokens:
+        for lower, lemma in _CONTRACTIONS.get(token.lower, ((token.lower, token.lemma),)):
+            split.append(token._replace(lower=lower, lemma=lemma))
+    return split
+
+
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
     """All claims one clause of an owner-asserted event states; empty when it states none."""
     body = clause.text
+    lowered = folded(body)
     requested = (
-        hinted(folded(body), _REQUEST_HINTS)
+        hinted(lowered, _REQUEST_HINTS)
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
+        or hinted(lowered, REQUEST_HINTS)
     )
+    implied = False
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
-        return request_claims(text, tokenize(text, clause.start, clause.end)) if requested else []
+        past = opens_with_past(body)
+        implied = _CANT.match(body) is not None
+        if not requested and not past and not implied:
+            return []
+        tokens = tokenize(text, clause.start, clause.end)
+        if not implied:
+            requests = request_claims(text, tokens) if requested else []
+            return requests if requests or not past else dropped_subject_claims(text, tokens)
     tokens = tokenize(text, clause.start, clause.end)
+    if implied:
+        # "Can't stand the smell of coffee": the left-out "I" read where it would stand.
+        tokens = [tokens[0]._replace(text="I", lower="i", lemma="i"), *tokens]
     # The lower-cased words once: the subject, "my" and hedge tests below are list and set operations on them.
     lowers = [t.lower for t in tokens]
+    if not _UNSPLIT.isdisjoint(lowers):
+        tokens = _split_contractions(tokens)
+        lowers = [t.lower for t in tokens]
     subjects = (
         [i for i, low in enumerate(lowers) if low == "i" and tokens[i].text[:1] in ("I", "i")]
         if "i" in lowers
@@ -99,11 +149,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     claims = possessive_claims(text, clause, tokens)
     if requested:
         claims.extend(request_claims(text, tokens))
-    if "my" in lowers:
+    if "my" in lowers or "our" in lowers:
         claims.extend(relative_claims(text, tokens))
+        claims.extend(belonging_claims(text, tokens, {claim.holder for claim in claims}))
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
+    elif not subjects and opens_with_past(body):
+        claims.extend(dropped_subject_claims(text, tokens))
     quoted = '"' in body or "“" in body
     for n, at in enumerate(subjects):
         before = lowers[max(0, at - 3) : at]
@@ -126,7 +179,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             if lead is not None:
                 parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
-        correction = correction_claims(text, clause, parse, region_end)
+        cued = n == 0 and not _CORRECTING.isdisjoint(lowers[:at])
+        correction = correction_claims(text, clause, parse, region_end, cued)
         if correction:
             claims.extend(correction)
             continue
@@ -140,8 +194,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
-            if not found and asserted:
-                found = clause_first_claims(text, parse, parse.lead)
+            if asserted:
+                found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=bool(found)))
         elif parse.negated and can:
             found = constraint_claims(text, parse)
         else:
@@ -156,6 +210,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
+    if " with " in body:
+        claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
@@ -175,6 +231,8 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
         predicate = tokens[at + 1 : stop]
         if tokens[at].lower == "im":
             predicate = [tokens[at]._replace(lower="am", lemma="be"), *predicate]
+        elif predicate and predicate[0].lower == "'re":
+            predicate = [predicate[0]._replace(lower="are", lemma="be"), *predicate[1:]]
         parse = parse_predicate(predicate)
         if parse is not None:
             claims.extend(clause_first_claims(text, parse))

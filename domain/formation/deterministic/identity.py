@@ -41,13 +41,16 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
         verb, surface = "work", "works as"
     elif parse.lemma == "be" and len(rest) >= 2 and rest[0].lower in ("a", "an"):
         noun_tokens = cut(rest, text)
-        verb, surface = "be", "is"
+        verb, surface = "be", "was" if parse.verb.lower in ("was", "were") else "is"
     else:
         return []
     head = next((t for t in noun_tokens if t.lemma in OCCUPATIONS or t.lemma in MORE_OCCUPATIONS), None)
     if head is None:
         return []
     at = noun_tokens.index(head) + 1
+    # The occupation may modify the noun that ends the phrase: "a vet tech", "a nurse practitioner".
+    while at < len(noun_tokens) and noun_tokens[at].lower not in STOPWORDS:
+        at += 1
     words = content_words(noun_tokens[:at])
     # A job the user says they hold ("I work as", "I'm a nurse at the city hospital") is a role; a bare
     # "I'm a nurse" is the stated occupation, a skill.

@@ -42,6 +42,8 @@ _MAKING = frozenset(
         "look",
     }
 )
+# What a band, a team or a company of the user's may be in the middle of making.
+_RECORDING = frozenset({"record", "launch", "release", "migrate", "rebuild", "redesign", "raise", "open"})
 _WORKING = frozenset({"work", "manage", "teach", "coach", "own", "lead", "head", "supervise", "volunteer"})
 _KNOWING = frozenset({"learn", "speak", "know", "study", "pick", "practice", "practise", "read"})
 _HAVING = frozenset({"keep", "store", "use", "drive", "own", "rent", "carry", "stash", "hide"})
@@ -100,11 +102,16 @@ _ROLE_WORDS = OCCUPATIONS | POSITIONS | frozenset({"caretaker", "caregiver", "ow
 
 
 def classify(
-    lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User"
+    lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User", kin: bool = True
 ) -> tuple[ClaimKind, Longevity]:
-    """The kind and longevity of a claim the user stated with this verb about this complement."""
+    """The kind and longevity of a claim the user stated with this verb about this complement; a holder
+    other than the user is a relative (kin) or a thing of theirs ("User's band is recording an EP")."""
     if holder != "User":
-        return ClaimKind.RELATIONSHIP, Longevity.DURABLE
+        if kin:
+            return ClaimKind.RELATIONSHIP, Longevity.DURABLE
+        if aspect is Aspect.PROGRESSIVE and lemma in _MAKING | _RECORDING:
+            return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
+        return DEFAULT
     if lemma in _LIKING:
         return ClaimKind.PREFERENCE, Longevity.DURABLE
     if complement & _CONSTRAINT_WORDS or complement & CONDITIONS:

@@ -48,7 +48,13 @@ _ADVERBS = frozenset(
         "maybe",
         "possibly",
         "perhaps",
+        "kinda",
+        "sorta",
     }
+)
+# Verbs that end like an adverb.
+_LY_VERBS = frozenset(
+    {"reply", "apply", "rely", "supply", "fly", "bully", "rally", "tally", "multiply", "ally"}
 )
 _CUT_WORDS = frozenset(
     {
@@ -73,6 +79,9 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# Past forms the lemmatizer keeps as they are (its table is frozen: stored match keys depend on it), with
+# the verb they are the past of: "I left to start a company" is "leave", not a present "lefts".
+PAST_FORMS = {"left": "leave", "won": "win", "felt": "feel", "broke": "break", "shook": "shake"}
 # "learn how to swim", "decide what to study": a question word before an infinitive is part of the object.
 ASKING = frozenset({"how", "what", "where", "when", "whether", "which"})
 
@@ -104,7 +113,7 @@ class Parse:
     def lemma(self) -> str:
         # Rules ask for the verb's lemma many times per predicate; compute it once.
         if self._lemma is None:
-            self._lemma = verb_lemma(self.verb)
+            self._lemma = PAST_FORMS.get(self.verb.lower) or verb_lemma(self.verb)
         return self._lemma
 
     @property
@@ -131,8 +140,13 @@ def parse_predicate(tokens: list[Token]) -> Parse | None:
         elif low == "used" and i + 1 < len(tokens) and tokens[i + 1].lower == "to":
             used_to = True
             i += 1
-        elif low in _ADVERBS:
+        elif low in _ADVERBS or low.endswith("ly") and low not in _LY_VERBS and i + 1 < len(tokens):
+            # "I absolutely love rainy days": a manner or degree adverb before the verb, not the verb.
             adverbs.append(low)
+        elif low in ("kind", "sort") and i + 2 < len(tokens) and tokens[i + 1].lower == "of":
+            # "I kind of hate it": a hedge before the verb, not the verb.
+            adverbs.append(f"{low} of")
+            i += 1
         elif tok.lemma in AUX and i + 1 < len(tokens) and _continues_aux(tokens, i):
             if low in _MODALS:
                 modal = low
@@ -217,7 +231,12 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             break
         if kept:
             gap = text[kept[-1].end : tok.start]
-            if gap and gap != " " and (_CUT_GAP.search(gap) is not None or " - " in gap):
+            if (
+                gap
+                and gap != " "
+                and (_CUT_GAP.search(gap) is not None or " - " in gap)
+                and not clock_time(gap, kept[-1], tok)
+            ):
                 break
         kept.append(tok)
     while kept and kept[-1].lower in _TAIL_WORDS:
@@ -229,6 +248,11 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     while kept and kept[-1].lower in _TRAILING:
         kept.pop()
     return kept
+
+
+def clock_time(gap: str, before: Token, after: Token) -> bool:
+    """Whether a colon joins the two halves of a time ("the 7:15 train"), which no boundary splits."""
+    return gap == ":" and before.lower.isdigit() and after.lower.isdigit()
 
 
 def phrase_of(text: str, tokens: list[Token]) -> str:
@@ -262,7 +286,9 @@ def _compute_aspect(parse: Parse) -> tuple[Aspect, str]:
         return Aspect.PROGRESSIVE, verb.text
     if parse.used_to:
         return Aspect.PAST, f"used to {verb.lower}"
-    if verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma):
+    if verb.lower in PAST_FORMS or (
+        verb.lower != verb.lemma and not verb.lower.endswith("ing") and verb.lower != third_person(verb.lemma)
+    ):
         return Aspect.PAST, verb.text
     return Aspect.SIMPLE, verb.text
 

@@ -1,5 +1,6 @@
-"""Claims stated without an "I" subject, each behind "my" or "our": wishes about answers, goals, family
-members, projects, body conditions, favourites and professional cues."""
+"""Claims stated without an "I" subject, each behind "my" or "our": wishes about answers, goals, projects,
+body conditions, favourites and professional cues (relatives are read by relatives, other things by
+belongings)."""
 
 import re
 
@@ -8,8 +9,7 @@ from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim, skill_hypothesis
 from domain.formation.deterministic.patterns import folded, hinted
 from domain.formation.deterministic.predicate_words import FREQUENCY_ADVERBS, REQUEST_WORDS, TRIGGERS
-from domain.formation.deterministic.topic_words import RELATIVES
-from domain.formation.language import STOPWORDS, Token, lemma, tokenize
+from domain.formation.language import STOPWORDS, Token, tokenize
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
 _AGE_AWARE = re.compile(
@@ -30,12 +30,6 @@ _AGE_AWARE_HINTS = (
 )
 _MY_GOAL = re.compile(r"\b[Mm]y\s+(?:main\s+)?(?:goal|aim|plan|objective)\s+is\s+(?P<rest>to\s+[^,;!?]+)")
 _MY_GOAL_HINTS = ("goal", "aim", "plan", "objective")
-_MY_RELATIVE = re.compile(
-    r"(?:^|[,;:]\s*|\band\s+)[Mm]y\s+(?P<who>[a-z]+)\s+(?P<rest>(?:(?:just|also|still|recently|now|always|often|usually)\s+)?"
-    r"(?:is|was|has|works|plays|goes|lives|studies|swims|runs|loves|does|attends|takes|started|began|moved|"
-    r"graduated|retired|joined|turned|teaches|trains|needs|hates|likes|wants|gets|uses|suffers|struggles|"
-    r"visits|coaches|competes|dances|sings|cooks|drives|rides|walks|stays|spends|volunteers|manages)\b[^,;!?]*)"
-)
 # What "my"/"our" may name for a project fact, in the order the pattern tries them. The pattern needs one
 # of them as a word of the clause, which a set lookup over the clause's words tests first.
 _PROJECT_WORDS = (
@@ -97,7 +91,7 @@ _MY_BODY = re.compile(
     r"(?P<verb>gets|hurts|aches|flares|swells|feels|is|are|starts|acts|locks|tightens|cramps|goes|bothers|"
     r"gives|tends|gets|spikes|drops|dips|crashes|suffers|becomes)\b[^,;!?]*)"
 )
-_BODY_HINTS = frozenset(
+BODY_HINTS = frozenset(
     {
         "knee",
         "back",
@@ -224,7 +218,7 @@ def _cue_claims(body: str) -> list[Claim]:
 
 
 def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Claim]:
-    """Claims stated without an "I" subject: wishes about answers, goals, family members, projects."""
+    """Claims stated without an "I" subject: wishes about answers, goals, projects, the body, favourites."""
     claims: list[Claim] = []
     body = clause.text
     low = folded(body)
@@ -252,7 +246,7 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
     # The patterns below are case-sensitive: their hints are tested on the text as written.
     if not ("my" in body or "My" in body or "our" in body or "Our" in body):
         return claims
-    if lowered_lemmas & _BODY_HINTS:
+    if lowered_lemmas & BODY_HINTS:
         claims.extend(_body_claims(body))
     if "favorite" in lowered_lemmas or "favourite" in lowered_lemmas:
         claims.extend(_favorite_claims(body))
@@ -267,21 +261,6 @@ def possessive_claims(text: str, clause: Clause, tokens: list[Token]) -> list[Cl
                 conflict_key("goal", complement),
                 Predicate("want", "wants", Aspect.SIMPLE, complement),
                 Longevity.ONGOING,
-            )
-        )
-    # A relative's name is a lower-case word whose lemma is one of RELATIVES: none, no match.
-    for match in _MY_RELATIVE.finditer(body) if not RELATIVES.isdisjoint(lowered_lemmas) else ():
-        who = match.group("who")
-        if lemma(who) not in RELATIVES:
-            continue
-        rest = match.group("rest").strip()
-        claims.append(
-            direct_claim(
-                ClaimKind.RELATIONSHIP,
-                conflict_key("relationship", [lemma(who)]),
-                Predicate("be", rest, Aspect.BARE, ""),
-                Longevity.DURABLE,
-                holder=f"User's {who}",
             )
         )
     for match in _MY_PROJECT.finditer(body) if not _PROJECT_SET.isdisjoint(lowered_words) else ():

@@ -18,8 +18,9 @@ from domain.formation.deterministic.clause_first import (
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import Token
-from domain.formation.rendering import Aspect, Predicate, conflict_key
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 KIN = RELATIVES | frozenset(
     {
@@ -37,6 +38,13 @@ KIN = RELATIVES | frozenset(
         "fiancee",
         "ex",
         "stepson",
+        "stepdad",
+        "stepmom",
+        "stepmum",
+        "stepfather",
+        "stepmother",
+        "stepbrother",
+        "stepsister",
         "stepdaughter",
         "niece",
         "nephew",
@@ -59,15 +67,29 @@ _PARENTS = frozenset(
     | {"grandparent", "aunt", "uncle", "cousin", "mother-in-law", "father-in-law", "ex"}
 )
 _PRONOUNS = frozenset({"she", "he", "they"})
+_AFTER_COMPLEMENT = frozenset(
+    {"with", "about", "at", "in", "on", "from", "for", "to", "and", "but", "so", "again", "now", "today"}
+)
+_MALE = frozenset(
+    {"father", "dad", "grandfather", "grandpa", "son", "brother", "husband", "boyfriend", "uncle", "nephew"}
+    | {"stepson", "grandson", "fiance", "stepdad", "stepfather", "stepbrother"}
+)
+_FEMALE = frozenset(
+    {"mother", "mom", "mum", "grandmother", "grandma", "daughter", "sister", "wife", "girlfriend", "aunt"}
+    | {"niece", "stepdaughter", "granddaughter", "fiancee", "stepmom", "stepmum", "stepmother", "stepsister"}
+)
+_PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
 
 
 _COPULA_NEXT = frozenset(
     {"a", "an", "the", "been", "not", "so", "very", "really", "still", "always", "never"}
+    # A preposition never follows a possessive "'s": "she's with me on weekdays", "he's in college".
+    | {"with", "in", "at", "from", "on", "home", "away", "back", "out"}
 )
 
 
-def _verb_start(tokens: list[Token]) -> list[Token] | None:
+def verb_start(tokens: list[Token]) -> list[Token] | None:
     """The predicate after a holder, with "'s" read as "is" where a complement follows ("my husband's a
     firefighter", "he's 7") and as a possessive otherwise ("my sister's wedding"); None when no verb follows."""
     if not tokens or tokens[0].lower in ("and", "or", "&", "who", "that", "which"):
@@ -75,16 +97,27 @@ def _verb_start(tokens: list[Token]) -> list[Token] | None:
     if tokens[0].lower != "'s":
         return tokens
     after = tokens[1] if len(tokens) > 1 else None
-    if after is None or not (
-        after.lower in _COPULA_NEXT or after.lower.endswith("ing") or after.lower.isdigit()
-    ):
+    # "my wife's pregnant with our second", "my dad's retired": a word that ends the phrase or takes a
+    # preposition is a complement; "my sister's wedding was ..." is a possessive.
+    closing = len(tokens) == 2 or tokens[2].lower in _AFTER_COMPLEMENT
+    # A noun in -ing with its own verb after it is possessed: "my sister's wedding was lovely".
+    gerund = (
+        after is not None
+        and after.lower.endswith("ing")
+        and not (len(tokens) > 2 and tokens[2].lemma in ("be", "have"))
+    )
+    if after is None or not (after.lower in _COPULA_NEXT or gerund or after.lower.isdigit() or closing):
         return None
     return [tokens[0]._replace(lower="is", lemma="be"), *tokens[1:]]
 
 
-def _has_claim(word: Token) -> Claim:
-    article = "" if word.lower.endswith("s") and word.lemma != word.lower else "a "
-    predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{word.lower}")
+def _has_claim(words: list[Token]) -> Claim:
+    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them."""
+    word = words[-1]
+    noun = " ".join(t.lower for t in words)
+    plural = word.lower.endswith("s") and word.lemma != word.lower or words[0].lower.isdigit()
+    article = "" if plural or words[0].lower in NUMBER_WORDS else "an " if noun[:1] in "aeiou" else "a "
+    predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{noun}")
     return Claim(
         ClaimKind.RELATIONSHIP,
         Derivation.DIRECT,
@@ -95,18 +128,41 @@ def _has_claim(word: Token) -> Claim:
     )
 
 
+def _pronoun_of(relative: str) -> str | None:
+    return "he" if relative in _MALE else "she" if relative in _FEMALE else None
+
+
 def _said(tokens: list[Token]) -> bool:
     return any(t.lemma in NOT_ASSERTING for t in tokens[:2])
 
 
-def _predicate_claims(text: str, tokens: list[Token], holder: str) -> list[Claim]:
-    predicate = _verb_start(tokens)
+def held_claims(text: str, tokens: list[Token], holder: str, plural: bool, kin: bool = True) -> list[Claim]:
+    """The claims of the predicate after a holder ("User's daughter", "User's band"), its verb agreeing
+    with a plural holder ("User's kids are 4 and 7")."""
+    predicate = verb_start(tokens)
     if predicate is None or _said(predicate):
         return []
     parse = parse_predicate(predicate)
     if parse is None:
         return []
-    return [item_claim(text, item, holder=holder) for item in predicate_items(text, parse)]
+    items = predicate_items(text, parse)
+    if plural:
+        for item in items:
+            item.verb_phrase = _plural(item.verb_phrase, item.lemma)
+    return [item_claim(text, item, holder=holder, kin=kin) for item in items]
+
+
+def _plural(verb_phrase: str, lemma: str) -> str:
+    head, _, tail = verb_phrase.partition(" ")
+    if head in _PLURAL_AUX:
+        return f"{_PLURAL_AUX[head]} {tail}".strip()
+    if head == third_person(lemma) and head != lemma:
+        return f"{lemma} {tail}".strip()
+    return verb_phrase
+
+
+def _plural_noun(word: Token) -> bool:
+    return word.lower.endswith("s") and word.lemma != word.lower
 
 
 def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
@@ -118,17 +174,28 @@ def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
 
 
 def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
-    """Claims about the relatives a clause names with "my", and that the user has them."""
+    """Claims about the relatives a clause names with "my" (or "our": "Our daughter starts college in the
+    fall"), and that the user has them."""
     if opens_question(tokens):
         return []
     claims: list[Claim] = []
     holder = ""
     stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
+    mentioned: tuple[str, str | None] | None = None  # a relative named inside the clause, and their pronoun
     for at, token in enumerate(tokens):
         if token.lower in _PRONOUNS and holder and at and _continues(text, tokens[at - 1], token, stated):
-            claims.extend(_predicate_claims(text, tokens[at + 1 :], holder))
+            claims.extend(held_claims(text, tokens[at + 1 :], holder, token.lower == "they"))
             continue
-        if token.lower != "my":
+        if (
+            mentioned is not None
+            and token.lower == mentioned[1]
+            and at
+            and "," in text[tokens[at - 1].end : token.start]
+        ):
+            claims.extend(held_claims(text, tokens[at + 1 :], mentioned[0], False))
+            mentioned = None
+            continue
+        if token.lower not in ("my", "our"):
             continue
         head = next(
             (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
@@ -136,12 +203,32 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         )
         if head is None:
             continue
+        named = tokens[at + 1 : head + 1]
+        if any(t.lower == "'s" for t in named):
+            continue  # "my roommate's sister" is someone else's relative
         if tokens[head].lemma not in _PARENTS:
-            claims.append(_has_claim(tokens[head]))
-        starts_clause = at == 0 or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
+            claims.append(_has_claim(named))
+        starts_clause = (
+            at == 0
+            or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
+            or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
+        )
+        if not starts_clause and not stated:
+            # "I'm the caretaker for my grandfather, he has Parkinson's": a later "he" or "she" after a
+            # comma is this relative when the pronoun fits them.
+            mentioned = ("User's " + " ".join(t.lower for t in named), _pronoun_of(tokens[head].lemma))
         if starts_clause:
+            # "My partner Sam is a chef": the name after the relative is theirs, not a verb.
+            end = head + 1
+            while (
+                end < min(head + 3, len(tokens))
+                and tokens[end].text[:1].isupper()
+                and tokens[end].lower != "i"
+            ):
+                end += 1
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
-            held = _predicate_claims(text, tokens[head + 1 :], holder)
+            holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
+            held = held_claims(text, tokens[end:], holder, _plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims

@@ -89,6 +89,10 @@ def state_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
     ]
 
 
+# Verbs that "can't" makes an exclamation: "I can't wait", "I can't believe ...", "I can't thank you enough".
+_EXCLAIMED = frozenset({"wait", "believe", "thank", "tell", "say", "imagine", "remember", "decide", "help"})
+
+
 def constraint_claims(text: str, parse: Parse) -> list[Claim]:
     rest = parse.rest
     if (
@@ -98,6 +102,8 @@ def constraint_claims(text: str, parse: Parse) -> list[Claim]:
         and any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
     ):
         kept = cut(rest, text)
+        if parse.lemma in _EXCLAIMED or kept[:1] and kept[0].lower in ("it", "that", "this"):
+            return []  # "I can't wait!", "I can't believe it": a feeling of the moment, not a limit
         words = [parse.lemma] + content_words(kept)
         complement = " ".join(p for p in (parse.lemma, phrase_of(text, kept)) if p)
         return [

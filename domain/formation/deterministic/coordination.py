@@ -1,0 +1,184 @@
+"""Coordination: where a first-person predicate's complement splits into items, and which verb each opens.
+
+"I hike, read, and do some woodworking" is three items, each with its own verb; "I'm 34, single" two
+complements of one copula; "I have two kids and a dog" two objects of one possession verb; "On Sundays I
+clean the house, call my mom and do meal prep" three items, the second opened by a verb recognised by the
+object that follows it. An item that is someone else's statement ("..., rent went up", "... and my brother
+is in college") ends the list. clause_first turns the items into claims.
+"""
+
+from dataclasses import dataclass
+
+from domain.formation.deterministic.clause_words import (
+    CONNECTORS,
+    FILLERS,
+    ITEM_VERBS,
+    SAME_FORM_PAST,
+    STOP,
+    TRAILING,
+)
+from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
+from domain.formation.equivalence import NUMBER_WORDS
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+from domain.formation.rendering import Aspect, third_person
+
+# Words that open a verb's object: after one, the word before it may be a verb opening an item.
+_OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
+_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
+QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
+_SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
+# Adverbs an item may open with before its verb.
+_ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
+ARTICLES = frozenset({"a", "an"})
+_STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
+
+
+@dataclass(slots=True)
+class Item:
+    """One coordinated item: the verb phrase it renders with and the tokens of its complement."""
+
+    lemma: str
+    verb_phrase: str
+    aspect: Aspect
+    words: list[Token]
+
+
+def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
+    """The complement split at commas and coordinators, up to where the clause's own statement ends."""
+    items: list[list[Token]] = [[]]
+    for index, token in enumerate(tokens):
+        if index:
+            gap = text[tokens[index - 1].end : token.start]
+            # Most gaps are one space; only the rest can hold a mark.
+            if gap != " " and gap and not clock_time(gap, tokens[index - 1], token):
+                if any(mark in gap for mark in _STRONG):
+                    break
+                if "," in gap:
+                    items.append([])
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        infinitive = following is not None and following.lower == "to"
+        if token.lower == "but" and following is not None and past_form(following):
+            if items[-1]:
+                items.append([])
+            continue
+        if token.lower == "then" and index and tokens[index - 1].lower == "and":
+            continue  # "I walk the dog and then meditate": "and then" coordinates
+        dated = token.lower == "since" and following is not None and _dates(following)
+        if index and token.lower in STOP and not (infinitive and token.lower in ASKING) and not dated:
+            break
+        if token.lower in CONNECTORS:
+            if items[-1]:
+                items.append([])
+            continue
+        items[-1].append(token)
+    return [trimmed for item in items if (trimmed := _trim(item))]
+
+
+def _dates(token: Token) -> bool:
+    """Whether "since" before this word dates the statement ("since 2016", "since college") rather than
+    giving a reason or opening a clause of its own ("since I was 12")."""
+    return token.lower.isdigit() or token.lower in _SINCE_WHEN
+
+
+def _trim(words: list[Token]) -> list[Token]:
+    while words and (words[-1].lower in FILLERS or words[-1].lower in TRAILING):
+        if words[-1].lower == "now" and len(words) > 1 and words[-2].lower == "right":
+            words = words[:-1]  # "right now" names the moment, like "now" alone
+        words = words[:-1]
+    return words
+
+
+def past_form(token: Token) -> bool:
+    """Whether a word is the past of a verb that can open an item of its own ("..., but grew up in ...")."""
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    return (
+        lemma in ITEM_VERBS
+        and (token.lower != lemma or lemma in SAME_FORM_PAST)
+        and not token.lower.endswith(("ing", "s"))
+    )
+
+
+def phrase(text: str, words: list[Token]) -> str:
+    return text[words[0].start : words[-1].end] if words else ""
+
+
+def verb_before_object(words: list[Token], at: int) -> bool:
+    """A plain verb form followed by its object's determiner: "..., call my mom", "..., feed the cats"."""
+    if at + 1 >= len(words) or words[at + 1].lower not in _OBJECT_OPENERS:
+        return False
+    token = words[at]
+    low = token.lower
+    lemma = verb_lemma(token)
+    return (
+        low.isalpha()
+        and low not in STOPWORDS
+        and not low.endswith("ly")  # "..., especially the heavy ones"
+        and (low == lemma or low == third_person(lemma))
+    )
+
+
+def item_verb(part: list[Token], aspect: Aspect) -> Item | None:
+    """The item a part opens with a verb of its own, an adverb before it kept ("... and just started a
+    PhD"), or None."""
+    if part[0].lower in _ITEM_ADVERBS and len(part) > 1:
+        item = item_verb(part[1:], aspect)
+        if item is not None:
+            item.verb_phrase = f"{part[0].lower} {item.verb_phrase}"
+        return item
+    verb = _verb_of(part, aspect)
+    return Item(verb[0], verb[1], verb[2], part[1:]) if verb is not None else None
+
+
+def _verb_of(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | None:
+    token = part[0]
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    if lemma not in ITEM_VERBS:
+        if aspect is Aspect.SIMPLE and verb_before_object(part, 0):
+            return lemma, third_person(lemma), Aspect.SIMPLE
+        return None
+    if token.lower.endswith("ing"):
+        return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
+    if token.lower == lemma or token.lower == third_person(lemma):
+        if aspect is Aspect.PAST:
+            # "I used to smoke but quit five years ago": a verb whose past is its base form continues a past.
+            return (lemma, token.lower, Aspect.PAST) if lemma in SAME_FORM_PAST else None
+        return lemma, third_person(lemma), Aspect.SIMPLE
+    return lemma, token.lower, Aspect.PAST
+
+
+def told_of(part: list[Token]) -> bool:
+    """Whether an item is a statement about its own first words: "..., rent went up", "... and my brother
+    is still in college"."""
+    if len(part) < 2 or part[0].lower in ARTICLES or part[0].lower in _ITEM_ADVERBS:
+        return False
+    if part[0].lower in ("my", "our"):
+        return any(t.lower in _FINITE for t in part[2:5])
+    second = part[1]
+    lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
+    return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
+
+
+def copula_item(part: list[Token], first: Item) -> Item | None:
+    """An item continuing "I am ...": a short complement of its own ("I'm 34, single"), a participle with
+    its phrase ("I'm 67, retired from the post office"), or a progressive verb with an object when the first
+    complement was a plain one ("I'm 16 and trying to get my first job"; not "I'm into hiking and running")."""
+    head = part[0].lower
+    if len(first.words) == 1 and head.endswith("ed") and not first.words[0].lower.isdigit():
+        return None  # "born and raised in Glasgow": two participles sharing one complement
+    if any(t.lower in QUALIFIERS for t in part):
+        return None  # "I'm an electrician, mostly residential" narrows the first item
+    if all(is_number(t) for t in (*first.words, *part)):
+        return None  # "my kids are 4 and 7": one list of ages
+    # After a preposition a short item is its object: "I'm fluent in German and Italian".
+    plain = not any(t.lower in TRAILING or t.lower.endswith("ing") for t in first.words)
+    if len(part) <= 3 and not head.endswith("ing") and plain:
+        return Item("be", "is", Aspect.SIMPLE, part)
+    if head.endswith("ed") and verb_lemma(part[0]) != head:
+        return Item("be", "is", Aspect.SIMPLE, part)
+    if head.endswith("ing") and len(part) > 2 and plain:
+        return Item(verb_lemma(part[0]), f"is {head}", Aspect.PROGRESSIVE, part[1:])
+    return None
+
+
+def is_number(token: Token) -> bool:
+    return token.lower.isdigit() or token.lower in NUMBER_WORDS

@@ -1,0 +1,89 @@
+"""Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972
+bronco with my dad".
+
+People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
+"worked") or a perfect progressive ("been restoring"). A clause opening with such a verb is read as if it
+opened with "I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a
+charm", "Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison
+means the thing, not the user, did it. A base form opens an instruction ("Use metric units") and a
+third-person form a remark ("Sounds good"); neither is read here.
+"""
+
+import re
+
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_first import clause_first_claims
+from domain.formation.deterministic.parsing import PAST_FORMS, parse_predicate
+from domain.formation.language import Token, verb_lemma
+
+# The first word after a filler, read before tokenizing: most clauses that get here open with no past.
+_FIRST_WORD = re.compile(
+    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then)\b[\s,]*)?(?P<word>[A-Za-z]+)"
+)
+_IRREGULAR_PASTS = frozenset(
+    {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
+    | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit"}
+    | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
+    | {"born"}
+)
+# Participles that leave out "I was": "Born and raised in Glasgow".
+_PASSIVES = frozenset({"born", "raised"})
+_FILLERS = frozenset({"so", "and", "also", "oh", "well", "honestly", "actually", "ugh", "yeah", "then"})
+# After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
+_NOT_THE_USER = frozenset(
+    {"it", "that", "this", "these", "those", "them", "him", "her", "you", "your", "me", "like", "fine"}
+    | {"great", "well", "out", "off"}
+)
+# Pasts that narrate a moment or an errand, or whose left-out subject is a thing ("Happened to me too").
+_MOMENT = frozenset(
+    {"get", "go", "see", "say", "tell", "try", "forget", "mean", "think", "ask", "find", "happen", "seem"}
+    | {"look", "sound", "turn", "end", "fail", "crash", "break"}
+)
+
+
+def opens_with_past(body: str) -> bool:
+    """Whether a clause may open with a past whose "I" was left out: the cheap test before tokenizing."""
+    match = _FIRST_WORD.match(body)
+    if match is None:
+        return False
+    word = match["word"].lower()
+    return word.endswith("ed") or word in _IRREGULAR_PASTS
+
+
+def _opening(tokens: list[Token]) -> int | None:
+    at = 0
+    while at < len(tokens) and tokens[at].lower in _FILLERS:
+        at += 1
+    if at + 1 >= len(tokens) or any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
+        return None
+    first = tokens[at]
+    if first.lower in _PASSIVES:
+        return at
+    if first.lower == "been":
+        return at if tokens[at + 1].lower.endswith("ing") else None
+    lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
+    if lemma == first.lower or lemma in _MOMENT or first.lower.endswith(("s", "ing")):
+        return None
+    return at
+
+
+def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """The claims of a clause whose "I" was left out, or nothing."""
+    at = _opening(tokens)
+    if at is None:
+        return []
+    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). The text keeps its
+    # length, so every token's offsets still hold.
+    start = tokens[at].start
+    text = text[:start] + text[start].lower() + text[start + 1 :]
+    predicate = [tokens[at]._replace(text=tokens[at].lower), *tokens[at + 1 :]]
+    if predicate[0].lower in _PASSIVES:
+        # "Born and raised in Glasgow" is "I was born and raised in Glasgow".
+        predicate = [predicate[0]._replace(lower="was", lemma="be"), *predicate]
+    elif predicate[0].lower == "been":
+        # "been restoring ..." is "I've been restoring ...".
+        predicate = [predicate[0]._replace(lower="have", lemma="have"), *predicate]
+    parse = parse_predicate(predicate)
+    if parse is None or parse.modal is not None or parse.negated:
+        return []
+    return clause_first_claims(text, parse)

@@ -1,0 +1,296 @@
+"""The deterministic former reads a clause by its structure: coordinated items, a dropped "I", a copula
+list. Each expected statement was written by hand from the utterance, not copied from the former's output;
+each near miss names what must not form."""
+
+from datetime import UTC, datetime
+from uuid import UUID
+
+import pytest
+
+from domain.candidates import Derivation, Polarity
+from domain.events import SourceEvent, SourceEventKind
+from domain.formation.deterministic.former import fallback_candidates
+
+SESSION = UUID("33333333-4444-4555-8666-777777777777")
+AT = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
+
+
+def statements(*turns: str) -> set[str]:
+    """The direct statements of a conversation; a turn opening with "A: " is the agent's."""
+    events = [
+        SourceEvent(
+            tenant_id="t1",
+            principal_id="p1",
+            session_id=SESSION,
+            seq=seq,
+            kind=SourceEventKind.ASSISTANT_MESSAGE
+            if turn.startswith("A: ")
+            else SourceEventKind.USER_MESSAGE,
+            text=turn.removeprefix("A: "),
+            occurred_at=AT,
+        )
+        for seq, turn in enumerate(turns, start=1)
+    ]
+    return {c.statement for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # "but" before a verb of its own opens another item.
+        ("I was raised in Leeds but moved to Bristol in 2010.", "User moved to Bristol in 2010."),
+        ("I used to drink a lot but quit three years ago.", "User quit three years ago."),
+        # A copula carries a list of complements, a participle phrase and a progressive verb.
+        ("I'm 58, divorced and semi-retired.", "User is divorced."),
+        ("I'm 41, retired from the navy after 20 years.", "User is retired from the navy after 20 years."),
+        ("I'm 19 and trying to save for a car.", "User is trying to save for a car."),
+        ("I'm lactose intolerant and vegetarian, which rules out a lot.", "User is vegetarian."),
+        # The "I" left out.
+        ("Grew up in Cork, moved to Dublin for work in 2012.", "User grew up in Cork."),
+        ("Grew up in Cork, moved to Dublin for work in 2012.", "User moved to Dublin for work in 2012."),
+        ("been building a canoe in the garage since spring", "User has been building a canoe in the garage."),
+        ("Worked as a welder for twelve years.", "User worked as a welder for twelve years."),
+        # "my"/"our" and a thing, then a finite verb: the thing holds the claim.
+        ("Our bakery supplies bread to three cafes.", "User's bakery supplies bread to three cafes."),
+        ("ugh, my apartment is freezing all winter", "User's apartment is freezing all winter."),
+        (
+            "My choir is rehearsing a Bach cantata this term.",
+            "User's choir is rehearsing a Bach cantata this term.",
+        ),
+        # A relative after a comma or a colon, with the verb agreeing with a plural holder.
+        (
+            "Please never suggest shrimp, my wife has a shellfish allergy.",
+            "User's wife has a shellfish allergy.",
+        ),
+        ("my twins are 3 and 5", "User's twins are 3 and 5."),
+        ("My parents run a hardware store, and my sister is a nurse.", "User's sister is a nurse."),
+        # A counted or denied "with" phrase after being or having is a possession of its own.
+        ("I'm a single mom with two teenagers.", "User is a single mom."),
+        ("I'm a single mom with two teenagers.", "User has two teenagers."),
+        ("I rent a cabin in Maine with no internet.", "User rents a cabin in Maine."),
+        ("I rent a cabin in Maine with no internet.", "User has no internet."),
+        # A polite instruction about a kind of thing, and "stop ...", are standing wishes.
+        ("Please use British spelling.", "User wants the assistant to use British spelling."),
+        ("Short sentences please, I'm dyslexic.", "User is dyslexic."),
+        (
+            "Keep replies under five lines please, I read on my phone.",
+            "User wants the assistant to keep replies under five lines.",
+        ),
+        (
+            "Could you stop ending every reply with a question?",
+            "User does not want the assistant to end every reply with a question.",
+        ),
+        ("please don't use jargon", "User does not want the assistant to use jargon."),
+        # A verb with nothing after it: an activity, or what the user is doing these days.
+        ("I paint, and I garden when it's warm.", "User paints."),
+        ("Honestly I never drive.", "User never drives."),
+        ("I'm freelancing while I look for something permanent.", "User is freelancing."),
+        ("I've been tutoring since I graduated.", "User has been tutoring."),
+        # What "only" excepts from a negation, and a plan under consideration behind an adverb.
+        ("I don't eat meat, only fish.", "User eats fish."),
+        ("I'm thinking about possibly moving to Porto.", "User is thinking about possibly moving to Porto."),
+        # A short answer borrows the agent's question; a "yes" states it.
+        ("A: Where are you based?", "Leeds, mostly", "User is based in Leeds, mostly."),
+        ("A: Any hobbies?", "birdwatching and chess", "User has birdwatching and chess."),
+        ("A: Are you vegetarian?", "yep, since college", "User is vegetarian since college."),
+        ("A: Do you have any pets?", "yep, two old cats", "User has two old cats."),
+        # An experience introduced before the subject; a time's colon splits nothing; an occupation noun
+        # may modify the noun after it.
+        (
+            "As someone who's lived in Tokyo for a decade, I can help.",
+            "User has lived in Tokyo for a decade.",
+        ),
+        (
+            "As someone who's been a teacher for 30 years, I disagree.",
+            "User has been a teacher for 30 years.",
+        ),
+        ("I catch the 6:40 bus most days.", "User catches the 6:40 bus most days."),
+        ("I'm a nurse practitioner.", "User is a nurse practitioner."),
+        # A qualified item after a comma takes the same verb; a hedge before the verb is not the verb.
+        ("I cycle to work every day, usually 12 km.", "User usually cycles 12 km."),
+        ("I sort of love opera.", "User loves opera."),
+        ("I moved here from Kraków in 2019.", "User moved here from Kraków in 2019."),
+        # A relative keeps the words before them, and a later fitting pronoun after a comma is them.
+        ("My youngest son just started school.", "User has a youngest son."),
+        ("I look after my mother, she has dementia.", "User's mother has dementia."),
+        # A list item whose verb is followed by its object's determiner; a verb alone before a comma.
+        ("On Saturdays I mow the lawn, wash my car and read.", "User washes their car on Saturdays."),
+        ("I sew, knit hats and fix old radios.", "User sews."),
+        ("I sew, knit hats and fix old radios.", "User knits hats."),
+        # "I was" left out before "born"/"raised", the past kept past, and what the user does now.
+        ("Born and raised in Cardiff, now living in Bath.", "User was born and raised in Cardiff."),
+        ("Born and raised in Cardiff, now living in Bath.", "User is now living in Bath."),
+        ("I was a paramedic for 12 years.", "User was a paramedic for 12 years."),
+        # Standing markers before the instruction, and the answers to "What do you do?"/"Do you have X?".
+        (
+            "Going forward, don't suggest anything with gluten.",
+            "User wants the assistant not to suggest anything with gluten.",
+        ),
+        ("From now on, reply in French.", "User wants the assistant to reply in French."),
+        (
+            "A: What do you do for a living?",
+            "welder, mostly pipelines",
+            "User works as welder, mostly pipelines.",
+        ),
+        ("A: Do you have kids?", "three, all grown up", "User has three kids, all grown up."),
+        ("A: Do you have pets?", "yes, a lazy old cat", "User has a lazy old cat."),
+        # A position before the subject without a comma, or after "In my role".
+        ("As a farmer I get up at five.", "User is a farmer."),
+        ("In my role as a union rep I handle a lot of disputes.", "User is a union rep."),
+        # A comma's afterthought is not more of the object; "our" names a relative too; a fitting pronoun
+        # continues a relative whose own clause stated nothing.
+        ("Moved to Leeds in 2017 for work, still here.", "User moved to Leeds in 2017 for work."),
+        ("Our son is learning the cello.", "User's son is learning the cello."),
+        (
+            "My partner and I split the rent on our flat, and our daughter, she's at uni in York.",
+            "User has a daughter.",
+        ),
+        # A verb of feeling takes a "when" clause; an adverb before the verb or an item's verb is kept apart.
+        ("I hate when people interrupt me.", "User hates when people interrupt them."),
+        ("I absolutely adore gardening.", "User absolutely adores gardening."),
+        ("I'm 31 and recently started running.", "User recently started running."),
+        # A polite "no" refuses from now on; a greeting before a comma is not an instruction.
+        ("Hi, I'm vegan, so no honey in recipes please.", "User does not want honey in recipes."),
+        # A relative's name is not a verb; "'s" before a closing complement is "is"; "and then" coordinates.
+        ("My husband Raj is a dentist.", "User's husband Raj is a dentist."),
+        ("My dad's retired.", "User's dad is retired."),
+        ("Most nights I read and then journal for a bit.", "User journals for a bit most nights."),
+        # Contractions typed without an apostrophe.
+        ("ive been a baker for ten years", "User has been a baker for ten years."),
+        ("i dont eat shellfish", "User does not eat shellfish."),
+        ("i cant stand loud music", "User cannot stand loud music."),
+        # The question's preposition, a closing time and "to do" placed around the answer.
+        ("A: What town do you live in?", "Bristol", "User lives in Bristol."),
+        ("A: What are you building these days?", "a canoe", "User is building a canoe these days."),
+        ("A: What do you like to do on weekends?", "fishing", "User likes fishing on weekends."),
+        ("A: How old are your kids?", "3 and 6", "User's kids are 3 and 6."),
+        # "got" before a participle is a change of state; a step-parent is a relative; "since" dates.
+        ("My uncle just got diagnosed with diabetes.", "User's uncle just got diagnosed with diabetes."),
+        ("My stepmom is a pilot.", "User's stepmom is a pilot."),
+        ("I've been in Lisbon since 2019.", "User has been in Lisbon since 2019."),
+        # "can't" and "cannot" with "I" left out, and "cannot" as one word.
+        ("Can't stand the smell of bleach.", "User cannot stand the smell of bleach."),
+        ("I cannot eat eggs.", "User cannot eat eggs."),
+        (
+            "A: Do you play any sports?",
+            "tennis and a bit of squash",
+            "User plays tennis and a bit of squash.",
+        ),
+        # "it" after a comma is the thing just named with "my"; a counted minute is a duration.
+        ("I'm sick of my job, it pays badly.", "User's job pays badly."),
+        ("I hate my drive to work, it's 45 minutes each way.", "User's drive is 45 minutes each way."),
+        # "we're" is "we are"; "left" is the past of "leave".
+        ("We're remodeling the bathroom this summer.", "User is remodeling the bathroom this summer."),
+        ("I left my job to start a bakery.", "User left their job to start a bakery."),
+    ],
+)
+def test_a_clause_forms_its_claim(turns: tuple[str, ...]) -> None:
+    *said, expected = turns
+    assert expected in statements(*said)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'd love to retire early, like 55.", "User likes 55."),
+        ("I'm fluent in Greek and Turkish.", "User is Turkish."),
+        ("I'm a plumber, mostly commercial.", "User is mostly commercial."),
+        ("I'm on a strict diet this month, my doctor insisted.", "User is my doctor insisted."),
+        ("Worked like a charm, thanks.", "User worked like a charm."),
+        ("Changed my mind, let's use Rust.", "User changed their mind."),
+        (
+            "My parents run a hardware store, and my sister is a nurse.",
+            "User's parents run a hardware store, and their sister is a nurse.",
+        ),
+        ("my cats love it", "User's cats love it."),
+        ("I went to Lisbon with two friends last May.", "User has two friends."),
+        ("I love hiking, especially the long trails.", "User especiallies the long trails."),
+        ("I'm the one who has to decide.", "User is the one."),
+        ("I've never had one before.", "User has never had one before."),
+        ("I visit my aunt, he is nice.", "User's aunt is nice."),
+        ("My roommate's sister is visiting.", "User has a sister."),
+        ("My sister's wedding was lovely.", "User's sister is wedding was lovely."),
+        ("My dad came back from the store with no milk.", "User's dad has no milk."),
+    ],
+)
+def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sounds good.",
+        "Tried that already.",
+        "Worked like a charm, thanks.",
+        # Other people state facts about themselves; the conversation and a passing ache are not the user's.
+        "My landlord is selling the building.",
+        "My mentor has written four books.",
+        "My question is about mortgages.",
+        "My knee is sore today.",
+        # Instructions about this answer alone.
+        "Please explain that again.",
+        "please write me a cover letter",
+        "Give me three ideas please.",
+        "please list options for a cheap laptop",
+        "Please don't do that again.",
+        "Stop the timer.",
+        # A verb of the moment with nothing after it, and an activity in progress right now.
+        "I'm leaving now.",
+        "I'm kidding!",
+        "I love that idea!",
+        "I'm reading.",
+        "I don't know.",
+        "I dont know.",
+        "I'm busy at the moment.",
+        "Can't wait!",
+        "I can't believe it.",
+        "I got groceries yesterday.",
+        "As I said, it's fine.",
+        "No worries, please continue.",
+        "Happened to me too.",
+        "Hey, quick question about taxes, please.",
+        "As far as I know, it's free.",
+    ],
+)
+def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("A: Do you want me to draft it?", "yes please"),
+        ("A: Are you ready to continue?", "yes"),
+        ("A: Do you like spicy food?", "nope"),
+    ],
+)
+def test_a_yes_or_no_that_states_nothing_of_the_user_forms_nothing(turns: tuple[str, ...]) -> None:
+    assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "retracted", "thing"),
+    [
+        ("Wait, I don't have a cat, I have a dog.", "User no longer has a cat.", "cat"),
+        ("Correction: I don't work at Google, I work at Meta.", "User no longer works at Google.", "Google"),
+        ("I'm not a smoker anymore.", "User no longer is a smoker.", "smoker"),
+    ],
+)
+def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> None:
+    """The corrected thing forms its retraction and no assertion, negated or not."""
+    formed = fallback_candidates(
+        [
+            SourceEvent(
+                tenant_id="t1",
+                principal_id="p1",
+                session_id=SESSION,
+                seq=1,
+                kind=SourceEventKind.USER_MESSAGE,
+                text=text,
+                occurred_at=AT,
+            )
+        ]
+    )
+    assert retracted in {c.statement for c in formed if c.polarity is Polarity.RETRACT}
+    assert not [c.statement for c in formed if c.polarity is Polarity.ASSERT and thing in c.statement]
