@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Final, NamedTuple
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
+from domain.beliefs.spelling import corrections
 from domain.beliefs.word_families import family
 from domain.candidates import GENERIC_SUBJECTS, Sensitivity
 from domain.formation.language import lemma
@@ -49,6 +50,23 @@ _USER_WORDS: Final = frozenset(w for subject in GENERIC_SUBJECTS for w in subjec
     "mine",
     "myself",
 }
+# PostgreSQL's english stop words (share/tsearch_data/english.stop), which to_tsvector('english', ...) leaves
+# out of both a belief's search vector and a query: the in-memory match drops the same words so the two
+# stores agree. Not domain.formation.language.STOPWORDS, which says what a claim is about, not what is indexed.
+STOP_WORDS: Final = frozenset(
+    (
+        "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+        "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they",
+        "them", "their", "theirs", "themselves", "what", "which", "who", "whom", "this", "that", "these", "those",
+        "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had", "having", "do", "does",
+        "did", "doing", "a", "an", "the", "and", "but", "if", "or", "because", "as", "until", "while", "of", "at",
+        "by", "for", "with", "about", "against", "between", "into", "through", "during", "before", "after", "above",
+        "below", "to", "from", "up", "down", "in", "out", "on", "off", "over", "under", "again", "further", "then",
+        "once", "here", "there", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more", "most",
+        "other", "some", "such", "no", "nor", "not", "only", "own", "same", "so", "than", "too", "very", "s", "t",
+        "can", "will", "just", "don", "should", "now",
+    )
+)  # fmt: skip
 _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE, Sensitivity.RESTRICTED)
 
 
@@ -70,16 +88,26 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
     letters and digits only)."""
     words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(query.lower()))
-    kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _USER_WORDS)
-    families = {frozenset(f): f for f in (family(w) for w in tuple(kept)[:MAX_QUERY_TERMS])}
+    kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _USER_WORDS and w not in STOP_WORDS)
+    families = {frozenset(f): f for f in (_searched(w) for w in tuple(kept)[:MAX_QUERY_TERMS])}
     return tuple(families.values())
+
+
+def _searched(word: str) -> QueryTerm:
+    """The word's family, then the family of each of its spelling corrections, without stop words."""
+    found = (*family(word), *(w for correction in corrections(word) for w in family(correction)))
+    return tuple(dict.fromkeys(w for w in found if w not in STOP_WORDS))
 
 
 def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> frozenset[int]:
     """The indexes of the terms a belief holds (any word of the term's family), word for word after
-    lemmatizing (the in-memory store's match)."""
-    held = {lemma(w) for w in _WORD.findall(f"{subject} {statement}".lower())}
-    return frozenset(i for i, term in enumerate(terms) if any(lemma(word) in held for word in term))
+    lemmatizing, stop words left out of both sides as PostgreSQL leaves them out (the in-memory store's
+    match)."""
+    words = _WORD.findall(f"{subject} {statement}".lower())
+    held = {lemma(w) for w in words if w not in STOP_WORDS}
+    return frozenset(
+        i for i, term in enumerate(terms) if any(w not in STOP_WORDS and lemma(w) in held for w in term)
+    )
 
 
 def term_weight(matches: int, holding: int) -> float:
