@@ -45,7 +45,7 @@ from adapters.api.surface import AgentSurface
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore
-from benchmarks.recall_labelled import DEV, LabelledSet, distractors, heldout
+from benchmarks.recall_labelled import DEV, LabelledSet, distractors, heldout, misspelt
 from benchmarks.scratch_database import scratch_database
 from domain.beliefs.recall import recall
 from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, within
@@ -265,8 +265,12 @@ def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> di
 
 
 def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
-    loaders: dict[str, Callable[[], LabelledSet]] = {"dev": lambda: DEV, "heldout": heldout}
-    return {name: relevance(engine, loaders[name](), with_misses=name == "dev") for name in names}
+    loaders: dict[str, Callable[[], LabelledSet]] = {
+        "dev": lambda: DEV,
+        "dev-typos": lambda: misspelt(DEV),
+        "heldout": heldout,
+    }
+    return {name: relevance(engine, loaders[name](), with_misses=name != "heldout") for name in names}
 
 
 def measure(
@@ -307,8 +311,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "heldout"],
-        default=["dev", "heldout"],
+        choices=["dev", "dev-typos", "heldout"],
+        default=["dev", "dev-typos", "heldout"],
         help="labelled sets to score (tune on dev alone; heldout prints totals only)",
     )
     args = parser.parse_args()
