@@ -67,6 +67,7 @@ STOP_WORDS: Final = frozenset(
         "can", "will", "just", "don", "should", "now",
     )
 )  # fmt: skip
+_UNSEARCHED: Final = STOP_WORDS | _USER_WORDS
 _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE, Sensitivity.RESTRICTED)
 
 
@@ -88,15 +89,16 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
     letters and digits only)."""
     words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(query.lower()))
-    kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _USER_WORDS and w not in STOP_WORDS)
+    kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _UNSEARCHED)
     families = {frozenset(f): f for f in (_searched(w) for w in tuple(kept)[:MAX_QUERY_TERMS])}
     return tuple(families.values())
 
 
 def _searched(word: str) -> QueryTerm:
-    """The word's family, then the family of each of its spelling corrections, without stop words."""
+    """The word's family, then the family of each of its spelling corrections, without stop words or the
+    words that name the user ("usre" is one edit from "user", which every statement holds)."""
     found = (*family(word), *(w for correction in corrections(word) for w in family(correction)))
-    return tuple(dict.fromkeys(w for w in found if w not in STOP_WORDS))
+    return tuple(dict.fromkeys(w for w in found if w not in _UNSEARCHED))
 
 
 def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> frozenset[int]:

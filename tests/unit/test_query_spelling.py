@@ -37,9 +37,11 @@ def test_short_long_and_non_letter_words_are_not_corrected() -> None:
     assert corrections("alérgies") == ()
 
 
-def test_a_correction_that_is_a_stop_word_is_not_searched() -> None:
+def test_a_correction_that_is_a_stop_word_or_names_the_user_is_not_searched() -> None:
     # "whta" is one swap from "what" (a stop word PostgreSQL never indexes) and one replace from "whoa"
     assert query_terms("whta") == (("whta", "whoa"),)
+    # "uesr" is one edit from "user", which every statement holds
+    assert query_terms("uesr") == (("uesr", "ussr"),)
 
 
 def test_stop_words_are_never_query_terms() -> None:
