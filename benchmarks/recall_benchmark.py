@@ -16,7 +16,9 @@ principals. Queries name a verb and two nouns (an OR query: any one term matches
 benchmarks.recall_labelled's, each on its own 1k-belief principal: dev (55 hand-written beliefs, each with a
 question a person would ask about it, among 945 distractors of the same person built from hand-written
 clauses) and the frozen heldout (62 pairs among 938 distractors from other clauses), evidence ages spread
-over 60 days; each is reported separately, heldout as totals only. --store 0 measures relevance alone.
+over 60 days; each is reported separately, heldout as totals only. dev-typos is the dev set with one
+seeded typo in each question (benchmarks.recall_labelled.misspelt), on its own principal and distractors.
+--store 0 measures relevance alone.
 Goal: p50 <= 20 ms at 100k in process, flat in store size; hit@5 >= 0.9 fused.
 """
 
