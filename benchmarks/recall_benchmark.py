@@ -16,7 +16,9 @@ principals. Queries name a verb and two nouns (an OR query: any one term matches
 benchmarks.recall_labelled's, each on its own 1k-belief principal: dev (55 hand-written beliefs, each with a
 question a person would ask about it, among 945 distractors of the same person built from hand-written
 clauses) and the frozen heldout (62 pairs among 938 distractors from other clauses), evidence ages spread
-over 60 days; each is reported separately, heldout as totals only. --store 0 measures relevance alone.
+over 60 days; each is reported separately, heldout as totals only. dev-typos is the dev set with one
+seeded typo in each question (benchmarks.recall_labelled.misspelt), on its own principal and distractors.
+--store 0 measures relevance alone.
 Goal: p50 <= 20 ms at 100k in process, flat in store size; hit@5 >= 0.9 fused.
 """
 
@@ -45,7 +47,7 @@ from adapters.api.surface import AgentSurface
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore
-from benchmarks.recall_labelled import DEV, LabelledSet, distractors, heldout
+from benchmarks.recall_labelled import DEV, LabelledSet, distractors, heldout, misspelt
 from benchmarks.scratch_database import scratch_database
 from domain.beliefs.recall import recall
 from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, within
@@ -265,8 +267,12 @@ def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> di
 
 
 def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
-    loaders: dict[str, Callable[[], LabelledSet]] = {"dev": lambda: DEV, "heldout": heldout}
-    return {name: relevance(engine, loaders[name](), with_misses=name == "dev") for name in names}
+    loaders: dict[str, Callable[[], LabelledSet]] = {
+        "dev": lambda: DEV,
+        "dev-typos": lambda: misspelt(DEV),
+        "heldout": heldout,
+    }
+    return {name: relevance(engine, loaders[name](), with_misses=name != "heldout") for name in names}
 
 
 def measure(
@@ -307,8 +313,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "heldout"],
-        default=["dev", "heldout"],
+        choices=["dev", "dev-typos", "heldout"],
+        default=["dev", "dev-typos", "heldout"],
         help="labelled sets to score (tune on dev alone; heldout prints totals only)",
     )
     args = parser.parse_args()

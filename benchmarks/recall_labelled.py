@@ -19,6 +19,8 @@ import random
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from domain.beliefs.relevance import STOP_WORDS
+
 HERE = Path(__file__).resolve().parent
 
 TARGETS: Final[tuple[tuple[str, str, str], ...]] = (
@@ -308,6 +310,29 @@ _FOOD = (
 
 
 DEV: Final = LabelledSet("dev", TARGETS, Filler(_CLAUSES, _PEOPLE, _PLACES, _DAYS, _THINGS, _FOOD))
+
+
+def misspelt(labelled: LabelledSet) -> LabelledSet:
+    """The same set with one typo in each question: its longest word that is not a stop word (the first of
+    equals) gets one random edit, a letter deleted, two neighbours swapped, one replaced or one inserted,
+    seeded by the set's name. The edit may make another real word ("live" -> "love"), as a real typo may."""
+    rng = random.Random(f"typos-{labelled.name}")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    targets = []
+    for subject, statement, question in labelled.targets:
+        words = [w.strip("?.,!") for w in question.split()]
+        word = max((w for w in words if w.lower() not in STOP_WORDS and w.isalpha()), key=len)
+        at = rng.randrange(len(word) - 1)
+        edit = rng.choice(("delete", "swap", "replace", "insert"))
+        if edit == "delete":
+            typo = word[:at] + word[at + 1 :]
+        elif edit == "swap":
+            typo = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+        else:
+            others = [c for c in letters if c != word[at].lower()]
+            typo = word[:at] + rng.choice(others) + word[at + (edit == "replace") :]
+        targets.append((subject, statement, question.replace(word, typo, 1)))
+    return LabelledSet(f"{labelled.name}-typos", tuple(targets), labelled.filler)
 
 
 def heldout_digest() -> str:

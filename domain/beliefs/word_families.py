@@ -73,6 +73,12 @@ BROADER: Final[dict[str, frozenset[str]]] = {
 }
 
 _FAMILY_OF: Final[dict[str, frozenset[str]]] = {word: group for group in SYNONYMS for word in group}
+_VOCABULARY: Final[frozenset[str]] = frozenset(_FAMILY_OF).union(BROADER, *BROADER.values())
+
+
+def is_family_word(word: str) -> bool:
+    """Whether a word belongs to any family, as a synonym, a broader or a narrower word."""
+    return word in _VOCABULARY
 
 
 def family(word: str) -> tuple[str, ...]:

