@@ -51,6 +51,7 @@ RELEVANCE_POOL: Final = 200
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
 
 _WORD = re.compile(r"[^\W_]+")
+_SENTENCE = re.compile(r"[.!?]+\s+")
 _USER_WORDS: Final = frozenset(w for subject in GENERIC_SUBJECTS for w in subject.split()) | {
     "my",
     "mine",
@@ -96,14 +97,29 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     letters and digits only)."""
     words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(query.lower()))
     kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _UNSEARCHED)
-    families = {frozenset(f): f for f in (_searched(w) for w in tuple(kept)[:MAX_QUERY_TERMS])}
+    names = _names(query)
+    families = {
+        frozenset(f): f for f in (_searched(w, w not in names) for w in tuple(kept)[:MAX_QUERY_TERMS])
+    }
     return tuple(families.values())
 
 
-def _searched(word: str) -> QueryTerm:
-    """The word's family, then the family of each of its spelling corrections, without stop words or the
-    words that name the user ("usre" is one edit from "user", which every statement holds)."""
-    found = (*family(word), *(w for correction in corrections(word) for w in family(correction)))
+def _names(query: str) -> frozenset[str]:
+    """The words the query capitalises inside a sentence ("When did Ines start school?"): names, which a
+    spelling correction would only dilute ("ines" is one edit from "lines" and "wines")."""
+    return frozenset(
+        word.lower()
+        for sentence in _SENTENCE.split(query)
+        for word in _WORD.findall(sentence)[1:]
+        if word[0].isupper() and word[1:].islower()
+    )
+
+
+def _searched(word: str, correct: bool) -> QueryTerm:
+    """The word's family, then (unless it is a name) the family of each of its spelling corrections, without
+    stop words or the words that name the user ("usre" is one edit from "user", which every statement holds)."""
+    fixes = corrections(word) if correct else ()
+    found = (*family(word), *(w for correction in fixes for w in family(correction)))
     return tuple(dict.fromkeys(w for w in found if w not in _UNSEARCHED))
 
 

@@ -30,6 +30,15 @@ def test_a_nonsense_word_adds_nothing_and_still_finds_itself() -> None:
     assert query_terms("my pentax") == (("pentax",),)
 
 
+def test_a_name_capitalised_inside_a_sentence_is_not_corrected() -> None:
+    # "ines" is one edit from "lines" and "wines": written as a name it is searched as itself alone
+    assert query_terms("When did Ines start school?") == (("ines",), ("start",), ("school",))
+    assert query_terms("Ok. Where does Rui work? And Ines?") == (("ok",), ("rui",), ("work",), ("ines",))
+    # lower-cased, or first in its sentence, the same word may be a typo
+    assert "lines" in query_terms("when did ines start school")[0]
+    assert "lines" in query_terms("Ines?")[0]
+
+
 def test_short_long_and_non_letter_words_are_not_corrected() -> None:
     assert corrections("wrk") == ()
     assert corrections("brithdayyyyyyyyyyyyyy") == ()
