@@ -73,6 +73,8 @@ class SegmentInput(_Value):
     run_id: UUID
     # Proposals admitted by earlier segments of this consolidation count against its one ranking budget.
     admitted_before: NonNegativeInt = 0
+    # The command sequence the segment's workflow takes (workflows/revisions.py); 0: inputs from before it.
+    revision: NonNegativeInt = 0
 
 
 class CommitInput(_Value):

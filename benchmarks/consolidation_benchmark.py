@@ -42,22 +42,27 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from temporalio.api.enums.v1 import EventType
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowHandle
+from temporalio.common import SearchAttributePair, TypedSearchAttributes
 
+from activities.contracts import SessionKey
 from adapters.embedded.postgres import start_embedded_postgres
 from adapters.embedded.temporal import start_dev_server
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
-from adapters.temporal.client import TemporalUnavailable, connect, session_idle
+from adapters.temporal.client import DEFAULT_FORMATION_POLICY, TemporalUnavailable, connect, session_idle
 from adapters.temporal.worker import WorkerPorts, build_worker, run_until_signalled
 from domain.events import SourceEvent, SourceEventKind
 from domain.ports import UnitOfWorkFactory
 from domain.providers import ProviderRequest
 from domain.telemetry import Stage
+from workflows.consolidate_session import IDLE_SIGNAL, ConsolidateSessionInput, session_workflow_id
+from workflows.search_attributes import FORMATION_POLICY
 
 TREE = Path(__file__).resolve().parent.parent
 TURNS = (
@@ -148,9 +153,45 @@ def seed_sessions(store: UnitOfWorkFactory, count: int, tenant: str) -> list[uui
     return sessions
 
 
-async def consolidate(client: Client, task_queue: str, tenant: str, sessions: list[uuid.UUID]) -> list[str]:
+def input_fields(tree: Path) -> frozenset[str]:
+    """The fields the tree's ConsolidateSessionInput knows (a baseline may predate some of this tree's)."""
+    probe = "from workflows.consolidate_session import ConsolidateSessionInput as I; print(*I.model_fields)"
+    env = os.environ | {"PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tree, check=True, capture_output=True)
+    return frozenset(out.stdout.decode().split())
+
+
+async def start_session(
+    client: Client, tenant: str, session: uuid.UUID, task_queue: str, fields: frozenset[str] | None
+) -> WorkflowHandle[Any, Any]:
+    """Through session_idle, as in production; a baseline that predates a field of the input gets the same
+    start without it (its workers would refuse a field they do not know)."""
+    principal = f"p-{session.hex[:8]}"
+    if fields is None or fields >= frozenset(ConsolidateSessionInput.model_fields):
+        return await session_idle(client, tenant, principal, session, task_queue=task_queue)
+    key = SessionKey(tenant_id=tenant, principal_id=principal, session_id=session)
+    params = ConsolidateSessionInput(session=key, formation_policy=DEFAULT_FORMATION_POLICY)
+    return await client.start_workflow(
+        "ConsolidateSession",
+        {name: value for name, value in params.model_dump(mode="json").items() if name in fields},
+        id=session_workflow_id(tenant, principal, session),
+        task_queue=task_queue,
+        start_signal=IDLE_SIGNAL,
+        search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, DEFAULT_FORMATION_POLICY)]),
+    )
+
+
+async def consolidate(
+    client: Client,
+    task_queue: str,
+    tenant: str,
+    sessions: list[uuid.UUID],
+    fields: frozenset[str] | None = None,
+) -> list[str]:
+    """Start every session and wait for each consolidation; `fields`: those the workers' input knows (None:
+    this tree's)."""
     async def one(session: uuid.UUID) -> str:
-        handle = await session_idle(client, tenant, f"p-{session.hex[:8]}", session, task_queue=task_queue)
+        handle = await start_session(client, tenant, session, task_queue, fields)
         await handle.result()
         return handle.id
 
@@ -224,21 +265,22 @@ async def measure(
     store: UnitOfWorkFactory,
     task_queue: str,
     processes: dict[str, list[int]],
+    fields: frozenset[str],
     args: argparse.Namespace,
 ) -> str:
     ideal = 3 * args.latency
-    await consolidate(client, task_queue, "warmup", seed_sessions(store, 4, "warmup"))
+    await consolidate(client, task_queue, "warmup", seed_sessions(store, 4, "warmup"), fields)
     singles = []
     for _ in range(3):
         sessions = seed_sessions(store, 1, "single")
         started = time.monotonic()
-        ids = await consolidate(client, task_queue, "single", sessions)
+        ids = await consolidate(client, task_queue, "single", sessions, fields)
         singles.append(time.monotonic() - started)
     shape = await history_shape(client, ids[0])
     sessions = seed_sessions(store, args.sessions, "load")
     before = cpu_sample(processes)
     started = time.monotonic()
-    await consolidate(client, task_queue, "load", sessions)
+    await consolidate(client, task_queue, "load", sessions, fields)
     elapsed = time.monotonic() - started
     after = cpu_sample(processes)
     spent = {name: 1000 * (after[name] - before[name]) / args.sessions for name in processes}
@@ -286,7 +328,7 @@ async def main(args: argparse.Namespace) -> None:
                 task_queue = f"bench-{uuid.uuid4().hex[:6]}"
                 with workers(tree, count, task_queue, server.address, database_url, args) as pids:
                     processes = {"worker": pids, "temporal": [server.process.pid], "postgres": [postmaster]}
-                    line = await measure(client, store, task_queue, processes, args)
+                    line = await measure(client, store, task_queue, processes, input_fields(tree), args)
                 print(f"{count} worker(s), {name:>14}: {line}", flush=True)
     finally:
         server.stop()

@@ -72,6 +72,7 @@ with workflow.unsafe.imports_passed_through():
         STORE_START_TO_CLOSE,
     )
     from workflows.repass import RepassInput, RepassWorkflow, repass_workflow_id
+    from workflows.revisions import takes
     from workflows.search_attributes import (
         CONSOLIDATION_OUTCOME,
         FORMATION_POLICY,
@@ -173,7 +174,7 @@ class ConsolidateSessionWorkflow:
                 watermark_advanced=False,
                 quarantine=unplanned,
             )
-        self._show_selection(plan)
+        self._show_selection(plan, params.revision)
         if plan.more_pending:
             # A backlog larger than one batch is worked off without waiting for another idle.
             self._idle_pending = True
@@ -185,7 +186,9 @@ class ConsolidateSessionWorkflow:
             try:
                 outcome = await workflow.execute_child_workflow(
                     FormSegmentWorkflow.run,
-                    SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted),
+                    SegmentInput(
+                        ref=ref, run_id=run_id, admitted_before=admitted, revision=params.revision
+                    ),
                     id=segment_workflow_id(str(run_id), ref.index),
                     # Set at start: no upsert command (and visibility write) in every child.
                     search_attributes=TypedSearchAttributes(
@@ -249,7 +252,8 @@ class ConsolidateSessionWorkflow:
                     new=consolidated_to,
                     run=run,
                     passed=passed_gaps(plan.watermark, consolidated_to, [o.ref for o in outcomes]),
-                )
+                ),
+                params.revision,
             )
             advanced = advance.advanced and consolidated_to > plan.watermark
         workflow.upsert_search_attributes([CONSOLIDATION_OUTCOME.value_set(run.outcome.value)])
@@ -280,12 +284,12 @@ class ConsolidateSessionWorkflow:
         )
 
     @staticmethod
-    async def _advance_watermark(params: AdvanceWatermarkInput) -> WatermarkAdvance:
+    async def _advance_watermark(params: AdvanceWatermarkInput, revision: int) -> WatermarkAdvance:
         """A local activity since "advance-watermark-local": it runs in the workflow task that the last
         child's completion starts, and that task also ends the round (per round one workflow task, one
         activity task and four history events fewer). A second run after a lost task is harmless: the
         move is a compare-and-set and the run record an upsert."""
-        if workflow.patched("advance-watermark-local"):
+        if takes("advance-watermark-local", revision):
             return await _store_local(BatchActivities.advance_watermark, params)
         return await workflow.execute_activity_method(
             BatchActivities.advance_watermark,
@@ -294,13 +298,13 @@ class ConsolidateSessionWorkflow:
             retry_policy=INFRASTRUCTURE_RETRY,
         )
 
-    def _show_selection(self, plan: BatchPlan) -> None:
+    def _show_selection(self, plan: BatchPlan, revision: int) -> None:
         """The worker's selection wins over the requested policy in the search attribute, so an operator
         filtering on FormationPolicy="deterministic" finds what formed without a provider. Histories from
         before selections replay without the marker (and never carry one)."""
         if plan.selection is None or plan.selection == self._shown_policy:
             return
-        if workflow.patched("formation-policy-selection"):
+        if takes("formation-policy-selection", revision):
             workflow.upsert_search_attributes([FORMATION_POLICY.value_set(plan.selection)])
             self._shown_policy = plan.selection
 

@@ -37,6 +37,7 @@ with workflow.unsafe.imports_passed_through():
         LOCAL_RETRY_THRESHOLD,
         LOCAL_STORE_START_TO_CLOSE,
     )
+    from workflows.revisions import takes
     from workflows.stages import run_formation_stages
 
 
@@ -50,7 +51,8 @@ class FormSegmentWorkflow:
     async def run(self, params: SegmentInput) -> SegmentOutcome:
         stages = await run_formation_stages(params.ref, params.run_id)
         commit = await self._commit(
-            CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before)
+            CommitInput(ref=params.ref, run_id=params.run_id, admitted_before=params.admitted_before),
+            params.revision,
         )
         workflow.logger.info(
             "segment committed",
@@ -59,14 +61,14 @@ class FormSegmentWorkflow:
         return SegmentOutcome(ref=params.ref, stages=stages, commit=commit)
 
     @staticmethod
-    async def _commit(params: CommitInput) -> CommitReport:
+    async def _commit(params: CommitInput, revision: int) -> CommitReport:
         """A local activity since "commit-local": it runs in the workflow task that the last stage's
         completion starts, and that task also completes the segment (per segment one workflow task, one
         activity task and three history events fewer). The provider calls are behind it in history, so no
         retry of the commit calls a provider again; a second run after a lost task returns the recorded
         report (the commit is idempotent on run and segment key). Bounded like the other local store steps:
         a database outage waits on durable timers, not in a held workflow task."""
-        if workflow.patched("commit-local"):
+        if takes("commit-local", revision):
             try:
                 return await workflow.execute_local_activity_method(
                     CommitActivities.commit_segment,

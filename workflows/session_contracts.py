@@ -25,6 +25,9 @@ class ConsolidateSessionInput(BaseModel):
     history_event_budget: PositiveInt = HISTORY_EVENT_BUDGET
     # The first wait of a re-pass this session starts (an operator setting); None: the provider control's.
     repass_initial_backoff_s: PositiveFloat | None = None
+    # The command sequence this execution takes (workflows/revisions.py), carried across continue-as-new;
+    # 0: started before revisions, so patches are asked of workflow.patched.
+    revision: NonNegativeInt = 0
 
 
 class RoundResult(BaseModel):

@@ -20,6 +20,7 @@ from workflows.consolidate_session import (
     ConsolidationSummary,
     session_workflow_id,
 )
+from workflows.revisions import CURRENT_REVISION
 from workflows.search_attributes import FORMATION_POLICY
 
 # formation@9 is the candidate policy the service runs; the frozen controls are for evaluations.
@@ -77,6 +78,7 @@ async def session_idle(
             session=key,
             formation_policy=formation_policy,
             repass_initial_backoff_s=repass_initial_backoff_s,
+            revision=CURRENT_REVISION,
         ),
         id=session_workflow_id(tenant, principal, key.session_id),
         task_queue=task_queue,

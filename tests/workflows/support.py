@@ -21,6 +21,7 @@ from workflows.consolidate_session import (
     ConsolidationSummary,
     session_workflow_id,
 )
+from workflows.revisions import CURRENT_REVISION
 
 OWNER = Owner(tenant_id="t1", principal_id="p1")
 
@@ -47,7 +48,10 @@ async def start_with_budget(
     return await harness.client.start_workflow(
         ConsolidateSessionWorkflow.run,
         ConsolidateSessionInput(
-            session=key, formation_policy=DEFAULT_FORMATION_POLICY, history_event_budget=budget
+            session=key,
+            formation_policy=DEFAULT_FORMATION_POLICY,
+            history_event_budget=budget,
+            revision=CURRENT_REVISION,
         ),
         id=session_workflow_id(owner.tenant_id, owner.principal_id, session),
         task_queue=task_queue,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
@@ -114,3 +115,38 @@ def test_committed_histories_replay(harness: Harness) -> None:
     if not files:
         pytest.skip("no committed histories yet (record with RECORD_HISTORIES=1)")
     replay([WorkflowHistory.from_json(f.stem, f.read_text()) for f in files], harness)
+
+
+def test_a_consolidation_started_now_records_no_patch_marker(harness: Harness, store: PostgresStore) -> None:
+    """Its input carries the current revision, so no patch is asked of workflow.patched: no core_patch
+    marker, no TemporalChangeVersion upsert. Seen failing with CURRENT_REVISION set to 0 (two markers and
+    two upserts, one each in ConsolidateSession and FormSegment)."""
+    session = uuid.uuid4()
+    append(store, conversation(OWNER, session, 4, seed=31))
+    with harness.worker(WorkerPorts(store, ScriptedProvider(plausible_answer))) as worker:
+        handle = harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        harness.run(handle.result())
+        found = histories(harness, worker.task_queue, at_least=2)
+
+    markers = [
+        e.marker_recorded_event_attributes.marker_name
+        for h in found.values()
+        for e in h.events
+        if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+    ]
+    upserted = [
+        name
+        for h in found.values()
+        for e in h.events
+        if e.event_type == EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES
+        for name in e.upsert_workflow_search_attributes_event_attributes.search_attributes.indexed_fields
+    ]
+    assert markers.count("core_local_activity") == 3, "load_batch, advance_watermark and the commit"
+    assert "core_patch" not in markers
+    assert "TemporalChangeVersion" not in upserted
+    replay(list(found.values()), harness)
+
+    if os.environ.get("RECORD_HISTORIES") == "1":
+        for history in found.values():
+            name = history.events[0].workflow_execution_started_event_attributes.workflow_type.name
+            (RECORDED / f"{name}_revision_1.json").write_text(history.to_json())
