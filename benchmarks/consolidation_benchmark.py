@@ -19,8 +19,8 @@ For each worker count and variant it reports:
 
 Last reading (2 shared cores, load average 2.7, 320 workflow task slots), CPU ms per consolidation worker /
 Temporal / PostgreSQL, e0db602 -> now: 1 worker 103/106/13 = 223 -> 82/110/14 = 207, 2 workers 97/104/12 =
-212 -> 81/97/14 = 192; events 53 -> 46, workflow tasks 9 -> 7, activity tasks 5 -> 3; one session 1.09 ->
-1.07 x 3L; throughput share 0.62 -> 0.51 (1 worker), 0.62 -> 0.57 (2 workers), which the neighbours' load
+212 -> 81/97/14 = 192; events 53 -> 46 (42 since revisions replaced patch markers), workflow tasks 9 -> 7,
+activity tasks 5 -> 3; one session 1.09 -> 1.07 x 3L; throughput share 0.62 -> 0.51 (1 worker), 0.62 -> 0.57 (2 workers), which the neighbours' load
 moves more than the code does. Goals not met: total and worker CPU fell to about 0.9 and 0.8 of before.
 """
 
