@@ -62,6 +62,7 @@ _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 _POINTER_TAILS = frozenset(
     {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
 )
+_POINTING = _POINTERS | _POINTER_TAILS
 _UNITS = frozenset({"minute", "second"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
@@ -167,9 +168,8 @@ def _aside(part: list[Token]) -> bool:
 
 def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before"."""
-    return any(t.lower in _POINTERS for t in words) and all(
-        t.lower in _POINTERS or t.lower in _POINTER_TAILS for t in words
-    )
+    lowers = {t.lower for t in words}
+    return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
 
 
 def _excepted(item: Item, parse: Parse) -> Item:

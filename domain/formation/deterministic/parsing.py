@@ -104,6 +104,7 @@ class Parse:
     _lemma: str | None = None
     _rest: list[Token] | None = None
     _aspect: tuple[Aspect, str] | None = None
+    _kept: list[Token] | None = None
 
     @property
     def verb(self) -> Token:
@@ -211,23 +212,27 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     keep_and keeps a coordinated noun phrase whole ("web search and web fetch").
     """
     kept: list[Token] = []
+    last = len(tokens) - 1
     for index, tok in enumerate(tokens):
-        prev = tokens[index - 1].lower if index else ""
-        nxt = tokens[index + 1].lower if index + 1 < len(tokens) else ""
-        if index and tok.lower in _CUT_WORDS:
-            if (
-                tok.lower == "while"
-                and prev == "a"
-                or tok.lower in ASKING
+        low = tok.lower
+        # The neighbours are read only for the few words that need them.
+        if index and low in _CUT_WORDS:
+            nxt = tokens[index + 1].lower if index < last else ""
+            if not (
+                low == "while"
+                and tokens[index - 1].lower == "a"
+                or low in ASKING
                 and nxt == "to"
                 or keep_and
-                and tok.lower in _COORDINATORS
+                and low in _COORDINATORS
                 and nxt not in ("i", "then", "also", "so", "but", "")
             ):
-                pass
-            else:
                 break
-        if tok.lower == "as" and nxt in ("long", "soon", "far", "much", "well"):
+        if (
+            low == "as"
+            and index < last
+            and tokens[index + 1].lower in ("long", "soon", "far", "much", "well")
+        ):
             break
         if kept:
             gap = text[kept[-1].end : tok.start]
@@ -248,6 +253,13 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     while kept and kept[-1].lower in _TRAILING:
         kept.pop()
     return kept
+
+
+def kept_rest(parse: Parse, text: str) -> list[Token]:
+    """cut(parse.rest, text), which several rules ask of one predicate; none changes the list."""
+    if parse._kept is None:
+        parse._kept = cut(parse.rest, text)
+    return parse._kept
 
 
 def clock_time(gap: str, before: Token, after: Token) -> bool:

@@ -5,7 +5,7 @@ from functools import lru_cache
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim, software_hypothesis
-from domain.formation.deterministic.parsing import Parse, content_words, cut, phrase_of
+from domain.formation.deterministic.parsing import Parse, content_words, cut, kept_rest, phrase_of
 from domain.formation.deterministic.patterns import says_not_stalled
 from domain.formation.deterministic.predicate_words import META_GOALS, MORE_PROJECT_VERBS, PROJECT_VERBS
 from domain.formation.deterministic.topic_words import SOFTWARE_WORDS
@@ -76,7 +76,7 @@ def goal_claims(text: str, parse: Parse) -> list[Claim]:
         and len(rest) >= 2
         and rest[0].lower in ("for", "up")
     ):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         words = [w for w in content_words(kept) if w != "up"]
         if not words:
             return []

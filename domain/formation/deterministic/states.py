@@ -9,6 +9,7 @@ from domain.formation.deterministic.parsing import (
     content_words,
     copula_rest,
     cut,
+    kept_rest,
     phrase_of,
     through_trigger,
 )
@@ -94,14 +95,13 @@ _EXCLAIMED = frozenset({"wait", "believe", "thank", "tell", "say", "imagine", "r
 
 
 def constraint_claims(text: str, parse: Parse) -> list[Claim]:
-    rest = parse.rest
     if (
         parse.modal is None
         and parse.negated
         and parse.tokens[: parse.verb_at]
         and any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
     ):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         if parse.lemma in _EXCLAIMED or kept[:1] and kept[0].lower in ("it", "that", "this"):
             return []  # "I can't wait!", "I can't believe it": a feeling of the moment, not a limit
         words = [parse.lemma] + content_words(kept)
@@ -168,7 +168,7 @@ def limit_claims(text: str, parse: Parse) -> list[Claim]:
         can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
         if not (can or lemma == "have" and any(t.lower.isdigit() for t in rest[:3])):
             return []
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         words = content_words(kept)
         if not words:
             return []
