@@ -60,10 +60,13 @@ POSSESSION = frozenset({"have", "own"})
 _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
-    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
+    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
 )
 _POINTING = _POINTERS | _POINTER_TAILS
 _UNITS = frozenset({"minute", "second"})
+# Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
+_KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
+_KNOWN_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "there", "i", "im"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
@@ -228,6 +231,13 @@ def _negated_head(
     return lemma, phrase_, aspect, rest
 
 
+def _participle(token: Token) -> bool:
+    """Whether a word is a past participle: a regular one ("married") or an irregular one the lemmatizer
+    reads back to its verb ("laid" -> "lay"); a gerund or a third-person form is not."""
+    low = token.lower
+    return low.endswith("ed") or low != token.lemma and not low.endswith(("ing", "s"))
+
+
 def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
@@ -254,6 +264,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
+    if lemma in _KNOWING and rest and rest[0].lower in _KNOWN_SUBJECTS:
+        return []  # "I know it's a thing", "I know you're busy": what is known is another statement
     parts = items_of(text, rest)
     if parts and ("," in text[parse.verb.end : rest[0].start] or rest[0].lower in CONNECTORS):
         # "I garden, bake bread and do a bit of woodworking", "I read and then journal": the verb is an
@@ -268,11 +280,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
     if len(parts[0]) > MAX_ITEM_WORDS or _momentary(parts[0], lemma):
         return []
-    # "got diagnosed", "got married": "get" before a participle is a change of state, not an errand.
+    # "got diagnosed", "got married", "got laid off": "get" before a participle is a change of state, not
+    # an errand.
     if (
         aspect is Aspect.PAST
         and lemma in ONE_OFF
-        and not (lemma == "get" and parts[0] and parts[0][0].lower.endswith("ed"))
+        and not (lemma == "get" and parts[0] and _participle(parts[0][0]))
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]

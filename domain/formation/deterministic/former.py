@@ -17,7 +17,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
-from domain.formation.deterministic.parsing import copula_rest, parse_predicate
+from domain.formation.deterministic.parsing import copula_rest, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
@@ -137,7 +137,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         tokens = _split_contractions(tokens)
         lowers = [t.lower for t in tokens]
     subjects = (
-        [i for i, low in enumerate(lowers) if low == "i" and tokens[i].text[:1] in ("I", "i")]
+        [
+            i
+            for i, low in enumerate(lowers)
+            if low == "i"
+            and tokens[i].text[:1] in ("I", "i")
+            # "I-80", "I-5": a road, not the user.
+            and text[tokens[i].end : tokens[i].end + 1] != "-"
+        ]
         if "i" in lowers
         else []
     )
@@ -163,6 +170,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if before and before[-1] in _INVERSION:
             continue
         if not _HYPOTHETICAL.isdisjoint(before) or (before[-2:] == ["what", "if"]):
+            continue
+        if at > 1 and object_gap(text, tokens, at):
             continue
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.formation.deterministic.predicate_words import TRIGGERS
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, third_person
 
@@ -79,6 +80,18 @@ _CUT_WORDS = frozenset(
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# Not "every" or "each", which open a time ("Every Friday I call my mom").
+_DETERMINERS = frozenset({"the", "a", "an", "any", "some", "no", "all", "only", "that"})
+# Words that join or open a clause: "the kids and I", "the day when I".
+_JOINING = frozenset(
+    {"and", "or", "but", "so", "then", "because", "when", "if", "as", "while", "than", "now"}
+)
+_FRONTING = frozenset({"in", "at", "on", "for", "with", "during", "after", "before", "from", "by", "to"})
+_TIME_NOUNS = frozenset(
+    {"day", "morning", "night", "evening", "afternoon", "week", "weekend", "month", "year", "summer"}
+    | {"winter", "spring", "fall", "autumn", "time", "semester", "season", "moment", "hour", "minute"}
+    | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
+)
 # Past forms the lemmatizer keeps as they are (its table is frozen: stored match keys depend on it), with
 # the verb they are the past of: "I left to start a company" is "leave", not a present "lefts".
 PAST_FORMS = {"left": "leave", "won": "win", "felt": "feel", "broke": "break", "shook": "shake"}
@@ -253,6 +266,28 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     while kept and kept[-1].lower in _TRAILING:
         kept.pop()
     return kept
+
+
+def object_gap(text: str, tokens: list[Token], at: int) -> bool:
+    """Whether the subject at at opens a relative clause about the noun before it ("the last thing I want
+    to do", "two chapters I'm happy with"), which states nothing of its own: a noun right before the
+    subject, opened by a determiner or a number, with no preposition fronting it ("At the gym I lift") and
+    no time noun ("Every morning I run")."""
+    noun = tokens[at - 1]
+    if (
+        not noun.lower.isalpha()
+        or noun.lower in _JOINING
+        or noun.lemma in _TIME_NOUNS
+        or text[noun.end : tokens[at].start] != " "
+    ):
+        return False
+    for j in range(at - 2, max(-1, at - 5), -1):
+        word = tokens[j]
+        if text[word.end : tokens[j + 1].start] != " ":
+            return False
+        if word.lower in _DETERMINERS or word.lower.isdigit() or word.lower in NUMBER_WORDS:
+            return j == 0 or tokens[j - 1].lower not in _FRONTING
+    return False
 
 
 def kept_rest(parse: Parse, text: str) -> list[Token]:
