@@ -64,6 +64,7 @@ _POINTER_TAILS = frozenset(
 )
 _POINTING = _POINTERS | _POINTER_TAILS
 _UNITS = frozenset({"minute", "second"})
+_ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "maybe", "almost", "nearly"})
 # Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
 _KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
 _KNOWN_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "there", "i", "im"})
@@ -292,8 +293,10 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     for part in parts[1:]:
         if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
-        if part[0].lower == "like" and len(part) > 1 and is_number(part[1]):
-            break  # an estimate, not a verb: "I'd love to retire early, like 50"
+        if part[0].lower in _ESTIMATES and len(part) > 1 and is_number(part[1]):
+            # An estimate, not a verb: "I'd love to retire early, like 50", "a small church, about 80
+            # people on a good Sunday".
+            break
         if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
             # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
             found.append(

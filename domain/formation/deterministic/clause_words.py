@@ -145,6 +145,7 @@ STOP = frozenset(
         "lmao",
         "honestly",
         "anyway",
+        "except",
     }
 )
 FILLERS = frozenset(

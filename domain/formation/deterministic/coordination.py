@@ -30,6 +30,7 @@ _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "univers
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
+_CONTRASTED = ARTICLES | {"the", "my"}
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
 
@@ -61,6 +62,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             if items[-1]:
                 items.append([])
             continue
+        if low == "not" and index and index < last and tokens[index + 1].lower in _CONTRASTED:
+            break  # "a plumber not an electrician": what the user is not is a contrast, not more object
         if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
         if index and low in STOP:

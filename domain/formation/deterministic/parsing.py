@@ -77,9 +77,12 @@ _CUT_WORDS = frozenset(
         "where",
         "how",
         "or",
+        "except",
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# Right after the verb these still end its statement, which has no object: "I used to smoke but quit".
+_OPENING_CUTS = frozenset({"but", "because", "so", "although", "though"})
 # Not "every" or "each", which open a time ("Every Friday I call my mom").
 _DETERMINERS = frozenset({"the", "a", "an", "any", "some", "no", "all", "only", "that"})
 # Words that join or open a clause: "the kids and I", "the day when I".
@@ -229,7 +232,7 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     for index, tok in enumerate(tokens):
         low = tok.lower
         # The neighbours are read only for the few words that need them.
-        if index and low in _CUT_WORDS:
+        if low in _CUT_WORDS and (index or low in _OPENING_CUTS):
             nxt = tokens[index + 1].lower if index < last else ""
             if not (
                 low == "while"

@@ -80,6 +80,7 @@ _FEMALE = frozenset(
 )
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
+_PHRASE_ENDS = (",", ";", ":", "(", ")", ".", "!", "?")
 
 
 _COPULA_NEXT = frozenset(
@@ -202,6 +203,8 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
             None,
         )
+        if head is not None and any(mark in text[token.end : tokens[head].start] for mark in _PHRASE_ENDS):
+            continue  # "my apartment, mostly kids": the relative is not in this noun phrase
         if head is None:
             continue
         named = tokens[at + 1 : head + 1]
