@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.answers import answer_claims, last_question
+from domain.formation.deterministic.answers import affirms, answer_claims, last_question
 from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
@@ -264,12 +264,12 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             claims = clause_claims(text, clause)
-            if (
-                question is not None
-                and index == 0
-                and not any(c.derivation is Derivation.DIRECT for c in claims)
-            ):
-                claims = answer_claims(question, clause.text)
+            if question is not None and index == 0:
+                if not any(c.derivation is Derivation.DIRECT for c in claims):
+                    claims = answer_claims(question, clause.text)
+                elif affirms(clause.text):
+                    # "yes, and my kids answer me in English": the "yes" still answers the question.
+                    claims = [*answer_claims(question, clause.text), *claims]
             for claim in claims:
                 statement = claim.statement()
                 key = (claim.polarity.value, statement)
