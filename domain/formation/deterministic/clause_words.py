@@ -171,6 +171,7 @@ TRAILING = frozenset(
         "about",
         "and",
         "or",
+        "even",
     }
 )
 CONNECTORS = frozenset({"and", "or", "also", "then", "&"})

@@ -159,6 +159,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if "my" in lowers or "our" in lowers:
         claims.extend(relative_claims(text, tokens))
         claims.extend(belonging_claims(text, tokens, {claim.holder for claim in claims}))
+    elif "have" in lowers:
+        claims.extend(relative_claims(text, tokens))  # "I have two daughters, twins, they are 5"
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))

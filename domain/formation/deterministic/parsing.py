@@ -216,6 +216,7 @@ def _continues_aux(tokens: list[Token], i: int) -> bool:
 
 _TRAILING = frozenset(
     {"for", "to", "of", "in", "on", "at", "with", "a", "an", "the", "my", "as", "by", "from", "than", "about"}
+    | {"even"}
 )
 _COORDINATORS = frozenset({"and", "or"})
 _TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
