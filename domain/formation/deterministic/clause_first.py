@@ -105,8 +105,12 @@ def opens_question(tokens: list[Token]) -> bool:
     """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
     if not tokens or tokens[0].lower not in _OPENERS:
         return False
-    # "Don't ever suggest ..." is an instruction, not a question.
-    return not (len(tokens) > 1 and tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not"))
+    # "Don't ever suggest ..." is an instruction, not a question; "Did 8 years in the Army" has no subject
+    # after its auxiliary, which a question would.
+    return not (
+        len(tokens) > 1
+        and (tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not") or is_number(tokens[1]))
+    )
 
 
 def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
@@ -302,6 +306,15 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found.append(
                 Item(verb_lemma(part[1]), f"is {part[0].lower} {part[1].lower}", Aspect.PROGRESSIVE, part[2:])
             )
+            continue
+        if (
+            aspect is Aspect.PROGRESSIVE
+            and part[0].lower.endswith("ing")
+            and len(part) > 1
+            and verb_lemma(part[0]) != part[0].lower
+        ):
+            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
+            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":
             found.append(Item(lemma, verb_phrase, aspect, part))

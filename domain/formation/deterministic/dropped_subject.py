@@ -1,8 +1,9 @@
 """Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972
-bronco with my dad".
+bronco with my dad", "Saving up for a house".
 
 People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
-"worked") or a perfect progressive ("been restoring"). A clause opening with such a verb is read as if it
+"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates
+the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it
 opened with "I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a
 charm", "Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison
 means the thing, not the user, did it. A base form opens an instruction ("Use metric units") and a
@@ -18,7 +19,8 @@ from domain.formation.language import Token, verb_lemma
 
 # The first word after a filler, read before tokenizing: most clauses that get here open with no past.
 _FIRST_WORD = re.compile(
-    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then)\b[\s,]*)?(?P<word>[A-Za-z]+)"
+    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k)\b[\s,.]*)*"
+    r"(?P<word>[A-Za-z]+)"
 )
 _IRREGULAR_PASTS = frozenset(
     {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
@@ -28,7 +30,24 @@ _IRREGULAR_PASTS = frozenset(
 )
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
-_FILLERS = frozenset({"so", "and", "also", "oh", "well", "honestly", "actually", "ugh", "yeah", "then"})
+_FILLERS = frozenset(
+    {
+        "so",
+        "and",
+        "also",
+        "oh",
+        "well",
+        "honestly",
+        "actually",
+        "ugh",
+        "yeah",
+        "then",
+        "btw",
+        "anyway",
+        "plus",
+    }
+    | {"ok", "okay", "k"}
+)
 # After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
 _NOT_THE_USER = frozenset(
     {"it", "that", "this", "these", "those", "them", "him", "her", "you", "your", "me", "like", "fine"}
@@ -41,13 +60,23 @@ _MOMENT = frozenset(
 )
 
 
+# A gerund opens a dropped "I'm" only before its object or particle ("Saving up", "Training for a 10k");
+# before anything else it is a noun ("birdwatching and chess", "gaming mostly").
+_GERUND_OBJECTS = frozenset(
+    {"to", "for", "up", "on", "a", "an", "the", "my", "our", "some", "with", "out", "into", "at", "in"}
+    | {"about", "through", "towards", "toward", "this", "two", "three"}
+)
+# Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
+_PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
+
+
 def opens_with_past(body: str) -> bool:
     """Whether a clause may open with a past whose "I" was left out: the cheap test before tokenizing."""
     match = _FIRST_WORD.match(body)
     if match is None:
         return False
     word = match["word"].lower()
-    return word.endswith("ed") or word in _IRREGULAR_PASTS
+    return word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS
 
 
 def _opening(tokens: list[Token]) -> int | None:
@@ -61,6 +90,11 @@ def _opening(tokens: list[Token]) -> int | None:
         return at
     if first.lower == "been":
         return at if tokens[at + 1].lower.endswith("ing") else None
+    if first.lower.endswith("ing"):
+        # "Saving up for a house": what the user is doing these days, not "Speaking of which".
+        lemma = verb_lemma(first)
+        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
+        return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
     if lemma == first.lower or lemma in _MOMENT or first.lower.endswith(("s", "ing")):
         return None
@@ -83,6 +117,9 @@ def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     elif predicate[0].lower == "been":
         # "been restoring ..." is "I've been restoring ...".
         predicate = [predicate[0]._replace(lower="have", lemma="have"), *predicate]
+    elif predicate[0].lower.endswith("ing"):
+        # "Saving up for a house" is "I'm saving up for a house".
+        predicate = [predicate[0]._replace(lower="am", lemma="be"), *predicate]
     parse = parse_predicate(predicate)
     if parse is None or parse.modal is not None or parse.negated:
         return []
