@@ -39,6 +39,7 @@ from domain.formation.deterministic.coordination import (
     is_number,
     item_verb,
     items_of,
+    participle,
     past_form,
     phrase,
     told_of,
@@ -236,13 +237,6 @@ def _negated_head(
     return lemma, phrase_, aspect, rest
 
 
-def _participle(token: Token) -> bool:
-    """Whether a word is a past participle: a regular one ("married") or an irregular one the lemmatizer
-    reads back to its verb ("laid" -> "lay"); a gerund or a third-person form is not."""
-    low = token.lower
-    return low.endswith("ed") or low != token.lemma and not low.endswith(("ing", "s"))
-
-
 def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
@@ -290,7 +284,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     if (
         aspect is Aspect.PAST
         and lemma in ONE_OFF
-        and not (lemma == "get" and parts[0] and _participle(parts[0][0]))
+        and not (lemma == "get" and parts[0] and participle(parts[0][0]))
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
@@ -301,7 +295,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             # An estimate, not a verb: "I'd love to retire early, like 50", "a small church, about 80
             # people on a good Sunday".
             break
-        if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
+        if part[0].lower in ("now", "currently", "still") and len(part) > 1 and part[1].lower.endswith("ing"):
             # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
             found.append(
                 Item(verb_lemma(part[1]), f"is {part[0].lower} {part[1].lower}", Aspect.PROGRESSIVE, part[2:])

@@ -103,6 +103,13 @@ def past_form(token: Token) -> bool:
     )
 
 
+def participle(token: Token) -> bool:
+    """Whether a word is a past participle: a regular one ("married") or an irregular one the lemmatizer
+    reads back to its verb ("laid" -> "lay"); a gerund or a third-person form is not."""
+    low = token.lower
+    return low.endswith("ed") or low != token.lemma and not low.endswith(("ing", "s"))
+
+
 def phrase(text: str, words: list[Token]) -> str:
     return text[words[0].start : words[-1].end] if words else ""
 

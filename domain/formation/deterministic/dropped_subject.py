@@ -14,6 +14,7 @@ import re
 
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims
+from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.parsing import PAST_FORMS, parse_predicate
 from domain.formation.language import Token, verb_lemma
 
@@ -24,7 +25,21 @@ _FIRST_WORD = re.compile(
 )
 _IRREGULAR_PASTS = frozenset(
     {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
-    | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit"}
+    | {
+        "bought",
+        "built",
+        "sold",
+        "kept",
+        "lost",
+        "won",
+        "met",
+        "drove",
+        "rode",
+        "swam",
+        "fell",
+        "quit",
+        "got",
+    }
     | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
     | {"born"}
 )
@@ -83,9 +98,14 @@ def _opening(tokens: list[Token]) -> int | None:
     at = 0
     while at < len(tokens) and tokens[at].lower in _FILLERS:
         at += 1
-    if at + 1 >= len(tokens) or any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
+    if at + 1 >= len(tokens):
         return None
     first = tokens[at]
+    # "Got laid off last spring": "got" before a participle is a change of state, not an errand, and its
+    # particle is the participle's.
+    changed = first.lower == "got" and participle(tokens[at + 1])
+    if not changed and any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
+        return None
     if first.lower in _PASSIVES:
         return at
     if first.lower == "been":
@@ -96,7 +116,7 @@ def _opening(tokens: list[Token]) -> int | None:
         ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
-    if lemma == first.lower or lemma in _MOMENT or first.lower.endswith(("s", "ing")):
+    if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None
     return at
 
