@@ -316,6 +316,9 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         ),
         ("btw moved to Leeds in June", "User moved to Leeds in June."),
         ("Got laid off last spring, still looking.", "User got laid off last spring."),
+        # A role with "I'm a" left out.
+        ("Retired nurse here, 68.", "User is a retired nurse."),
+        ("Software engineer at a bank, mostly backend.", "User is a software engineer at a bank."),
         # Answers: a count, a job, a place, a counted noun, a "yes" that goes on.
         ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
         ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
@@ -345,6 +348,9 @@ def test_an_aside_answer_or_left_out_subject_forms_its_claim(turns: tuple[str, .
         ("My sister's apartment, mostly plants, is tiny.", "User has apartment mostly plants."),
         ("Running late, sorry!", "User is running late."),
         ("birdwatching and chess", "User is birdwatching and chess."),
+        ("Teacher said my kid is behind.", "User is a teacher."),
+        ("Doctor appointment tomorrow.", "User is a doctor appointment."),
+        ("Retired nurse here, 68.", "User retired nurse here."),
     ],
 )
 def test_an_aside_relative_clause_or_road_forms_nothing_of_it(text: str, unwanted: str) -> None:

@@ -3,20 +3,25 @@ bronco with my dad", "Saving up for a house".
 
 People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
 "worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates
-the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it
-opened with "I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a
-charm", "Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison
-means the thing, not the user, did it. A base form opens an instruction ("Use metric units") and a
-third-person form a remark ("Sounds good"); neither is read here.
+the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with
+"I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a charm",
+"Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison means the
+thing, not the user, did it. A base form opens an instruction ("Use metric units") and a third-person form
+a remark ("Sounds good"); neither is read here. A clause opening with a role ("Sous chef at a seafood
+place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role.
 """
 
 import re
 
+from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims
-from domain.formation.deterministic.coordination import participle
-from domain.formation.deterministic.parsing import PAST_FORMS, parse_predicate
-from domain.formation.language import Token, verb_lemma
+from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
+from domain.formation.deterministic.coordination import participle, phrase
+from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.parsing import PAST_FORMS, cut, parse_predicate
+from domain.formation.deterministic.topic_words import MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key
 
 # The first word after a filler, read before tokenizing: most clauses that get here open with no past.
 _FIRST_WORD = re.compile(
@@ -81,17 +86,52 @@ _GERUND_OBJECTS = frozenset(
     {"to", "for", "up", "on", "a", "an", "the", "my", "our", "some", "with", "out", "into", "at", "in"}
     | {"about", "through", "towards", "toward", "this", "two", "three"}
 )
+_ROLES = OCCUPATIONS | MORE_OCCUPATIONS
+_ROLE_WORDS = 3
+# What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
+_ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
+_ROLE_OPENING = re.compile(
+    r"(?:[A-Za-z-]+\s+){0,2}(?:" + "|".join(sorted(_ROLES, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 # Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
 _PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
 
 
 def opens_with_past(body: str) -> bool:
-    """Whether a clause may open with a past whose "I" was left out: the cheap test before tokenizing."""
+    """Whether a clause may open with a verb or a role whose "I" was left out: the cheap test before
+    tokenizing."""
     match = _FIRST_WORD.match(body)
     if match is None:
         return False
     word = match["word"].lower()
-    return word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS
+    return word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS or _ROLE_OPENING.match(body) is not None
+
+
+def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
+    """ "Sous chef at a seafood place in Portland", "Retired nurse here": a role with "I'm a" left out, its
+    noun phrase (at most three words, the role last) followed by nothing, a comma or a place."""
+    for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
+        token = tokens[end]
+        if token.lemma in _ROLES or token.lower in _ROLES:
+            after = tokens[end + 1] if end + 1 < len(tokens) else None
+            if (
+                after is not None
+                and after.lower not in _ROLE_PLACES
+                and "," not in text[token.end : after.start]
+            ):
+                return []
+            kept = [t for t in cut(tokens[at:], text) if t.lower != "here"]
+            words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
+            kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
+            noun = phrase(text, kept)
+            noun = noun[:1].lower() + noun[1:] if noun[1:2].islower() else noun
+            article = "an" if noun[:1].lower() in "aeiou" else "a"
+            predicate = Predicate("be", "is", Aspect.BARE, f"{article} {noun}")
+            subject = conflict_key(NAMESPACES[kind], ["be", *words])
+            return [Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate)]
+        if token.lower in STOPWORDS:
+            return []
+    return []
 
 
 def _opening(tokens: list[Token]) -> int | None:
@@ -123,9 +163,12 @@ def _opening(tokens: list[Token]) -> int | None:
 
 def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """The claims of a clause whose "I" was left out, or nothing."""
-    at = _opening(tokens)
+    start = next((i for i, t in enumerate(tokens) if t.lower not in _FILLERS), len(tokens))
+    # A role first: "Retired nurse here" is "I'm a retired nurse", not "I retired ...".
+    role = _role(text, tokens, start)
+    at = _opening(tokens) if not role else None
     if at is None:
-        return []
+        return role
     # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). The text keeps its
     # length, so every token's offsets still hold.
     start = tokens[at].start
