@@ -169,11 +169,13 @@ def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     at = _opening(tokens) if not role else None
     if at is None:
         return role
-    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). The text keeps its
-    # length, so every token's offsets still hold.
-    start = tokens[at].start
-    text = text[:start] + text[start].lower() + text[start + 1 :]
-    predicate = [tokens[at]._replace(text=tokens[at].lower), *tokens[at + 1 :]]
+    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). Only the clause is
+    # copied to lower it, with its tokens' offsets moved to the copy: copying the whole event for each such
+    # clause cost quadratic time on a long turn of them.
+    base = tokens[at].start
+    text = text[base].lower() + text[base + 1 : tokens[-1].end]
+    tokens = [t._replace(start=t.start - base, end=t.end - base) for t in tokens[at:]]
+    predicate = [tokens[0]._replace(text=tokens[0].lower), *tokens[1:]]
     if predicate[0].lower in _PASSIVES:
         # "Born and raised in Glasgow" is "I was born and raised in Glasgow".
         predicate = [predicate[0]._replace(lower="was", lemma="be"), *predicate]
