@@ -236,8 +236,8 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
         before = [t.lower for t in tokens[max(0, at - 3) : at]]
         if before and (before[-1] in _INVERSION or before[-1] in _SUBORDINATE):
             continue
-        if any(word in _HYPOTHETICAL for word in before):
-            continue
+        if any(word in _HYPOTHETICAL for word in before) or at > 1 and object_gap(text, tokens, at):
+            continue  # "if we ...", "the six hens we're getting in April"
         stop = next((i for i in every if i > at), len(tokens))
         predicate = tokens[at + 1 : stop]
         if tokens[at].lower == "im":
