@@ -318,6 +318,8 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         ("Got laid off last spring, still looking.", "User got laid off last spring."),
         # "to" left out between a wish and its verb.
         ("i need find a cheaper flat before march", "User needs to find a cheaper flat before march."),
+        # "so no <gerund>": a limit the user states on themselves.
+        ("My ankle's still swollen, so no dancing for me this week.", "User cannot dance this week."),
         # A role with "I'm a" left out.
         ("Retired nurse here, 68.", "User is a retired nurse."),
         ("Software engineer at a bank, mostly backend.", "User is a software engineer at a bank."),
@@ -351,6 +353,7 @@ def test_an_aside_answer_or_left_out_subject_forms_its_claim(turns: tuple[str, .
         ("Running late, sorry!", "User is running late."),
         ("birdwatching and chess", "User is birdwatching and chess."),
         ("Teacher said my kid is behind.", "User is a teacher."),
+        ("I love that show, no kidding.", "User cannot kid."),
         ("The two cats we adopted last year are a handful.", "User adopted last year."),
         ("Doctor appointment tomorrow.", "User is a doctor appointment."),
         ("Retired nurse here, 68.", "User retired nurse here."),

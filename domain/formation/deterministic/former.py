@@ -26,7 +26,7 @@ from domain.formation.deterministic.relatives import relative_claims
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
-from domain.formation.deterministic.states import constraint_claims
+from domain.formation.deterministic.states import constraint_claims, refusal_claims
 from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
@@ -221,6 +221,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
+    if " no " in body:
+        claims.extend(refusal_claims(text, tokens))
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
