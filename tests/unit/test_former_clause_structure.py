@@ -323,6 +323,8 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         # A role with "I'm a" left out.
         ("Retired nurse here, 68.", "User is a retired nurse."),
         ("Software engineer at a bank, mostly backend.", "User is a software engineer at a bank."),
+        ("Celiac, so gluten is out.", "User is celiac."),
+        ("Allergic to penicillin btw", "User is allergic to penicillin."),
         # Answers: a count, a job, a place, a counted noun, a "yes" that goes on.
         ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
         ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
@@ -354,6 +356,7 @@ def test_an_aside_answer_or_left_out_subject_forms_its_claim(turns: tuple[str, .
         ("birdwatching and chess", "User is birdwatching and chess."),
         ("Teacher said my kid is behind.", "User is a teacher."),
         ("I love that show, no kidding.", "User cannot kid."),
+        ("Allergic reaction last night, ugh.", "User is allergic."),
         ("The two cats we adopted last year are a handful.", "User adopted last year."),
         ("Doctor appointment tomorrow.", "User is a doctor appointment."),
         ("Retired nurse here, 68.", "User retired nurse here."),

@@ -8,7 +8,8 @@ the moment ("Heading out", "Running late"). A clause opening with such a verb is
 "Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison means the
 thing, not the user, did it. A base form opens an instruction ("Use metric units") and a third-person form
 a remark ("Sounds good"); neither is read here. A clause opening with a role ("Sous chef at a seafood
-place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role.
+place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role,
+and one opening with a limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 """
 
 import re
@@ -16,10 +17,11 @@ import re
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
+from domain.formation.deterministic.clause_words import FILLERS
 from domain.formation.deterministic.coordination import participle, phrase
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import PAST_FORMS, cut, parse_predicate
-from domain.formation.deterministic.topic_words import MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
@@ -87,9 +89,12 @@ _GERUND_OBJECTS = frozenset(
     | {"about", "through", "towards", "toward", "this", "two", "three"}
 )
 _ROLES = OCCUPATIONS | MORE_OCCUPATIONS
+# What may follow a limit the user lives within: "Allergic to shellfish", "Vegan here".
+_LIMIT_NEXT = frozenset({"to", "here", "btw", "now", "since"})
 _ROLE_WORDS = 3
 # What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
 _ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
+_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
@@ -107,29 +112,33 @@ def opens_with_past(body: str) -> bool:
     if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
-    return not _ROLES.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
+    return not _OPENING_WORDS.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
     """ "Sous chef at a seafood place in Portland", "Retired nurse here": a role with "I'm a" left out, its
-    noun phrase (at most three words, the role last) followed by nothing, a comma or a place."""
+    noun phrase (at most three words, the role last) followed by nothing, a comma or a place; or a limit
+    with "I'm" left out ("Type 2 diabetic, ...", "Allergic to shellfish")."""
     for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
         token = tokens[end]
-        if token.lemma in _ROLES or token.lower in _ROLES:
+        limit = token.lower in LIMIT_ADJECTIVES
+        if limit or token.lemma in _ROLES or token.lower in _ROLES:
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
                 after is not None
-                and after.lower not in _ROLE_PLACES
+                and after.lower not in (_LIMIT_NEXT if limit else _ROLE_PLACES)
                 and "," not in text[token.end : after.start]
             ):
                 return []
-            kept = [t for t in cut(tokens[at:], text) if t.lower != "here"]
+            kept = cut(tokens[at:], text)
+            while kept and (kept[-1].lower in FILLERS or kept[-1].lower == "here"):
+                kept.pop()
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
             noun = phrase(text, kept)
             noun = noun[:1].lower() + noun[1:] if noun[1:2].islower() else noun
-            article = "an" if noun[:1].lower() in "aeiou" else "a"
-            predicate = Predicate("be", "is", Aspect.BARE, f"{article} {noun}")
+            article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
+            predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")
             subject = conflict_key(NAMESPACES[kind], ["be", *words])
             return [Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate)]
         if token.lower in STOPWORDS:
