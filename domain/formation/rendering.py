@@ -47,13 +47,17 @@ _VOICE = {
     "i've": "they've",
     "i'd": "they'd",
     "i'll": "they'll",
+    "i was": "they were",
     "we": "they",
     "our": "their",
     "ours": "theirs",
     "us": "them",
 }
 _NOT_SLUG = re.compile(r"[^\w.+#-]")
-_VOICE_WORD = re.compile(r"\b(?:my|mine|myself|me|I|I['’](?:m|ve|d|ll)|our|ours|us|we)\b", re.IGNORECASE)
+# "I was" is one entry so its verb agrees ("since they were nine"); "I-95" is a road, not the user.
+_VOICE_WORD = re.compile(
+    r"\b(?:my|mine|myself|me|I\s+was|I(?!-\d)|I['’](?:m|ve|d|ll)|our|ours|us|we)\b", re.IGNORECASE
+)
 
 
 _third_person_cache: dict[str, str] = {}
@@ -85,7 +89,7 @@ def user_voice(phrase: str) -> str:
 
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)
-        key = word.lower().replace("’", "'")
+        key = " ".join(word.lower().replace("’", "'").split())
         if key == "us" and word == "US":
             return word
         return _VOICE.get(key, word)

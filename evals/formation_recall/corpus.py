@@ -1,9 +1,9 @@
 """The formation recall corpus: ordinary speech to an agent, labelled with the claims a person would expect.
 
-Three frozen parts sit beside this module, each with its sha256 record: `dev.jsonl` and `dev2.jsonl`, which
-rule work may be tuned on (`dev2` was written and frozen before the second round of rule work read any
-miss), and `unseen.jsonl`, authored and committed before any rule change and never read while changing
-rules. The loader refuses a part whose content no longer matches its record, so an edit is a deliberate
+Four frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl` and
+`dev3.jsonl`, which rule work may be tuned on (`dev2` was written and frozen before the second round of rule
+work read any miss, `dev3` before the fourth), and `unseen.jsonl`, authored and committed before any rule
+change and never read while changing rules. The loader refuses a part whose content no longer matches its record, so an edit is a deliberate
 re-freeze that shows in review.
 
 One case a line: `id`; `turns`, each `{"role": "user" | "assistant", "text"}`; `expect`, the claims the
@@ -34,6 +34,7 @@ ROLES = {"user": SourceEventKind.USER_MESSAGE, "assistant": SourceEventKind.ASSI
 class Part(StrEnum):
     DEV = "dev"
     DEV2 = "dev2"
+    DEV3 = "dev3"
     UNSEEN = "unseen"
 
 

@@ -1,6 +1,6 @@
 """The deterministic former reads a clause by its structure: coordinated items, a dropped "I", a copula
-list. Each expected statement was written by hand from the utterance, not copied from the former's output;
-each near miss names what must not form."""
+list, asides and answers. Each expected statement was written by hand from the utterance, not copied from
+the former's output; each near miss names what must not form."""
 
 from datetime import UTC, datetime
 from uuid import UUID
@@ -294,3 +294,77 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
     )
     assert retracted in {c.statement for c in formed if c.polarity is Polarity.RETRACT}
     assert not [c.statement for c in formed if c.polarity is Polarity.ASSERT and thing in c.statement]
+
+
+# Fourth pass: asides, relative clauses and contrasts kept out of a claim, a relative named after "I have",
+# a left-out "I'm" before a gerund, more question shapes.
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # An estimate, a contrast or an exception after the object is not more of it.
+        ("I coach a youth soccer team, about 15 kids on a good week.", "User coaches a youth soccer team."),
+        ("I'm a welder not a pipefitter.", "User is a welder."),
+        ("I smoked a pipe but quit ten years ago.", "User smoked a pipe."),
+        # A relative named after "I have", continued by a fitting pronoun after a comma.
+        ("I have three sons, they are all in college.", "User's sons are all in college."),
+        # A pronoun after "though" continues the relative who stated something.
+        ("My mom still drives even though she's 88.", "User's mom is 88."),
+        # "I'm" left out before a gerund with its object, and a later gerund.
+        (
+            "Training for a half marathon, aiming for under two hours.",
+            "User is training for a half marathon.",
+        ),
+        ("btw moved to Leeds in June", "User moved to Leeds in June."),
+        ("Got laid off last spring, still looking.", "User got laid off last spring."),
+        # "to" left out between a wish and its verb.
+        ("i need find a cheaper flat before march", "User needs to find a cheaper flat before march."),
+        # "so no <gerund>": a limit the user states on themselves.
+        ("My ankle's still swollen, so no dancing for me this week.", "User cannot dance this week."),
+        # A role with "I'm a" left out.
+        ("Retired nurse here, 68.", "User is a retired nurse."),
+        ("Software engineer at a bank, mostly backend.", "User is a software engineer at a bank."),
+        ("Celiac, so gluten is out.", "User is celiac."),
+        ("Allergic to penicillin btw", "User is allergic to penicillin."),
+        # Answers: a count, a job, a place, a counted noun, a "yes" that goes on.
+        ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
+        ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
+        ("A: Which town are you from?", "Galway", "User is from Galway."),
+        ("A: Do you have pets?", "three hens and a goat", "User has three hens and a goat."),
+        ("A: Do you cook?", "yes, and my son bakes", "User cooks."),
+        (
+            "A: How long have you played the cello?",
+            "since I was nine, except a gap in my twenties",
+            "User has played the cello since they were nine.",
+        ),
+    ],
+)
+def test_an_aside_answer_or_left_out_subject_forms_its_claim(turns: tuple[str, ...]) -> None:
+    *said, expected = turns
+    assert expected in statements(*said)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("The only thing I cook is pasta.", "User cooks is pasta."),
+        ("There are two books I keep rereading.", "User keeps rereading."),
+        ("I'm a welder not a pipefitter.", "User is a welder not a pipefitter."),
+        ("I drive I-95 every day.", "User drives they-95 every day."),
+        ("I know it's late, sorry.", "User knows it's late."),
+        ("My sister's apartment, mostly plants, is tiny.", "User has apartment mostly plants."),
+        ("Running late, sorry!", "User is running late."),
+        ("birdwatching and chess", "User is birdwatching and chess."),
+        ("Teacher said my kid is behind.", "User is a teacher."),
+        ("I love that show, no kidding.", "User cannot kid."),
+        ("Allergic reaction last night, ugh.", "User is allergic."),
+        ("The two cats we adopted last year are a handful.", "User adopted last year."),
+        ("Doctor appointment tomorrow.", "User is a doctor appointment."),
+        ("Retired nurse here, 68.", "User retired nurse here."),
+    ],
+)
+def test_an_aside_relative_clause_or_road_forms_nothing_of_it(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+def test_a_time_before_the_subject_is_not_a_relative_clause() -> None:
+    assert any("calls their grandmother" in s for s in statements("Every Sunday I call my grandmother."))

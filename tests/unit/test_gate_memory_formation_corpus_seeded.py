@@ -126,7 +126,11 @@ def test_formation_loader_refuses_too_few_seeded_positives(tmp_path: Path) -> No
 
 def test_formation_loader_refuses_a_seed_that_touches_an_expectation(tmp_path: Path) -> None:
     root = copy_corpora(tmp_path)
-    edit(root, FORMATION_CORPUS_FILE, lambda d: d["seed_pools"][0]["beliefs"][0].update(subject="morning walks"))
+    edit(
+        root,
+        FORMATION_CORPUS_FILE,
+        lambda d: d["seed_pools"][0]["beliefs"][0].update(subject="morning walks"),
+    )
     with pytest.raises(CorpusError, match="a seed's subject touches an expectation"):
         load_formation_corpus(root)
 

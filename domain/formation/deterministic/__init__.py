@@ -14,7 +14,7 @@ predicate rewritten to the third person when no claim rule reads it, and the coo
 out; its word lists in clause_words, its list splitting in coordination), kinds (the clause-first path's kind classifier, with a safe
 default), relatives ("my <relative> ..."), belongings ("my <thing> ...": the user's things, places and
 groups), positions ("As the treasurer of ..., I", "As someone who's been ..., I"), dropped_subject (a
-clause whose "I" was left out: "Grew up in Lagos"), attachments (a counted or denied "with" phrase stated
+clause whose "I" was left out: "Grew up in Lagos", "Saving up for a house", "Sous chef at a seafood place"), attachments (a counted or denied "with" phrase stated
 on its own: "a dad with three kids"), answers (a short answer borrows the predicate of the agent's
 question), requests (standing instructions to the agent), corrections, possessives (claims with no "I"
 subject), claims (what a rule forms), patterns (shared case-insensitive patterns), and the word lists

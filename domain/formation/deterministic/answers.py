@@ -5,7 +5,11 @@ pretty much all their life."; "Which languages do you speak?" answered "English 
 speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's
 clause alone; the question supplies wording, never a fact. "Where are you based?" answered "Halifax" forms "User
 is based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a
-"yes" to "Are you vegetarian?" or "Do you cook?" states the question's predicate. A "no" answer, a "yes" to
+"yes" to "Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes
+on with a statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four"
+forms "User has four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms
+"User is in ...". An aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of
+college") is not part of the answer. A "no" answer, a "yes" to
 the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not
 read here form nothing.
 """
@@ -37,6 +41,16 @@ _HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
 _VERB_ANY = re.compile(r"^(?:do|did) you (?P<verb>[a-z]+) any [^?]+\?$", re.IGNORECASE)
 _HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
+_HOW_MANY = re.compile(r"^how many (?P<np>[^?]+?) do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_JOB = re.compile(
+    r"^what(?:'s| is) your (?:day )?(?:job|occupation|profession|line of work)\?$", re.IGNORECASE
+)
+# "Which city are you in?": the question names the kind of place, its preposition governs the answer.
+_WHICH_PLACE = re.compile(
+    r"^(?:which|what) (?:city|town|country|state|province|county|area|neighbou?rhood|part of [a-z]+) are you "
+    r"(?P<rest>(?:based |living |located )?(?:in|from|at))\?$",
+    re.IGNORECASE,
+)
 _OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _PREPOSITIONS = frozenset({"in", "at", "on", "for", "with", "from", "to", "about"})
 _TO_DO = re.compile(r"^to do\b\s*", re.IGNORECASE)
@@ -52,12 +66,19 @@ _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
 _DO_YOU = re.compile(r"^do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|definitely|absolutely|of course)\b", re.IGNORECASE)
 # A question about the agent's offer or this moment: a "yes" says nothing about the user.
+_OWN_STATEMENT = re.compile(r"(?:and|but|so|though|my|our|i|i'm|im|we|he|she|they|it)\b", re.IGNORECASE)
 _OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there|still)\b", re.IGNORECASE)
 _LEADING = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
 )
 _TRAILING = re.compile(
     r"(?:[\s,]+(?:lol|tbh|haha|honestly|i guess|i think))+[\s.!]*$|[\s.!,]+$", re.IGNORECASE
+)
+# After a comma these open a statement or an exception of its own, which the answer does not include:
+# "line cook, been doing it 6 yrs", "all my life, except four years of college".
+_ASIDE = re.compile(
+    r",\s*(?:except|but|so|been|was|is|it's|its|i|im|i'm|i've|ive|which|since|though|although)\b.*$",
+    re.IGNORECASE | re.DOTALL,
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
@@ -113,7 +134,7 @@ def _split_tail(tail: str) -> tuple[str, str]:
 
 
 def _answer(clause_text: str) -> str | None:
-    answer = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    answer = _TRAILING.sub("", _ASIDE.sub("", _LEADING.sub("", clause_text.strip())))
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
     return answer
@@ -124,6 +145,8 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
     if _YES.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
         return None
     added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    if _OWN_STATEMENT.match(added):
+        added = ""  # "yes, and my kids answer me in English": what follows is a statement of its own
     if len(added.split()) > MAX_ANSWER_WORDS:
         return None
     if match := _ARE_YOU.match(question):
@@ -134,6 +157,10 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
         verb = third_person(match["verb"].lower())
         return "User", verb, Aspect.SIMPLE, f"{_voice(match['tail'])} {added}".strip()
     return None
+
+
+def _counted(word: str) -> bool:
+    return word.lower() in NUMBER_WORDS or word.isdigit()
 
 
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
@@ -161,6 +188,18 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
+    if match := _HOW_MANY.match(question):
+        count, _, more = answer.partition(",")
+        if _counted(count.strip()):
+            # "How many kids do you have?" "Four, ages 2 to 11": the count is of what the question named.
+            np = f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}"
+            return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, f"{np}{match['tail']}"
+    if _JOB.match(question):
+        return "User", "works as", Aspect.SIMPLE, answer
+    if match := _WHICH_PLACE.match(question):
+        rest = match["rest"].lower()
+        place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"{rest.split()[-1]} {answer}"
+        return "User", "is", Aspect.SIMPLE, " ".join([*rest.split()[:-1], place])
     if match := _OLD_YOUR.match(question):
         return f"User's {_voice(match['np'])}", match["verb"].lower(), Aspect.SIMPLE, answer
     if match := _WHERE_ARE.match(question):
@@ -182,7 +221,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         return "User", "works as", Aspect.SIMPLE, answer
     if match := _HAVE.match(question):
         count, _, more = answer.partition(",")
-        if count.strip().lower() in NUMBER_WORDS or count.strip().isdigit():
+        if _counted(count.strip()):
             # "Do you have kids?" "two, a boy and a girl": the count is of what the question named.
             return (
                 "User",
@@ -190,6 +229,8 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
                 Aspect.SIMPLE,
                 f"{count.strip()} {_voice(match['np'])}{',' + more if more else ''}",
             )
+        if _counted(next(iter(count.split()), "")):
+            return "User", "has", Aspect.SIMPLE, answer  # "Do you have pets?" "two cats, Miso and Tofu"
     if match := _DO.match(question):
         lemma = match["verb"].lower()
         verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
@@ -202,6 +243,11 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         tail = _TO_DO.sub("", tail)
         return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {tail}".strip()
     return None
+
+
+def affirms(clause_text: str) -> bool:
+    """Whether an answer opens with a "yes", which answers the question whatever else the clause says."""
+    return _YES.match(clause_text.strip()) is not None
 
 
 def answer_claims(question: str, clause_text: str) -> list[Claim]:

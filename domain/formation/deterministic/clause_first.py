@@ -39,6 +39,7 @@ from domain.formation.deterministic.coordination import (
     is_number,
     item_verb,
     items_of,
+    participle,
     past_form,
     phrase,
     told_of,
@@ -60,9 +61,14 @@ POSSESSION = frozenset({"have", "own"})
 _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
-    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the"}
+    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
 )
+_POINTING = _POINTERS | _POINTER_TAILS
 _UNITS = frozenset({"minute", "second"})
+_ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "maybe", "almost", "nearly"})
+# Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
+_KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
+_KNOWN_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "there", "i", "im"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
 _LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
@@ -100,8 +106,12 @@ def opens_question(tokens: list[Token]) -> bool:
     """Whether a clause opens as a question or a supposition, whose first-person words assert nothing."""
     if not tokens or tokens[0].lower not in _OPENERS:
         return False
-    # "Don't ever suggest ..." is an instruction, not a question.
-    return not (len(tokens) > 1 and tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not"))
+    # "Don't ever suggest ..." is an instruction, not a question; "Did 8 years in the Army" has no subject
+    # after its auxiliary, which a question would.
+    return not (
+        len(tokens) > 1
+        and (tokens[0].lemma == "do" and tokens[1].lower in ("n't", "not") or is_number(tokens[1]))
+    )
 
 
 def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
@@ -167,9 +177,8 @@ def _aside(part: list[Token]) -> bool:
 
 def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before"."""
-    return any(t.lower in _POINTERS for t in words) and all(
-        t.lower in _POINTERS or t.lower in _POINTER_TAILS for t in words
-    )
+    lowers = {t.lower for t in words}
+    return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
 
 
 def _excepted(item: Item, parse: Parse) -> Item:
@@ -254,6 +263,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
     if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
         return []
+    if lemma in _KNOWING and rest and rest[0].lower in _KNOWN_SUBJECTS:
+        return []  # "I know it's a thing", "I know you're busy": what is known is another statement
     parts = items_of(text, rest)
     if parts and ("," in text[parse.verb.end : rest[0].start] or rest[0].lower in CONNECTORS):
         # "I garden, bake bread and do a bit of woodworking", "I read and then journal": the verb is an
@@ -268,24 +279,36 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
     if len(parts[0]) > MAX_ITEM_WORDS or _momentary(parts[0], lemma):
         return []
-    # "got diagnosed", "got married": "get" before a participle is a change of state, not an errand.
+    # "got diagnosed", "got married", "got laid off": "get" before a participle is a change of state, not
+    # an errand.
     if (
         aspect is Aspect.PAST
         and lemma in ONE_OFF
-        and not (lemma == "get" and parts[0] and parts[0][0].lower.endswith("ed"))
+        and not (lemma == "get" and parts[0] and participle(parts[0][0]))
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
         if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
             break  # another subject's statement ("..., it has a few hundred stars") or a negated one
-        if part[0].lower == "like" and len(part) > 1 and is_number(part[1]):
-            break  # an estimate, not a verb: "I'd love to retire early, like 50"
-        if part[0].lower in ("now", "currently") and len(part) > 1 and part[1].lower.endswith("ing"):
+        if part[0].lower in _ESTIMATES and len(part) > 1 and is_number(part[1]):
+            # An estimate, not a verb: "I'd love to retire early, like 50", "a small church, about 80
+            # people on a good Sunday".
+            break
+        if part[0].lower in ("now", "currently", "still") and len(part) > 1 and part[1].lower.endswith("ing"):
             # "Born in Glasgow, now living in Leeds": what the user does now, in its own tense.
             found.append(
                 Item(verb_lemma(part[1]), f"is {part[0].lower} {part[1].lower}", Aspect.PROGRESSIVE, part[2:])
             )
+            continue
+        if (
+            aspect is Aspect.PROGRESSIVE
+            and part[0].lower.endswith("ing")
+            and len(part) > 1
+            and verb_lemma(part[0]) != part[0].lower
+        ):
+            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
+            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":
             found.append(Item(lemma, verb_phrase, aspect, part))

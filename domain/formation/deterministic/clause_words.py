@@ -145,6 +145,7 @@ STOP = frozenset(
         "lmao",
         "honestly",
         "anyway",
+        "except",
     }
 )
 FILLERS = frozenset(
@@ -170,6 +171,7 @@ TRAILING = frozenset(
         "about",
         "and",
         "or",
+        "even",
     }
 )
 CONNECTORS = frozenset({"and", "or", "also", "then", "&"})

@@ -30,6 +30,7 @@ _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "univers
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
+_CONTRASTED = ARTICLES | {"the", "my"}
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
 
@@ -46,7 +47,9 @@ class Item:
 def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
     """The complement split at commas and coordinators, up to where the clause's own statement ends."""
     items: list[list[Token]] = [[]]
+    last = len(tokens) - 1
     for index, token in enumerate(tokens):
+        low = token.lower
         if index:
             gap = text[tokens[index - 1].end : token.start]
             # Most gaps are one space; only the rest can hold a mark.
@@ -55,18 +58,20 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                     break
                 if "," in gap:
                     items.append([])
-        following = tokens[index + 1] if index + 1 < len(tokens) else None
-        infinitive = following is not None and following.lower == "to"
-        if token.lower == "but" and following is not None and past_form(following):
+        if low == "but" and index < last and past_form(tokens[index + 1]):
             if items[-1]:
                 items.append([])
             continue
-        if token.lower == "then" and index and tokens[index - 1].lower == "and":
+        if low == "not" and index and index < last and tokens[index + 1].lower in _CONTRASTED:
+            break  # "a plumber not an electrician": what the user is not is a contrast, not more object
+        if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
-        dated = token.lower == "since" and following is not None and _dates(following)
-        if index and token.lower in STOP and not (infinitive and token.lower in ASKING) and not dated:
-            break
-        if token.lower in CONNECTORS:
+        if index and low in STOP:
+            following = tokens[index + 1].lower if index < last else ""
+            infinitive = following == "to" and low in ASKING
+            if not infinitive and not (low == "since" and following and _dates(tokens[index + 1])):
+                break
+        if low in CONNECTORS:
             if items[-1]:
                 items.append([])
             continue
@@ -96,6 +101,13 @@ def past_form(token: Token) -> bool:
         and (token.lower != lemma or lemma in SAME_FORM_PAST)
         and not token.lower.endswith(("ing", "s"))
     )
+
+
+def participle(token: Token) -> bool:
+    """Whether a word is a past participle: a regular one ("married") or an irregular one the lemmatizer
+    reads back to its verb ("laid" -> "lay"); a gerund or a third-person form is not."""
+    low = token.lower
+    return low.endswith("ed") or low != token.lemma and not low.endswith(("ing", "s"))
 
 
 def phrase(text: str, words: list[Token]) -> str:

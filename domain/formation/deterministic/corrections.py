@@ -9,7 +9,14 @@ from domain.formation.deterministic.claims import Claim, direct_claim
 from domain.formation.deterministic.clause_first import NAMESPACES
 from domain.formation.deterministic.habits import activity_of
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import Parse, content_words, copula_rest, cut, phrase_of
+from domain.formation.deterministic.parsing import (
+    Parse,
+    content_words,
+    copula_rest,
+    cut,
+    kept_rest,
+    phrase_of,
+)
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.language import verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -99,7 +106,7 @@ def correction_claims(
         predicate = Predicate("be", "is", Aspect.SIMPLE, phrase_of(text, kept))
         found = [direct_claim(kind, conflict_key(NAMESPACES[kind], ["be", *words]), predicate, longevity)]
     elif not found:
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         found = [
             direct_claim(
                 ClaimKind.HABIT,
@@ -115,7 +122,7 @@ def correction_claims(
             predicate = Predicate("be", "is", Aspect.SIMPLE, phrase_of(text, cut(copula, text)))
         elif predicate.aspect is Aspect.BARE:
             predicate = Predicate(
-                parse.lemma, parse.verb.text, Aspect.SIMPLE, phrase_of(text, cut(rest, text))
+                parse.lemma, parse.verb.text, Aspect.SIMPLE, phrase_of(text, kept_rest(parse, text))
             )
         retractions.append(
             Claim(

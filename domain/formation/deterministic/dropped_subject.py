@@ -1,34 +1,75 @@
 """Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972
-bronco with my dad".
+bronco with my dad", "Saving up for a house".
 
 People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
-"worked") or a perfect progressive ("been restoring"). A clause opening with such a verb is read as if it
-opened with "I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a
-charm", "Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison
-means the thing, not the user, did it. A base form opens an instruction ("Use metric units") and a
-third-person form a remark ("Sounds good"); neither is read here.
+"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates
+the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with
+"I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a charm",
+"Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison means the
+thing, not the user, did it. A base form opens an instruction ("Use metric units") and a third-person form
+a remark ("Sounds good"); neither is read here. A clause opening with a role ("Sous chef at a seafood
+place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role,
+and one opening with a limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 """
 
 import re
 
+from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import clause_first_claims
-from domain.formation.deterministic.parsing import PAST_FORMS, parse_predicate
-from domain.formation.language import Token, verb_lemma
+from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
+from domain.formation.deterministic.clause_words import FILLERS
+from domain.formation.deterministic.coordination import participle, phrase
+from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.parsing import PAST_FORMS, cut, parse_predicate
+from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key
 
 # The first word after a filler, read before tokenizing: most clauses that get here open with no past.
 _FIRST_WORD = re.compile(
-    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then)\b[\s,]*)?(?P<word>[A-Za-z]+)"
+    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k)\b[\s,.]*)*"
+    r"(?P<word>[A-Za-z]+)"
 )
 _IRREGULAR_PASTS = frozenset(
     {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
-    | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit"}
+    | {
+        "bought",
+        "built",
+        "sold",
+        "kept",
+        "lost",
+        "won",
+        "met",
+        "drove",
+        "rode",
+        "swam",
+        "fell",
+        "quit",
+        "got",
+    }
     | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
     | {"born"}
 )
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
-_FILLERS = frozenset({"so", "and", "also", "oh", "well", "honestly", "actually", "ugh", "yeah", "then"})
+_FILLERS = frozenset(
+    {
+        "so",
+        "and",
+        "also",
+        "oh",
+        "well",
+        "honestly",
+        "actually",
+        "ugh",
+        "yeah",
+        "then",
+        "btw",
+        "anyway",
+        "plus",
+    }
+    | {"ok", "okay", "k"}
+)
 # After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
 _NOT_THE_USER = frozenset(
     {"it", "that", "this", "these", "those", "them", "him", "her", "you", "your", "me", "like", "fine"}
@@ -41,48 +82,121 @@ _MOMENT = frozenset(
 )
 
 
+# A gerund opens a dropped "I'm" only before its object or particle ("Saving up", "Training for a 10k");
+# before anything else it is a noun ("birdwatching and chess", "gaming mostly").
+_GERUND_OBJECTS = frozenset(
+    {"to", "for", "up", "on", "a", "an", "the", "my", "our", "some", "with", "out", "into", "at", "in"}
+    | {"about", "through", "towards", "toward", "this", "two", "three"}
+)
+_ROLES = OCCUPATIONS | MORE_OCCUPATIONS
+# What may follow a limit the user lives within: "Allergic to shellfish", "Vegan here".
+_LIMIT_NEXT = frozenset({"to", "here", "btw", "now", "since"})
+_ROLE_WORDS = 3
+# What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
+_ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
+_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
+_WORD = re.compile(r"[a-z]+")
+# Three words of a role phrase fit in this many characters of the clause's opening.
+_ROLE_CHARS = 60
+# Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
+_PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
+
+
 def opens_with_past(body: str) -> bool:
-    """Whether a clause may open with a past whose "I" was left out: the cheap test before tokenizing."""
+    """Whether a clause may open with a verb or a role whose "I" was left out: the cheap test before
+    tokenizing."""
     match = _FIRST_WORD.match(body)
     if match is None:
         return False
     word = match["word"].lower()
-    return word.endswith("ed") or word in _IRREGULAR_PASTS
+    if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS:
+        return True
+    # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
+    return not _OPENING_WORDS.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
+
+
+def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
+    """ "Sous chef at a seafood place in Portland", "Retired nurse here": a role with "I'm a" left out, its
+    noun phrase (at most three words, the role last) followed by nothing, a comma or a place; or a limit
+    with "I'm" left out ("Type 2 diabetic, ...", "Allergic to shellfish")."""
+    for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
+        token = tokens[end]
+        limit = token.lower in LIMIT_ADJECTIVES
+        if limit or token.lemma in _ROLES or token.lower in _ROLES:
+            after = tokens[end + 1] if end + 1 < len(tokens) else None
+            if (
+                after is not None
+                and after.lower not in (_LIMIT_NEXT if limit else _ROLE_PLACES)
+                and "," not in text[token.end : after.start]
+            ):
+                return []
+            kept = cut(tokens[at:], text)
+            while kept and (kept[-1].lower in FILLERS or kept[-1].lower == "here"):
+                kept.pop()
+            words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
+            kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
+            noun = phrase(text, kept)
+            noun = noun[:1].lower() + noun[1:] if noun[1:2].islower() else noun
+            article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
+            predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")
+            subject = conflict_key(NAMESPACES[kind], ["be", *words])
+            return [Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate)]
+        if token.lower in STOPWORDS:
+            return []
+    return []
 
 
 def _opening(tokens: list[Token]) -> int | None:
     at = 0
     while at < len(tokens) and tokens[at].lower in _FILLERS:
         at += 1
-    if at + 1 >= len(tokens) or any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
+    if at + 1 >= len(tokens):
         return None
     first = tokens[at]
+    # "Got laid off last spring": "got" before a participle is a change of state, not an errand, and its
+    # particle is the participle's.
+    changed = first.lower == "got" and participle(tokens[at + 1])
+    if not changed and any(t.lower in _NOT_THE_USER for t in tokens[at + 1 : at + 4]):
+        return None
     if first.lower in _PASSIVES:
         return at
     if first.lower == "been":
         return at if tokens[at + 1].lower.endswith("ing") else None
+    if first.lower.endswith("ing"):
+        # "Saving up for a house": what the user is doing these days, not "Speaking of which".
+        lemma = verb_lemma(first)
+        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
+        return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
-    if lemma == first.lower or lemma in _MOMENT or first.lower.endswith(("s", "ing")):
+    if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None
     return at
 
 
 def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """The claims of a clause whose "I" was left out, or nothing."""
-    at = _opening(tokens)
+    start = next((i for i, t in enumerate(tokens) if t.lower not in _FILLERS), len(tokens))
+    # A role first: "Retired nurse here" is "I'm a retired nurse", not "I retired ...".
+    role = _role(text, tokens, start)
+    at = _opening(tokens) if not role else None
     if at is None:
-        return []
-    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). The text keeps its
-    # length, so every token's offsets still hold.
-    start = tokens[at].start
-    text = text[:start] + text[start].lower() + text[start + 1 :]
-    predicate = [tokens[at]._replace(text=tokens[at].lower), *tokens[at + 1 :]]
+        return role
+    # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). Only the clause is
+    # copied to lower it, with its tokens' offsets moved to the copy: copying the whole event for each such
+    # clause cost quadratic time on a long turn of them.
+    base = tokens[at].start
+    text = text[base].lower() + text[base + 1 : tokens[-1].end]
+    tokens = [t._replace(start=t.start - base, end=t.end - base) for t in tokens[at:]]
+    predicate = [tokens[0]._replace(text=tokens[0].lower), *tokens[1:]]
     if predicate[0].lower in _PASSIVES:
         # "Born and raised in Glasgow" is "I was born and raised in Glasgow".
         predicate = [predicate[0]._replace(lower="was", lemma="be"), *predicate]
     elif predicate[0].lower == "been":
         # "been restoring ..." is "I've been restoring ...".
         predicate = [predicate[0]._replace(lower="have", lemma="have"), *predicate]
+    elif predicate[0].lower.endswith("ing"):
+        # "Saving up for a house" is "I'm saving up for a house".
+        predicate = [predicate[0]._replace(lower="am", lemma="be"), *predicate]
     parse = parse_predicate(predicate)
     if parse is None or parse.modal is not None or parse.negated:
         return []

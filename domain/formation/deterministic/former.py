@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.answers import answer_claims, last_question
+from domain.formation.deterministic.answers import affirms, answer_claims, last_question
 from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
-from domain.formation.deterministic.parsing import copula_rest, parse_predicate
+from domain.formation.deterministic.parsing import copula_rest, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
@@ -26,7 +26,7 @@ from domain.formation.deterministic.relatives import relative_claims
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
-from domain.formation.deterministic.states import constraint_claims
+from domain.formation.deterministic.states import constraint_claims, refusal_claims
 from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
@@ -137,7 +137,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         tokens = _split_contractions(tokens)
         lowers = [t.lower for t in tokens]
     subjects = (
-        [i for i, low in enumerate(lowers) if low == "i" and tokens[i].text[:1] in ("I", "i")]
+        [
+            i
+            for i, low in enumerate(lowers)
+            if low == "i"
+            and tokens[i].text[:1] in ("I", "i")
+            # "I-80", "I-5": a road, not the user.
+            and text[tokens[i].end : tokens[i].end + 1] != "-"
+        ]
         if "i" in lowers
         else []
     )
@@ -152,6 +159,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if "my" in lowers or "our" in lowers:
         claims.extend(relative_claims(text, tokens))
         claims.extend(belonging_claims(text, tokens, {claim.holder for claim in claims}))
+    elif "have" in lowers:
+        claims.extend(relative_claims(text, tokens))  # "I have two daughters, twins, they are 5"
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
@@ -163,6 +172,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if before and before[-1] in _INVERSION:
             continue
         if not _HYPOTHETICAL.isdisjoint(before) or (before[-2:] == ["what", "if"]):
+            continue
+        if at > 1 and object_gap(text, tokens, at):
             continue
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
@@ -210,6 +221,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
                 if claim.derivation is Derivation.DIRECT:
                     claim.hedged = True
         claims.extend(found)
+    if " no " in body:
+        claims.extend(refusal_claims(text, tokens))
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
@@ -225,8 +238,8 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
         before = [t.lower for t in tokens[max(0, at - 3) : at]]
         if before and (before[-1] in _INVERSION or before[-1] in _SUBORDINATE):
             continue
-        if any(word in _HYPOTHETICAL for word in before):
-            continue
+        if any(word in _HYPOTHETICAL for word in before) or at > 1 and object_gap(text, tokens, at):
+            continue  # "if we ...", "the six hens we're getting in April"
         stop = next((i for i in every if i > at), len(tokens))
         predicate = tokens[at + 1 : stop]
         if tokens[at].lower == "im":
@@ -255,12 +268,12 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             claims = clause_claims(text, clause)
-            if (
-                question is not None
-                and index == 0
-                and not any(c.derivation is Derivation.DIRECT for c in claims)
-            ):
-                claims = answer_claims(question, clause.text)
+            if question is not None and index == 0:
+                if not any(c.derivation is Derivation.DIRECT for c in claims):
+                    claims = answer_claims(question, clause.text)
+                elif affirms(clause.text):
+                    # "yes, and my kids answer me in English": the "yes" still answers the question.
+                    claims = [*answer_claims(question, clause.text), *claims]
             for claim in claims:
                 statement = claim.statement()
                 key = (claim.polarity.value, statement)

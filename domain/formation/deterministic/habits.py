@@ -5,7 +5,15 @@ import re
 
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
-from domain.formation.deterministic.parsing import AUX, Parse, aspect_of, content_words, cut, phrase_of
+from domain.formation.deterministic.parsing import (
+    AUX,
+    Parse,
+    aspect_of,
+    content_words,
+    cut,
+    kept_rest,
+    phrase_of,
+)
 from domain.formation.deterministic.patterns import folded, frequency, hinted
 from domain.formation.deterministic.predicate_words import (
     ACTIVITY_CARRIERS,
@@ -97,7 +105,7 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         return claims
     # The routine: a named program ("5x5") with its schedule.
     program_at = next((i for i, t in enumerate(rest) if is_program(t.lower)), None)
-    bounded = cut(rest, text)
+    bounded = kept_rest(parse, text)
     if freq is not None and (not bounded or freq.start() > bounded[-1].end):
         freq = None
     if program_at is not None and freq is not None and main in {"do", "run", "follow", "train", "use", "be"}:
@@ -137,7 +145,7 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
     if not claims and freq is None and aspect is Aspect.SIMPLE and plain:
         # A schedule said before the verb: "I usually go to bed around 11", "Every Friday I call my mom".
         often = [a for a in parse.adverbs if a in FREQUENCY_ADVERBS]
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         if (often or parse.lead) and kept and any(t.lemma not in STOPWORDS for t in kept):
             lead = parse.lead[:1].lower() + parse.lead[1:] if parse.lead else ""
             complement = " ".join(p for p in (phrase_of(text, kept), lead) if p)
@@ -150,7 +158,7 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
                 )
             )
     if not claims and freq is not None and aspect is Aspect.SIMPLE and plain:
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         # The schedule must belong to this predicate, not to a subordinate clause after a cut.
         if kept and kept[-1].end >= freq.end() and any(t.lemma not in STOPWORDS for t in kept):
             words = [main] + content_words(kept)
@@ -189,7 +197,7 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         and not main_is_years
         and aspect is not Aspect.PROGRESSIVE
     ):
-        kept = cut(parse.rest, text)
+        kept = kept_rest(parse, text)
         if lifetime is not None and (not kept or kept[-1].end < lifetime.end()):
             # The duration is the point of a history claim; keep it even past a cut.
             kept = [t for t in parse.rest if t.end <= lifetime.end()]

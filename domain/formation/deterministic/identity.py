@@ -8,6 +8,7 @@ from domain.formation.deterministic.parsing import (
     content_words,
     copula_rest,
     cut,
+    kept_rest,
     phrase_of,
 )
 from domain.formation.deterministic.predicate_words import (
@@ -40,7 +41,7 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
         noun_tokens = cut(rest[1:], text)
         verb, surface = "work", "works as"
     elif parse.lemma == "be" and len(rest) >= 2 and rest[0].lower in ("a", "an"):
-        noun_tokens = cut(rest, text)
+        noun_tokens = kept_rest(parse, text)
         verb, surface = "be", "was" if parse.verb.lower in ("was", "were") else "is"
     else:
         return []
@@ -88,7 +89,7 @@ def role_claims(text: str, parse: Parse) -> list[Claim]:
         return []
     rest = parse.rest
     if lemma in ROLE_VERBS and rest and rest[0].lower in ("a", "an", "the", "our"):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         if not any(t.lemma in TEAM_WORDS for t in kept):
             return []
         return [
@@ -99,7 +100,7 @@ def role_claims(text: str, parse: Parse) -> list[Claim]:
             )
         ]
     if lemma in TEACHING_VERBS and rest and rest[0].lower not in PRONOUN_OBJECTS | {"me", "myself", "my"}:
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         words = content_words(kept)
         if not words:
             return []
@@ -178,7 +179,7 @@ def skill_claims(text: str, parse: Parse) -> list[Claim]:
             )
         ]
     if lemma == "have" and any(t.lower in CREDENTIALS for t in rest[:4]):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         return [
             direct_claim(
                 ClaimKind.SKILL,
@@ -197,7 +198,7 @@ def relationship_claims(text: str, parse: Parse) -> list[Claim]:
     rest = parse.rest
     if parse.lemma != "have" or len(rest) < 2:
         return []
-    kept = cut(rest, text)
+    kept = kept_rest(parse, text)
     relative = next((t for t in kept if t.lemma in RELATIVES), None)
     if (
         relative is None
@@ -249,7 +250,7 @@ def resource_claims(text: str, parse: Parse) -> list[Claim]:
     rest = parse.rest
     if parse.lemma not in {"drive", "own", "ride", "have", "use"} or not rest:
         return []
-    kept = cut(rest, text)
+    kept = kept_rest(parse, text)
     if parse.lemma == "use":
         named = [t for t in kept if t.text[:1].isupper() and t.lower not in STOPWORDS]
         if not named:

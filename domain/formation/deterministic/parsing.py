@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.formation.deterministic.predicate_words import TRIGGERS
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, third_person
 
@@ -76,9 +77,24 @@ _CUT_WORDS = frozenset(
         "where",
         "how",
         "or",
+        "except",
     }
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
+# Right after the verb these still end its statement, which has no object: "I used to smoke but quit".
+_OPENING_CUTS = frozenset({"but", "because", "so", "although", "though"})
+# Not "every" or "each", which open a time ("Every Friday I call my mom").
+_DETERMINERS = frozenset({"the", "a", "an", "any", "some", "no", "all", "only", "that"})
+# Words that join or open a clause: "the kids and I", "the day when I".
+_JOINING = frozenset(
+    {"and", "or", "but", "so", "then", "because", "when", "if", "as", "while", "than", "now"}
+)
+_FRONTING = frozenset({"in", "at", "on", "for", "with", "during", "after", "before", "from", "by", "to"})
+_TIME_NOUNS = frozenset(
+    {"day", "morning", "night", "evening", "afternoon", "week", "weekend", "month", "year", "summer"}
+    | {"winter", "spring", "fall", "autumn", "time", "semester", "season", "moment", "hour", "minute"}
+    | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
+)
 # Past forms the lemmatizer keeps as they are (its table is frozen: stored match keys depend on it), with
 # the verb they are the past of: "I left to start a company" is "leave", not a present "lefts".
 PAST_FORMS = {"left": "leave", "won": "win", "felt": "feel", "broke": "break", "shook": "shake"}
@@ -104,6 +120,7 @@ class Parse:
     _lemma: str | None = None
     _rest: list[Token] | None = None
     _aspect: tuple[Aspect, str] | None = None
+    _kept: list[Token] | None = None
 
     @property
     def verb(self) -> Token:
@@ -199,6 +216,7 @@ def _continues_aux(tokens: list[Token], i: int) -> bool:
 
 _TRAILING = frozenset(
     {"for", "to", "of", "in", "on", "at", "with", "a", "an", "the", "my", "as", "by", "from", "than", "about"}
+    | {"even"}
 )
 _COORDINATORS = frozenset({"and", "or"})
 _TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
@@ -211,23 +229,27 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     keep_and keeps a coordinated noun phrase whole ("web search and web fetch").
     """
     kept: list[Token] = []
+    last = len(tokens) - 1
     for index, tok in enumerate(tokens):
-        prev = tokens[index - 1].lower if index else ""
-        nxt = tokens[index + 1].lower if index + 1 < len(tokens) else ""
-        if index and tok.lower in _CUT_WORDS:
-            if (
-                tok.lower == "while"
-                and prev == "a"
-                or tok.lower in ASKING
+        low = tok.lower
+        # The neighbours are read only for the few words that need them.
+        if low in _CUT_WORDS and (index or low in _OPENING_CUTS):
+            nxt = tokens[index + 1].lower if index < last else ""
+            if not (
+                low == "while"
+                and tokens[index - 1].lower == "a"
+                or low in ASKING
                 and nxt == "to"
                 or keep_and
-                and tok.lower in _COORDINATORS
+                and low in _COORDINATORS
                 and nxt not in ("i", "then", "also", "so", "but", "")
             ):
-                pass
-            else:
                 break
-        if tok.lower == "as" and nxt in ("long", "soon", "far", "much", "well"):
+        if (
+            low == "as"
+            and index < last
+            and tokens[index + 1].lower in ("long", "soon", "far", "much", "well")
+        ):
             break
         if kept:
             gap = text[kept[-1].end : tok.start]
@@ -248,6 +270,35 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     while kept and kept[-1].lower in _TRAILING:
         kept.pop()
     return kept
+
+
+def object_gap(text: str, tokens: list[Token], at: int) -> bool:
+    """Whether the subject at at opens a relative clause about the noun before it ("the last thing I want
+    to do", "two chapters I'm happy with"), which states nothing of its own: a noun right before the
+    subject, opened by a determiner or a number, with no preposition fronting it ("At the gym I lift") and
+    no time noun ("Every morning I run")."""
+    noun = tokens[at - 1]
+    if (
+        not noun.lower.isalpha()
+        or noun.lower in _JOINING
+        or noun.lemma in _TIME_NOUNS
+        or text[noun.end : tokens[at].start] != " "
+    ):
+        return False
+    for j in range(at - 2, max(-1, at - 5), -1):
+        word = tokens[j]
+        if text[word.end : tokens[j + 1].start] != " ":
+            return False
+        if word.lower in _DETERMINERS or word.lower.isdigit() or word.lower in NUMBER_WORDS:
+            return j == 0 or tokens[j - 1].lower not in _FRONTING
+    return False
+
+
+def kept_rest(parse: Parse, text: str) -> list[Token]:
+    """cut(parse.rest, text), which several rules ask of one predicate; none changes the list."""
+    if parse._kept is None:
+        parse._kept = cut(parse.rest, text)
+    return parse._kept
 
 
 def clock_time(gap: str, before: Token, after: Token) -> bool:

@@ -5,7 +5,8 @@ from functools import lru_cache
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.clauses import Clause
 from domain.formation.deterministic.claims import Claim, direct_claim, software_hypothesis
-from domain.formation.deterministic.parsing import Parse, content_words, cut, phrase_of
+from domain.formation.deterministic.coordination import verb_before_object
+from domain.formation.deterministic.parsing import Parse, content_words, cut, kept_rest, phrase_of
 from domain.formation.deterministic.patterns import says_not_stalled
 from domain.formation.deterministic.predicate_words import META_GOALS, MORE_PROJECT_VERBS, PROJECT_VERBS
 from domain.formation.deterministic.topic_words import SOFTWARE_WORDS
@@ -76,7 +77,7 @@ def goal_claims(text: str, parse: Parse) -> list[Claim]:
         and len(rest) >= 2
         and rest[0].lower in ("for", "up")
     ):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         words = [w for w in content_words(kept) if w != "up"]
         if not words:
             return []
@@ -91,13 +92,17 @@ def goal_claims(text: str, parse: Parse) -> list[Claim]:
     wants = lemma in {"want", "hope", "plan", "aim", "intend", "try", "wish", "need"} or (
         lemma in {"like", "love"} and parse.modal == "would"
     )
-    if not wants or len(rest) < 2 or rest[0].lower != "to":
+    if not wants or len(rest) < 2:
         return []
-    target = rest[1]
+    # "i want start my own bussiness": the "to" left out before a verb and its object.
+    bare = rest[0].lower != "to" and verb_before_object(rest, 0)
+    if rest[0].lower != "to" and not bare:
+        return []
+    target = rest[0] if bare else rest[1]
     if verb_lemma(target) in META_GOALS:
         return []
-    kept = [rest[0]] + cut(rest[1:], text)
-    complement = phrase_of(text, kept)
+    kept = cut(rest, text) if bare else [rest[0]] + cut(rest[1:], text)
+    complement = f"to {phrase_of(text, kept)}" if bare else phrase_of(text, kept)
     words = content_words(kept)
     if not words:
         return []

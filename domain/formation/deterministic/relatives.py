@@ -16,6 +16,7 @@ from domain.formation.deterministic.clause_first import (
     predicate_items,
 )
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
+from domain.formation.deterministic.coordination import is_number
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
@@ -80,6 +81,10 @@ _FEMALE = frozenset(
 )
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
+# After these a fitting pronoun is still the relative whose statement they qualify: "My dad still helps
+# out at planting even though he's 81".
+_REASONS = frozenset({"though", "although", "because", "since", "cause", "cuz"})
+_PHRASE_ENDS = (",", ";", ":", "(", ")", ".", "!", "?")
 
 
 _COPULA_NEXT = frozenset(
@@ -170,13 +175,32 @@ def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
     after a comma once the relative's own predicate stated something ("My son is autistic, he's 7"); a
     relative in a compound subject ("My ex and I share custody of our daughter, she's ...") states nothing
     of its own, and the pronoun may be someone else."""
-    return before.lower in ("and", "but") or stated and "," in text[before.end : pronoun.start]
+    return (
+        before.lower in ("and", "but")
+        or stated
+        and ("," in text[before.end : pronoun.start] or before.lower in _REASONS)
+    )
+
+
+def _had(tokens: list[Token], at: int) -> tuple[str, str | None] | None:
+    """The relatives "I have" names at at ("I have two daughters, twins, they are 5"), and the pronoun a
+    later statement about them after a comma would use; None when no relative follows."""
+    words: list[Token] = []
+    for token in tokens[at + 1 : at + 1 + _MAX_NOUN_PHRASE]:
+        if token.lemma in KIN:
+            plural = _plural_noun(token)
+            noun = " ".join([*(t.lower for t in words), token.lower])
+            return f"User's {noun}", "they" if plural else _pronoun_of(token.lemma)
+        if token.lower not in ("a", "an") and not is_number(token):
+            words.append(token)
+    return None
 
 
 def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """Claims about the relatives a clause names with "my" (or "our": "Our daughter starts college in the
     fall"), and that the user has them."""
-    if opens_question(tokens):
+    # Every claim below follows a relative's word; most clauses with "my" name none.
+    if KIN.isdisjoint([t.lemma for t in tokens]) or opens_question(tokens):
         return []
     claims: list[Claim] = []
     holder = ""
@@ -192,8 +216,11 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             and at
             and "," in text[tokens[at - 1].end : token.start]
         ):
-            claims.extend(held_claims(text, tokens[at + 1 :], mentioned[0], False))
+            claims.extend(held_claims(text, tokens[at + 1 :], mentioned[0], mentioned[1] == "they"))
             mentioned = None
+            continue
+        if token.lower in ("have", "has") and at and tokens[at - 1].lower == "i":
+            mentioned = _had(tokens, at) or mentioned
             continue
         if token.lower not in ("my", "our"):
             continue
@@ -201,6 +228,8 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
             None,
         )
+        if head is not None and any(mark in text[token.end : tokens[head].start] for mark in _PHRASE_ENDS):
+            continue  # "my apartment, mostly kids": the relative is not in this noun phrase
         if head is None:
             continue
         named = tokens[at + 1 : head + 1]

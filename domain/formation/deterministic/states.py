@@ -1,14 +1,16 @@
 """Recurring states and constraints: conditions the user lives with ("I get migraines when ...") and the
-limits they live within ("I can't run", "I'm vegan", "I avoid gluten")."""
+limits they live within ("I can't run", "I'm vegan", "I avoid gluten", "..., so no running for a while")."""
 
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.clause_words import MOMENT
 from domain.formation.deterministic.parsing import (
     Parse,
     aspect_of,
     content_words,
     copula_rest,
     cut,
+    kept_rest,
     phrase_of,
     through_trigger,
 )
@@ -22,7 +24,7 @@ from domain.formation.deterministic.predicate_words import (
     TRIGGERS,
 )
 from domain.formation.deterministic.topic_words import CONDITIONS, LIMIT_ADJECTIVES, STATE_WORDS
-from domain.formation.language import verb_lemma
+from domain.formation.language import Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 
@@ -94,14 +96,13 @@ _EXCLAIMED = frozenset({"wait", "believe", "thank", "tell", "say", "imagine", "r
 
 
 def constraint_claims(text: str, parse: Parse) -> list[Claim]:
-    rest = parse.rest
     if (
         parse.modal is None
         and parse.negated
         and parse.tokens[: parse.verb_at]
         and any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
     ):
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         if parse.lemma in _EXCLAIMED or kept[:1] and kept[0].lower in ("it", "that", "this"):
             return []  # "I can't wait!", "I can't believe it": a feeling of the moment, not a limit
         words = [parse.lemma] + content_words(kept)
@@ -168,7 +169,7 @@ def limit_claims(text: str, parse: Parse) -> list[Claim]:
         can = any(t.lower == "can" for t in parse.tokens[: parse.verb_at])
         if not (can or lemma == "have" and any(t.lower.isdigit() for t in rest[:3])):
             return []
-        kept = cut(rest, text)
+        kept = kept_rest(parse, text)
         words = content_words(kept)
         if not words:
             return []
@@ -178,6 +179,36 @@ def limit_claims(text: str, parse: Parse) -> list[Claim]:
                 ClaimKind.CONSTRAINT,
                 conflict_key("constraint", [lemma] + words),
                 Predicate(lemma, surface, Aspect.BARE, phrase_of(text, kept)),
+            )
+        ]
+    return []
+
+
+def refusal_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """ "I'm recovering from knee surgery so no running for a while": "so no" or ", no" before a gerund is a
+    limit the user states on themselves, with "for me" left out; not a formula ("no kidding")."""
+    for at in range(1, len(tokens) - 1):
+        gerund = tokens[at + 1]
+        if tokens[at].lower != "no" or not gerund.lower.endswith("ing"):
+            continue
+        lemma = verb_lemma(gerund)
+        if (
+            lemma == gerund.lower
+            or lemma in MOMENT
+            or not (tokens[at - 1].lower == "so" or "," in text[tokens[at - 1].end : tokens[at].start])
+        ):
+            continue
+        kept = cut(tokens[at + 2 :], text)
+        lowers = [t.lower for t in kept]
+        if "me" in lowers and lowers[lowers.index("me") - 1] == "for":
+            del kept[lowers.index("me") - 1 : lowers.index("me") + 1]
+        words = [" ".join(t.text for t in kept)] if kept else []
+        complement = " ".join([lemma, *words])
+        return [
+            direct_claim(
+                ClaimKind.CONSTRAINT,
+                conflict_key("constraint", [lemma, *content_words(kept)]),
+                Predicate("can", "cannot", Aspect.BARE, complement),
             )
         ]
     return []
