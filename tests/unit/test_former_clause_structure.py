@@ -79,6 +79,9 @@ def statements(*turns: str) -> set[str]:
         ("I rent a cabin in Maine with no internet.", "User has no internet."),
         # A polite instruction about a kind of thing, and "stop ...", are standing wishes.
         ("Please use British spelling.", "User wants the assistant to use British spelling."),
+        # A polite request with no verb wants the kind of thing it names.
+        ("Gluten-free recipes please", "User wants gluten-free recipes."),
+        ("Shorter replies please, always.", "User wants shorter replies."),
         ("Short sentences please, I'm dyslexic.", "User is dyslexic."),
         (
             "Keep replies under five lines please, I read on my phone.",
@@ -241,6 +244,11 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "Please explain that again.",
         "please write me a cover letter",
         "Give me three ideas please.",
+        # No verb and one thing of this conversation, or an adjective that is no verb.
+        "Tea please",
+        "Three copies please.",
+        "Another example please.",
+        "Please Canadian spelling.",
         "please list options for a cheap laptop",
         "Please don't do that again.",
         "Stop the timer.",
