@@ -57,6 +57,14 @@ def statements(*turns: str) -> set[str]:
             "My choir is rehearsing a Bach cantata this term.",
             "User's choir is rehearsing a Bach cantata this term.",
         ),
+        # The people of the user's work and life hold what the clause states of them, as relatives do.
+        ("My landlord is selling the building.", "User's landlord is selling the building."),
+        ("my manager is on parental leave till March", "User's manager is on parental leave till March."),
+        ("My clients are mostly dentists.", "User's clients are mostly dentists."),
+        (
+            "Our landlord is raising the rent by 15% in June.",
+            "User's landlord is raising the rent by 15% in June.",
+        ),
         # A relative after a comma or a colon, with the verb agreeing with a plural holder.
         (
             "Please never suggest shrimp, my wife has a shellfish allergy.",
@@ -71,6 +79,9 @@ def statements(*turns: str) -> set[str]:
         ("I rent a cabin in Maine with no internet.", "User has no internet."),
         # A polite instruction about a kind of thing, and "stop ...", are standing wishes.
         ("Please use British spelling.", "User wants the assistant to use British spelling."),
+        # A polite request with no verb wants the kind of thing it names.
+        ("Gluten-free recipes please", "User wants gluten-free recipes."),
+        ("Shorter replies please, always.", "User wants shorter replies."),
         ("Short sentences please, I'm dyslexic.", "User is dyslexic."),
         (
             "Keep replies under five lines please, I read on my phone.",
@@ -223,15 +234,21 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
         "Sounds good.",
         "Tried that already.",
         "Worked like a charm, thanks.",
-        # Other people state facts about themselves; the conversation and a passing ache are not the user's.
-        "My landlord is selling the building.",
+        # A person's life record, their words and thoughts; the conversation and a passing ache.
         "My mentor has written four books.",
+        "My supervisor says the budget is frozen.",
+        "My roommate thinks the flat is haunted.",
         "My question is about mortgages.",
         "My knee is sore today.",
         # Instructions about this answer alone.
         "Please explain that again.",
         "please write me a cover letter",
         "Give me three ideas please.",
+        # No verb and one thing of this conversation, or an adjective that is no verb.
+        "Tea please",
+        "Three copies please.",
+        "Another example please.",
+        "Please Canadian spelling.",
         "please list options for a cheap laptop",
         "Please don't do that again.",
         "Stop the timer.",

@@ -3,10 +3,12 @@
 "Our startup sells refurbished lab equipment" forms "User's startup sells refurbished lab equipment.", and
 "my sleep schedule is a mess" forms "User's sleep schedule is a mess.": whatever the noun, a clause that
 opens with "my"/"our" and a short noun phrase, then a finite verb, says something about what the user has,
-runs or belongs to. Relatives are read by relatives (with their own kind). Other people ("my coach has
-trained most of his life", "my landlord is raising the rent") state facts about themselves, not the user,
-and form nothing, as do the words that name the conversation ("my question is ...", "my guess is ..."), the
-body (possessives reads a condition only when it recurs) and someone's words or thoughts.
+runs or belongs to. Relatives are read by relatives (with their own kind). The people of the user's work
+and life are held the same way ("my landlord is raising the rent" forms "User's landlord is raising the
+rent."), but not their words or thoughts ("my boss said ...", "my friend thinks I should ...") nor their
+life's record ("my coach has trained most of his life"). The words that name the conversation ("my
+question is ...", "my guess is ...") form nothing, nor does the body (possessives reads a condition only
+when it recurs).
 """
 
 from domain.formation.deterministic.claims import Claim
@@ -29,46 +31,47 @@ _PEOPLE = (
 )
 # Nouns about the conversation or a passing thought, and the body (read by possessives when it recurs);
 # sleep, energy and mood are the user's own ("my sleep schedule is a mess").
-_NOT_HELD = (
-    _PEOPLE
-    | (BODY_HINTS - {"sleep", "energy", "mood"})
-    | frozenset(
-        {
-            "question",
-            "point",
-            "guess",
-            "bad",
-            "thought",
-            "idea",
-            "concern",
-            "issue",
-            "problem",
-            "error",
-            "message",
-            "answer",
-            "reply",
-            "response",
-            "request",
-            "prompt",
-            "opinion",
-            "understanding",
-            "impression",
-            "take",
-            "apology",
-            "favorite",
-            "favourite",
-            "goal",
-            "aim",
-            "plan",
-            "objective",
-            "hope",
-            "dream",
-            "wish",
-            "worry",
-            "fear",
-        }
-    )
+_NOT_HELD = (BODY_HINTS - {"sleep", "energy", "mood"}) | frozenset(
+    {
+        "question",
+        "point",
+        "guess",
+        "bad",
+        "thought",
+        "idea",
+        "concern",
+        "issue",
+        "problem",
+        "error",
+        "message",
+        "answer",
+        "reply",
+        "response",
+        "request",
+        "prompt",
+        "opinion",
+        "understanding",
+        "impression",
+        "take",
+        "apology",
+        "favorite",
+        "favourite",
+        "goal",
+        "aim",
+        "plan",
+        "objective",
+        "hope",
+        "dream",
+        "wish",
+        "worry",
+        "fear",
+    }
 )
+
+
+def _not_a_thing(token: Token) -> bool:
+    """A relative (read by relatives) or a word the clause holds nothing of."""
+    return token.lemma in KIN or token.lemma in _NOT_HELD or token.lower in _NOT_HELD
 
 
 def _verb_at(tokens: list[Token], start: int) -> int | None:
@@ -110,7 +113,7 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
         if token.lower not in _OPENERS:
             continue
         named = _named(tokens, at)
-        if named and not any(t.lemma in KIN or t.lemma in _NOT_HELD or t.lower in _NOT_HELD for t in named):
+        if named and not any(_not_a_thing(t) or t.lemma in _PEOPLE or t.lower in _PEOPLE for t in named):
             mentioned = named
         starts = (
             at == 0 or tokens[at - 1].lower in _CLAUSE_STARTS or "," in text[tokens[at - 1].end : token.start]
@@ -120,11 +123,14 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
             continue
         noun = tokens[at + 1 : verb]
         head = noun[-1]
-        if any(t.lemma in KIN or t.lemma in _NOT_HELD or t.lower in _NOT_HELD for t in noun):
+        if any(_not_a_thing(t) for t in noun):
             continue
         holder = "User's " + " ".join(t.lower for t in noun)
         if holder in formed:
             continue
         plural = head.lower.endswith("s") and head.lemma != head.lower
-        claims.extend(held_claims(text, tokens[verb:], holder, plural, kin=False))
+        # What a person of the user's life is doing or is now bears on the user; their life's record
+        # ("my coach has trained most of his life", "my mentor has written four books") is their own.
+        person = any(t.lemma in _PEOPLE or t.lower in _PEOPLE for t in noun)
+        claims.extend(held_claims(text, tokens[verb:], holder, plural, kin=False, record=not person))
     return claims

@@ -111,7 +111,11 @@ def participle(token: Token) -> bool:
 
 
 def phrase(text: str, words: list[Token]) -> str:
-    return text[words[0].start : words[-1].end] if words else ""
+    if not words:
+        return ""
+    end = words[-1].end
+    # "%" is no token of its own, and a phrase that ends on its number keeps it ("by 20%").
+    return text[words[0].start : end + 1 if text[end : end + 1] == "%" else end]
 
 
 def verb_before_object(words: list[Token], at: int) -> bool:

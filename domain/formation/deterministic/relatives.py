@@ -141,16 +141,19 @@ def _said(tokens: list[Token]) -> bool:
     return any(t.lemma in NOT_ASSERTING for t in tokens[:2])
 
 
-def held_claims(text: str, tokens: list[Token], holder: str, plural: bool, kin: bool = True) -> list[Claim]:
+def held_claims(
+    text: str, tokens: list[Token], holder: str, plural: bool, kin: bool = True, record: bool = True
+) -> list[Claim]:
     """The claims of the predicate after a holder ("User's daughter", "User's band"), its verb agreeing
-    with a plural holder ("User's kids are 4 and 7")."""
+    with a plural holder ("User's kids are 4 and 7"); without record, a perfect that sums up the holder's
+    own past ("has trained most of his life") states nothing."""
     predicate = verb_start(tokens)
     if predicate is None or _said(predicate):
         return []
     parse = parse_predicate(predicate)
     if parse is None:
         return []
-    items = predicate_items(text, parse)
+    items = [item for item in predicate_items(text, parse) if record or item.aspect is not Aspect.PERFECT]
     if plural:
         for item in items:
             item.verb_phrase = _plural(item.verb_phrase, item.lemma)

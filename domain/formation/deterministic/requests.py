@@ -5,7 +5,8 @@ before 9am."; "Always answer me in bullet points" forms "User wants the assistan
 bullet points."; "please keep recipe suggestions low-sugar" and "Use metric units please" form "User wants the
 assistant to keep recipe suggestions low-sugar." and "... to use metric units."; "Could you stop adding
 summaries?" forms "User does not want the assistant to add summaries."; "so no milk in recipes please"
-forms "User does not want milk in recipes.". A polite instruction is standing
+forms "User does not want milk in recipes."; "Vegan recipes please", with no verb, forms "User wants vegan
+recipes.". A polite instruction is standing
 when its object is a kind of thing ("charts", "metric units"), not one thing of this conversation ("explain
 that again", "write me a cover letter", "make it shorter"), and an instruction about the current answer
 alone ("Give me three ideas") carries no such marker and forms nothing.
@@ -15,10 +16,13 @@ import re
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.coordination import items_of, phrase
+from domain.formation.deterministic.clause_words import ITEM_VERBS
+from domain.formation.deterministic.coordination import is_number, items_of, phrase
+from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
+_MAX_KIND_WORDS = 4
 _POLITE = frozenset({"please", "pls", "plz", "and", "also", "oh", "ok", "okay", "so", "just"})
 _PLEASE = frozenset({"please", "pls", "plz"})
 _ASKING_YOU = frozenset({"could", "can", "would", "will"})
@@ -33,6 +37,16 @@ _TASKS = frozenset(
     {"give", "show", "tell", "find", "write", "make", "suggest", "recommend", "help", "explain", "list"}
     | {"check", "fix", "draft", "create", "generate", "plan", "compare", "calculate", "convert", "send"}
     | {"book", "look", "search", "summarize", "summarise", "translate", "read", "go", "continue", "try"}
+)
+# The verbs a way of answering is asked with. Any other first word of a polite request may be an adjective
+# or a noun ("Vegan recipes please"), never read as a verb ("User wants the assistant to vegan recipes").
+_INSTRUCTING = (
+    _TASKS
+    | LIMIT_TARGETS
+    | ITEM_VERBS
+    | {"use", "include", "add", "cite", "answer", "reply", "respond", "format", "mention", "spell", "label"}
+    | {"round", "put", "remember", "remind", "call", "address", "assume", "describe", "define", "link"}
+    | {"quote", "stop", "start", "talk", "speak", "ask", "flag", "warn", "note", "be", "default", "bold"}
 )
 # "No worries", "no problem": a formula of the conversation, not a refusal.
 _FORMULAS = frozenset(
@@ -76,11 +90,36 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     if at + 1 >= len(rest) or not any(t.lower in _PLEASE for t in tokens):
         return None
     first, second = rest[at], rest[at + 1].lower
-    if not _imperative(first) or first.lower in _TASKS or second in _THIS_ONE or second in _PLEASE:
+    if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS:
+        return None
+    if second in _THIS_ONE or second in _PLEASE:
         return None
     if "," in text[first.end : rest[at + 1].start]:
         return None  # "Hey, quick question": a greeting, not a verb
     return negation, at
+
+
+def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | None:
+    """ "Vegan recipes please", "Short answers please": a polite request with no verb wants the kind of
+    thing it names; one thing of this conversation ("the check please", "two more please") is no kind."""
+    if not any(t.lower in _PLEASE for t in tokens) or rest[0].lower in _INSTRUCTING:
+        return None
+    words: list[Token] = []
+    for token in rest:
+        if token.lower in _PLEASE:
+            break
+        if (
+            token.lower in STOPWORDS
+            or token.lower in _THIS_ONE
+            or is_number(token)
+            or len(words) == _MAX_KIND_WORDS
+        ):
+            return None
+        words.append(token)
+    # A kind is named in the plural ("recipes", "answers"); "Coffee please" asks for one.
+    if not words or words[-1].lemma == words[-1].lower or not words[-1].lower.endswith("s"):
+        return None
+    return _wish("wants", _lowered(phrase(text, words)), [t.lemma for t in words])
 
 
 def _opening(text: str, tokens: list[Token]) -> int:
@@ -155,6 +194,8 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
         how, verb_at = "not to", 2
     elif _standing(tokens) and rest[0].lemma == rest[0].lower and rest[0].lower not in STOPWORDS:
         how, verb_at = "to", 0
+    elif (kind := _named_kind(text, rest, tokens)) is not None:
+        return [kind]
     elif (polite := _polite(text, rest, tokens)) is not None:
         negation, verb_at = polite
         how, wants = "to", ("does not want" if negation else "wants")
