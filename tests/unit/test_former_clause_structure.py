@@ -385,3 +385,37 @@ def test_an_aside_relative_clause_or_road_forms_nothing_of_it(text: str, unwante
 
 def test_a_time_before_the_subject_is_not_a_relative_clause() -> None:
     assert any("calls their grandmother" in s for s in statements("Every Sunday I call my grandmother."))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My doctor thinks I have ADHD.",
+        "My roommate thinks I work too much.",
+        "My mom always said I was a picky eater.",
+        "My wife is convinced I snore.",
+        "People say I look like my dad.",
+        "I work too much, my roommate says.",
+        "I'm a bit of a hoarder, or so my husband claims.",
+    ],
+)
+def test_someone_elses_words_about_the_user_form_no_claim_of_the_user(text: str) -> None:
+    """Reported speech is not the user's assertion. Seen failing before reported.py: "User has ADHD.",
+    "User works too much.", "User was a picky eater.", "User looks like their dad."."""
+    assert not {s for s in statements(text) if s.startswith("User ") and not s.startswith("User has a ")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I told my boss I'm quitting in May.", "User is quitting in May."),
+        ("I'm a nurse, as I said.", "User is a nurse."),
+        ("My sister says I'm stubborn but I'm a teacher.", "User is a teacher."),
+    ],
+)
+def test_what_the_user_reports_of_themselves_still_forms(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+def test_a_verb_that_only_introduces_the_users_next_clause_states_nothing() -> None:
+    assert "User feels like." not in statements("I feel like I never have time for myself.")

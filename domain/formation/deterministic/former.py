@@ -23,6 +23,7 @@ from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
@@ -167,7 +168,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     elif not subjects and opens_with_past(body):
         claims.extend(dropped_subject_claims(text, tokens))
     quoted = '"' in body or "“" in body
+    if subjects and reported_clause(body):
+        subjects = []
     for n, at in enumerate(subjects):
+        if reported_by_other(tokens, at, subjects[n - 1] if n else -1):
+            continue
         before = lowers[max(0, at - 3) : at]
         if before and before[-1] in _INVERSION:
             continue
@@ -180,7 +185,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         stop = subjects[n + 1] if n + 1 < len(subjects) else len(tokens)
         predicate_tokens = tokens[at + 1 : stop]
-        if not predicate_tokens:
+        if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
         parse = parse_predicate(predicate_tokens)
         if parse is None:
