@@ -17,11 +17,12 @@ For each worker count and variant it reports:
 
     .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # the tree before issue #20
 
-Last reading (2 shared cores, load average 2.7, 320 workflow task slots), CPU ms per consolidation worker /
-Temporal / PostgreSQL, e0db602 -> now: 1 worker 103/106/13 = 223 -> 82/110/14 = 207, 2 workers 97/104/12 =
-212 -> 81/97/14 = 192; events 53 -> 46 (42 since revisions replaced patch markers), workflow tasks 9 -> 7,
-activity tasks 5 -> 3; one session 1.09 -> 1.07 x 3L; throughput share 0.62 -> 0.51 (1 worker), 0.62 -> 0.57 (2 workers), which the neighbours' load
-moves more than the code does. Goals not met: total and worker CPU fell to about 0.9 and 0.8 of before.
+Last reading (2 cores, load average 0.9, 320 workflow task slots), CPU ms per consolidation worker / Temporal /
+PostgreSQL, e0db602 -> now: 1 worker 77/79/10 = 165 -> 60/70/10 = 140 (0.85), 2 workers 83/80/10 = 173 ->
+63/66/10 = 140 (0.81); events 53 -> 42, workflow tasks 9 -> 7, activity tasks 5 -> 3, local activities 1 -> 3;
+one session 1.08 -> 1.07 x 3L; throughput share 0.63 -> 0.73 (1 worker), 0.81 -> 0.78 (2 workers), which the
+neighbours' load moves more than the code does. Goals not met: worker and total CPU are about 0.8 of before,
+against 0.5 and 0.6 asked.
 """
 
 import argparse
