@@ -192,10 +192,14 @@ def split_clauses(seq: int, text: str) -> list[Clause]:
         start, end = _trim(text, raw_start, raw_end)
         if start >= end:
             continue
-        # A span within the bound is its own single piece, and already trimmed.
-        pieces = [(start, end)] if end - start <= MAX_CLAUSE_CHARS else _bounded(text, start, end)
-        for piece_start, piece_end in pieces:
-            s, e = _trim(text, piece_start, piece_end)
+        # A span within the bound is its own single piece, and already trimmed: only the pieces of a longer
+        # one are trimmed again.
+        pieces = (
+            [(start, end)]
+            if end - start <= MAX_CLAUSE_CHARS
+            else [_trim(text, s, e) for s, e in _bounded(text, start, end)]
+        )
+        for s, e in pieces:
             if s >= e or _ALNUM.search(text, s, e) is None:
                 continue
             clauses.append(Clause(seq=seq, index=len(clauses), start=s, end=e, text=text[s:e]))

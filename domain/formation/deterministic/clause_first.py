@@ -258,10 +258,10 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke", "hearing" -> "hearing"); the
     # token's own lemma and the participle without its ending are asked too.
     names = {lemma, parse.verb.lemma, parse.verb.lower.removesuffix("ing")} if lemma != "be" else {lemma}
-    if names & NOT_VERBS:
+    if not names.isdisjoint(NOT_VERBS):
         return []
-    infinitive = bool(rest) and rest[0].lower == "to" and bool(names & INFINITIVE_OK)
-    if names & NOT_ASSERTING and not infinitive and not _considering(names, rest):
+    infinitive = bool(rest) and rest[0].lower == "to" and not names.isdisjoint(INFINITIVE_OK)
+    if not names.isdisjoint(NOT_ASSERTING) and not infinitive and not _considering(names, rest):
         return []
     if lemma in _KNOWING and rest and rest[0].lower in _KNOWN_SUBJECTS:
         return []  # "I know it's a thing", "I know you're busy": what is known is another statement

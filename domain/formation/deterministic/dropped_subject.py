@@ -184,11 +184,15 @@ def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
     # The verb opens a sentence: its capital is the sentence's ("Grew up in Lagos"). Only the clause is
     # copied to lower it, with its tokens' offsets moved to the copy: copying the whole event for each such
     # clause cost quadratic time on a long turn of them.
-    base = tokens[at].start
+    first = tokens[at]
+    base = first.start
     text = text[base].lower() + text[base + 1 : tokens[-1].end]
-    # Built as tuples directly: a named tuple's _replace costs several times as much, once per word.
-    tokens = [tuple.__new__(Token, (t[0], t[1], t[2], t[3] - base, t[4] - base)) for t in tokens[at:]]
-    predicate = [tokens[0]._replace(text=tokens[0].lower), *tokens[1:]]
+    # Built as tuples directly, the verb already lowered: a named tuple's _replace, or a second copy of the
+    # list to replace its first word, costs several times as much.
+    predicate = [tuple.__new__(Token, (first.lower, first.lower, first.lemma, 0, first.end - base))]
+    predicate += [
+        tuple.__new__(Token, (t[0], t[1], t[2], t[3] - base, t[4] - base)) for t in tokens[at + 1 :]
+    ]
     if predicate[0].lower in _PASSIVES:
         # "Born and raised in Glasgow" is "I was born and raised in Glasgow".
         predicate = [predicate[0]._replace(lower="was", lemma="be"), *predicate]

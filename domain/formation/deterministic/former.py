@@ -128,7 +128,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if not implied:
             requests = request_claims(text, tokens) if requested else []
             return requests if requests or not past else dropped_subject_claims(text, tokens)
-    tokens = tokenize(text, clause.start, clause.end)
+    else:
+        tokens = tokenize(text, clause.start, clause.end)
     if implied:
         # "Can't stand the smell of coffee": the left-out "I" read where it would stand.
         tokens = [tokens[0]._replace(text="I", lower="i", lemma="i"), *tokens]
