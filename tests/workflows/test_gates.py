@@ -33,6 +33,8 @@ def planned(events: list, session: uuid.UUID) -> list[SegmentRef]:
 def test_gate_memory_prediction_error_calls_once_per_planned_segment(
     harness: Harness, store: PostgresStore, user_turns: int
 ) -> None:
+    """Seen failing with distill run twice in workflows/stages.py (the provider counts), and with the
+    commit scheduled as a fourth activity instead of a local one (the history's scheduled activities)."""
     session = uuid.uuid4()
     events = conversation(OWNER, session, user_turns, seed=user_turns)
     append(store, events)
