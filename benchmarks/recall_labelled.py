@@ -17,6 +17,7 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from string import ascii_lowercase
 from typing import Final, NamedTuple
 
 from domain.beliefs.relevance import STOP_WORDS
@@ -317,7 +318,6 @@ def misspelt(labelled: LabelledSet) -> LabelledSet:
     equals) gets one random edit, a letter deleted, two neighbours swapped, one replaced or one inserted,
     seeded by the set's name. The edit may make another real word ("live" -> "love"), as a real typo may."""
     rng = random.Random(f"typos-{labelled.name}")
-    letters = "abcdefghijklmnopqrstuvwxyz"
     targets = []
     for subject, statement, question in labelled.targets:
         words = [w.strip("?.,!") for w in question.split()]
@@ -329,7 +329,7 @@ def misspelt(labelled: LabelledSet) -> LabelledSet:
         elif edit == "swap":
             typo = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
         else:
-            others = [c for c in letters if c != word[at].lower()]
+            others = [c for c in ascii_lowercase if c != word[at].lower()]
             typo = word[:at] + rng.choice(others) + word[at + (edit == "replace") :]
         targets.append((subject, statement, question.replace(word, typo, 1)))
     return LabelledSet(f"{labelled.name}-typos", tuple(targets), labelled.filler)

@@ -98,9 +98,10 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(query.lower()))
     kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _UNSEARCHED)
     names = _names(query)
-    families = {
-        frozenset(f): f for f in (_searched(w, w not in names) for w in tuple(kept)[:MAX_QUERY_TERMS])
-    }
+    families: dict[frozenset[str], QueryTerm] = {}
+    for word in tuple(kept)[:MAX_QUERY_TERMS]:
+        term = _searched(word, word not in names)
+        families.setdefault(frozenset(term), term)  # the first word asked keeps its family's place and lead
     return tuple(families.values())
 
 

