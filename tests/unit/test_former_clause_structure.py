@@ -65,6 +65,8 @@ def statements(*turns: str) -> set[str]:
             "Our landlord is raising the rent by 15% in June.",
             "User's landlord is raising the rent by 15% in June.",
         ),
+        # A phrase that ends on its number keeps the "%", whichever rule cuts it.
+        ("I speak French about 70%.", "User speaks French about 70%."),
         # A relative after a comma or a colon, with the verb agreeing with a plural holder.
         (
             "Please never suggest shrimp, my wife has a shellfish allergy.",

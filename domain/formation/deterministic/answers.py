@@ -39,7 +39,6 @@ _TRAILING_WORDS = frozenset({"as", "in", "from", "at", "on"})
 _LIVING = re.compile(r"^what do you do(?: for (?:a living|work|your job))?\?$", re.IGNORECASE)
 _HAVE = re.compile(r"^(?:do|did) you have (?P<np>[^?]+)\?$", re.IGNORECASE)
 _VERB_ANY = re.compile(r"^(?:do|did) you (?P<verb>[a-z]+) any [^?]+\?$", re.IGNORECASE)
-_HAVE_ANY = re.compile(r"^(?:do|did) you have any (?P<np>[^?]+)\?$", re.IGNORECASE)
 _OLD = re.compile(r"^how old are you\?$", re.IGNORECASE)
 _HOW_MANY = re.compile(r"^how many (?P<np>[^?]+?) do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _JOB = re.compile(
@@ -117,7 +116,11 @@ def last_question(text: str) -> str | None:
     return text[start : end + 1].strip()
 
 
-def _past(lemma: str) -> str:
+def _tensed(match: re.Match[str]) -> str:
+    """The question's verb as the answer states it: past after "did", else the present third person."""
+    lemma = match["verb"].lower()
+    if match["aux"].lower() != "did":
+        return third_person(lemma)
     if lemma in _IRREGULAR_PAST:
         return _IRREGULAR_PAST[lemma]
     return lemma + ("d" if lemma.endswith("e") else "ed")
@@ -142,7 +145,7 @@ def _answer(clause_text: str) -> str | None:
 
 def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
     """A "yes" to "Are you ...?" or "Do you ...?": the question's predicate, with what the answer adds."""
-    if _YES.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
+    if not affirms(clause_text) or _OFFER.search(question) is not None:
         return None
     added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
     if _OWN_STATEMENT.match(added):
@@ -169,8 +172,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         rest = _voice(match["rest"])
         return "User", "has", Aspect.PERFECT, f"{rest} {answer}"
     if match := _WHERE.match(question):
-        lemma = match["verb"].lower()
-        verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
+        verb = _tensed(match)
         place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"in {answer}"
         return "User", verb, Aspect.PAST, f"{_voice(match['tail'])} {place}".strip()
     if match := _DOING.match(question):
@@ -181,10 +183,8 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
             Aspect.PROGRESSIVE,
             f"{particle} {answer} {when}".strip(),
         )
-    if match := _HAVE_ANY.match(question):
-        return "User", "has", Aspect.SIMPLE, answer
     if match := _VERB_ANY.match(question):
-        # "Do you play any instruments?" "piano and a bit of guitar"
+        # "Do you play any instruments?" "piano and a bit of guitar"; "Do you have any pets?" "two cats"
         return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, answer
     if _OLD.match(question):
         return "User", "is", Aspect.SIMPLE, answer
@@ -232,8 +232,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         if _counted(next(iter(count.split()), "")):
             return "User", "has", Aspect.SIMPLE, answer  # "Do you have pets?" "two cats, Miso and Tofu"
     if match := _DO.match(question):
-        lemma = match["verb"].lower()
-        verb = _past(lemma) if match["aux"].lower() == "did" else third_person(lemma)
+        verb = _tensed(match)
         adverb = match["adv"] or ""
         tail = _voice(match["tail"])
         if tail.lower() in _PREPOSITIONS:

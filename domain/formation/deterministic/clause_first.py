@@ -41,7 +41,6 @@ from domain.formation.deterministic.coordination import (
     items_of,
     participle,
     past_form,
-    phrase,
     told_of,
     verb_before_object,
 )
@@ -50,6 +49,7 @@ from domain.formation.deterministic.parsing import (
     Parse,
     aspect_of,
     copula_rest,
+    phrase_of,
 )
 from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -354,7 +354,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
     """The direct claim of one item, filed by the kind classifier under a key made of its own words; kin
     says whether another holder than the user is a person close to them or a thing of theirs."""
-    complement = phrase(text, item.words)
+    complement = phrase_of(text, item.words)
     if lead:
         complement = f"{complement} {lead[:1].lower()}{lead[1:]}".strip()
     words = [t.lemma for t in item.words if t.lemma not in STOPWORDS]

@@ -110,14 +110,6 @@ def participle(token: Token) -> bool:
     return low.endswith("ed") or low != token.lemma and not low.endswith(("ing", "s"))
 
 
-def phrase(text: str, words: list[Token]) -> str:
-    if not words:
-        return ""
-    end = words[-1].end
-    # "%" is no token of its own, and a phrase that ends on its number keeps it ("by 20%").
-    return text[words[0].start : end + 1 if text[end : end + 1] == "%" else end]
-
-
 def verb_before_object(words: list[Token], at: int) -> bool:
     """A plain verb form followed by its object's determiner: "..., call my mom", "..., feed the cats"."""
     if at + 1 >= len(words) or words[at + 1].lower not in _OBJECT_OPENERS:

@@ -309,7 +309,9 @@ def clock_time(gap: str, before: Token, after: Token) -> bool:
 def phrase_of(text: str, tokens: list[Token]) -> str:
     if not tokens:
         return ""
-    return text[tokens[0].start : tokens[-1].end]
+    end = tokens[-1].end
+    # "%" is no token of its own, and a phrase that ends on its number keeps it ("by 20%").
+    return text[tokens[0].start : end + 1 if text[end : end + 1] == "%" else end]
 
 
 def content_words(tokens: Sequence[Token]) -> list[str]:

@@ -10,8 +10,7 @@ from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims
 from domain.formation.deterministic.clause_words import MAX_ITEM_WORDS
-from domain.formation.deterministic.coordination import phrase
-from domain.formation.deterministic.parsing import parse_predicate
+from domain.formation.deterministic.parsing import parse_predicate, phrase_of
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
@@ -78,7 +77,7 @@ def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
     if words[0].lower not in ("a", "an", "the", "my"):
         return []
     lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
-    predicate = Predicate("be", "is", Aspect.BARE, phrase(text, words))
+    predicate = Predicate("be", "is", Aspect.BARE, phrase_of(text, words))
     return [
         Claim(
             ClaimKind.ROLE,

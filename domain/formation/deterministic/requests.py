@@ -17,7 +17,8 @@ import re
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import ITEM_VERBS
-from domain.formation.deterministic.coordination import is_number, items_of, phrase
+from domain.formation.deterministic.coordination import is_number, items_of
+from domain.formation.deterministic.parsing import phrase_of
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -119,7 +120,7 @@ def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | No
     # A kind is named in the plural ("recipes", "answers"); "Coffee please" asks for one.
     if not words or words[-1].lemma == words[-1].lower or not words[-1].lower.endswith("s"):
         return None
-    return _wish("wants", _lowered(phrase(text, words)), [t.lemma for t in words])
+    return _wish("wants", _lowered(phrase_of(text, words)), [t.lemma for t in words])
 
 
 def _opening(text: str, tokens: list[Token]) -> int:
@@ -150,7 +151,7 @@ def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
         items = items_of(text, tokens[at + 1 :])
         if not items:
             return []
-        return [_wish("does not want", phrase(text, items[0]), ["no", *(t.lemma for t in items[0])])]
+        return [_wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])]
     return []
 
 
@@ -207,7 +208,7 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
     words = items[0]
     if how == "to" and wants != "wants" and words[0].lower.endswith("ing"):
         # "stop adding summaries": the wish is that the assistant not add them.
-        action = f"{_base(words[0])} {phrase(text, words[1:])}".strip()
+        action = f"{_base(words[0])} {phrase_of(text, words[1:])}".strip()
     else:
-        action = _lowered(phrase(text, words))
+        action = _lowered(phrase_of(text, words))
     return [_wish(wants, f"the assistant {how} {action}", [t.lemma for t in words])]
