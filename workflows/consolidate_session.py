@@ -29,15 +29,12 @@ need the text to count coverage units) never enter the history; only the planned
 
 import asyncio
 import contextlib
-from collections.abc import Callable
-from typing import TypeVar
 from uuid import UUID
 
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDReusePolicy
 from temporalio.exceptions import (
     ActivityError,
-    ApplicationError,
     ChildWorkflowError,
     WorkflowAlreadyStartedError,
 )
@@ -64,13 +61,8 @@ with workflow.unsafe.imports_passed_through():
     from domain.formation.segments import SegmentRef, passed_gaps
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
-    from workflows.poison import naming_local_activity, poison_of
-    from workflows.policies import (
-        INFRASTRUCTURE_RETRY,
-        LOCAL_RETRY_THRESHOLD,
-        LOCAL_STORE_START_TO_CLOSE,
-        STORE_START_TO_CLOSE,
-    )
+    from workflows.poison import poison_of, store_local
+    from workflows.policies import INFRASTRUCTURE_RETRY, STORE_START_TO_CLOSE
     from workflows.repass import RepassInput, RepassWorkflow, repass_workflow_id
     from workflows.revisions import takes
     from workflows.search_attributes import (
@@ -84,9 +76,6 @@ RELEASE_SIGNAL = "release"
 QUARANTINE_QUERY = "quarantine"
 # A gap whose following events keep looking recent (a skewed client clock) must not hold a run open forever.
 MAX_GAP_WAITS = 3
-
-In = TypeVar("In")
-Out = TypeVar("Out")
 
 
 def session_workflow_id(tenant_id: str, principal_id: str, session_id: UUID | str) -> str:
@@ -153,7 +142,7 @@ class ConsolidateSessionWorkflow:
         # A short store-only read: a local activity, run inside this workflow task (no round trip to the
         # server, one marker in the history), retried like any activity (it only reads).
         try:
-            plan = await _store_local(
+            plan = await store_local(
                 BatchActivities.load_batch,
                 LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
             )
@@ -186,9 +175,7 @@ class ConsolidateSessionWorkflow:
             try:
                 outcome = await workflow.execute_child_workflow(
                     FormSegmentWorkflow.run,
-                    SegmentInput(
-                        ref=ref, run_id=run_id, admitted_before=admitted, revision=params.revision
-                    ),
+                    SegmentInput(ref=ref, run_id=run_id, admitted_before=admitted, revision=params.revision),
                     id=segment_workflow_id(str(run_id), ref.index),
                     # Set at start: no upsert command (and visibility write) in every child.
                     search_attributes=TypedSearchAttributes(
@@ -242,7 +229,7 @@ class ConsolidateSessionWorkflow:
         )
         advanced = False
         if plan.empty:
-            await _store_local(BatchActivities.record_run, RecordRunInput(run=run))
+            await store_local(BatchActivities.record_run, RecordRunInput(run=run))
         else:
             # After every segment committed; the run is recorded in the same transaction.
             advance = await self._advance_watermark(
@@ -290,7 +277,7 @@ class ConsolidateSessionWorkflow:
         activity task and four history events fewer). A second run after a lost task is harmless: the
         move is a compare-and-set and the run record an upsert."""
         if takes("advance-watermark-local", revision):
-            return await _store_local(BatchActivities.advance_watermark, params)
+            return await store_local(BatchActivities.advance_watermark, params)
         return await workflow.execute_activity_method(
             BatchActivities.advance_watermark,
             params,
@@ -354,21 +341,6 @@ class ConsolidateSessionWorkflow:
     def _history_is_large(budget: int) -> bool:
         info = workflow.info()
         return info.is_continue_as_new_suggested() or info.get_current_history_length() > budget
-
-
-async def _store_local(activity: Callable[[BatchActivities, In], Out], arg: In) -> Out:
-    """A short store-only step as a local activity, bounded so that an outage never holds the task. Its
-    deterministic failure is raised named, as a scheduled activity's would be, so poison_of finds it."""
-    try:
-        return await workflow.execute_local_activity_method(
-            activity,
-            arg,
-            start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
-            local_retry_threshold=LOCAL_RETRY_THRESHOLD,
-            retry_policy=INFRASTRUCTURE_RETRY,
-        )
-    except ApplicationError as failure:
-        raise naming_local_activity(failure, activity.__name__) from failure
 
 
 __all__ = [

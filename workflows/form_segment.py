@@ -23,20 +23,13 @@ workflow.
 """
 
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
     from activities.contracts import CommitInput, SegmentInput, SegmentOutcome
     from domain.beliefs.commit import CommitReport
-    from workflows.poison import naming_local_activity
-    from workflows.policies import (
-        COMMIT_START_TO_CLOSE,
-        HEARTBEAT_TIMEOUT,
-        INFRASTRUCTURE_RETRY,
-        LOCAL_RETRY_THRESHOLD,
-        LOCAL_STORE_START_TO_CLOSE,
-    )
+    from workflows.poison import store_local
+    from workflows.policies import COMMIT_START_TO_CLOSE, HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY
     from workflows.revisions import takes
     from workflows.stages import run_formation_stages
 
@@ -69,17 +62,7 @@ class FormSegmentWorkflow:
         report (the commit is idempotent on run and segment key). Bounded like the other local store steps:
         a database outage waits on durable timers, not in a held workflow task."""
         if takes("commit-local", revision):
-            try:
-                return await workflow.execute_local_activity_method(
-                    CommitActivities.commit_segment,
-                    params,
-                    start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
-                    local_retry_threshold=LOCAL_RETRY_THRESHOLD,
-                    retry_policy=INFRASTRUCTURE_RETRY,
-                )
-            except ApplicationError as failure:
-                # Only a deterministic failure ends the retries; the session's quarantine names the activity.
-                raise naming_local_activity(failure, "commit_segment") from failure
+            return await store_local(CommitActivities.commit_segment, params)
         return await workflow.execute_activity_method(
             CommitActivities.commit_segment,
             params,

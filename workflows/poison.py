@@ -3,12 +3,22 @@
 The worker's ContentFreeActivityFailures interceptor marks a deterministic activity failure non-retryable
 and names it by class only. Such a failure is the one way a FormSegment child or load_batch fails (every
 other activity failure is retried until it succeeds), and it would fail the same way again: the session
-quarantines the segment instead of failing or looping.
+quarantines the segment instead of failing or looping. store_local runs the short store steps as local
+activities, whose failures arrive without the ActivityError that names a scheduled one, and names them.
 """
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from temporalio import workflow
 from temporalio.exceptions import ActivityError, ApplicationError
 
 from activities.contracts import Poison
+from workflows.policies import INFRASTRUCTURE_RETRY, LOCAL_RETRY_THRESHOLD, LOCAL_STORE_START_TO_CLOSE
+
+Activities = TypeVar("Activities")
+In = TypeVar("In")
+Out = TypeVar("Out")
 
 
 def poison_of(error: BaseException) -> Poison | None:
@@ -43,3 +53,19 @@ def naming_local_activity(failure: ApplicationError, activity: str) -> ActivityE
     )
     named.__cause__ = failure
     return named
+
+
+async def store_local(activity: Callable[[Activities, In], Out], arg: In) -> Out:
+    """A short store-only step (load_batch, advance_watermark, commit_segment) as a local activity, bounded
+    so that an outage never holds the task. Its deterministic failure is raised named, as a scheduled
+    activity's would be, so poison_of finds it."""
+    try:
+        return await workflow.execute_local_activity_method(
+            activity,
+            arg,
+            start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
+            local_retry_threshold=LOCAL_RETRY_THRESHOLD,
+            retry_policy=INFRASTRUCTURE_RETRY,
+        )
+    except ApplicationError as failure:
+        raise naming_local_activity(failure, activity.__name__) from failure

@@ -33,8 +33,9 @@ def planned(events: list, session: uuid.UUID) -> list[SegmentRef]:
 def test_gate_memory_prediction_error_calls_once_per_planned_segment(
     harness: Harness, store: PostgresStore, user_turns: int
 ) -> None:
-    """Seen failing with distill run twice in workflows/stages.py (the provider counts), and with the
-    commit scheduled as a fourth activity instead of a local one (the history's scheduled activities)."""
+    """Seen failing on two deliberate breaks, each restored: distill called twice per segment in
+    workflows/stages.py (the provider count: distillation 2 != 1), and FormSegment's commit scheduled again
+    instead of run local (the history: commit_segment among the scheduled activities)."""
     session = uuid.uuid4()
     events = conversation(OWNER, session, user_turns, seed=user_turns)
     append(store, events)
