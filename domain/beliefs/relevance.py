@@ -40,7 +40,7 @@ from typing import Final, NamedTuple
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
 from domain.beliefs.spelling import corrections
-from domain.beliefs.word_families import family
+from domain.beliefs.word_families import PHRASES, family
 from domain.candidates import GENERIC_SUBJECTS, Sensitivity
 from domain.formation.language import lemma
 
@@ -51,6 +51,10 @@ RELEVANCE_POOL: Final = 200
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
 
 _WORD = re.compile(r"[^\W_]+")
+# "won't", "isn't": the auxiliary before the negation is a stop word or a fragment ("won", "isn") that only
+# finds unrelated words, and the negation is not searchable.
+_NEGATED = re.compile(r"[^\W_]+n['’]t\b")
+_PHRASE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in PHRASES) + r")\b")
 _SENTENCE = re.compile(r"[.!?]+\s+")
 _USER_WORDS: Final = frozenset(w for subject in GENERIC_SUBJECTS for w in subject.split()) | {
     "my",
@@ -94,8 +98,9 @@ def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
 
 def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
-    letters and digits only)."""
-    words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(query.lower()))
+    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary left out)."""
+    said = _PHRASE.sub(lambda idiom: PHRASES[idiom.group()], _NEGATED.sub(" ", query.lower()))
+    words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(said))
     kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _UNSEARCHED)
     names = _names(query)
     families: dict[frozenset[str], QueryTerm] = {}

@@ -182,3 +182,27 @@ def test_stop_words_match_nothing_in_either_store(uow_factory: UnitOfWorkFactory
         assert recall(uow, OWNER, NOW, 10, query="done").returned_ids == []
         pool = uow.beliefs.matching(OWNER, (("and",), ("violin",)), 10, within(Sensitivity.RESTRICTED))
     assert [(m.inputs.id, m.coverage) for m in pool] == [(violin.id, 1)]
+
+
+def test_semantic_fields_kinds_and_idioms_find_the_same_beliefs_in_either_store(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    shellfish = belief(subject="health:allergy", statement="User is allergic to shellfish.")
+    prawns = belief(subject="food:seafood", statement="User orders prawns whenever they can.")
+    job = belief(subject="work:occupation", statement="User teaches chemistry at a secondary school.")
+    home = belief(subject="home:residence", statement="User lives in Leeds.")
+    swim = belief(subject="hobby:swimming", statement="User swims outdoors in July and August.")
+    band = belief(subject="music:band", statement="User's favourite band is Elbow.")
+    _store(uow_factory, shellfish, prawns, job, home, swim, band)
+    with uow_factory() as uow:
+        # a member of a kind finds the kind; the kind finds its members
+        assert set(recall(uow, OWNER, NOW, 10, query="can I eat prawns?").returned_ids) == {
+            shellfish.id,
+            prawns.id,
+        }
+        assert set(recall(uow, OWNER, NOW, 10, query="shellfish").returned_ids) == {shellfish.id, prawns.id}
+        # "for a living" asks about a job, not about where the user lives
+        assert recall(uow, OWNER, NOW, 10, query="what do I do for a living").returned_ids == [job.id]
+        assert recall(uow, OWNER, NOW, 10, query="what do I do in the summer").returned_ids == [swim.id]
+        assert recall(uow, OWNER, NOW, 10, query="which band do I love").returned_ids == [band.id]
+        assert recall(uow, OWNER, NOW, 10, query="which band won't I miss").returned_ids == [band.id]
