@@ -34,8 +34,10 @@ blind.
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import groupby
 from typing import Final, NamedTuple
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
@@ -83,12 +85,15 @@ _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE
 
 
 class Match(NamedTuple):
-    """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds) and
-    its weight (the sum of term_weight over the terms it holds)."""
+    """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds), its
+    weight (the sum of term_weight over the terms it holds), and its subject and statement for the
+    tie-breaks fuse computes (never logged)."""
 
     inputs: RankingInputs
     coverage: int
     weight: float
+    subject: str
+    statement: str
 
 
 def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
@@ -133,11 +138,16 @@ def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> froz
     """The indexes of the terms a belief holds (any word of the term's family), word for word after
     lemmatizing, stop words left out of both sides as PostgreSQL leaves them out (the in-memory store's
     match)."""
-    words = _WORD.findall(f"{subject} {statement}".lower())
-    held = {lemma(w) for w in words if w not in STOP_WORDS}
-    return frozenset(
-        i for i, term in enumerate(terms) if any(w not in STOP_WORDS and lemma(w) in held for w in term)
-    )
+    held = _held_lemmas(subject, statement)
+    return frozenset(i for i, term in enumerate(terms) if _term_lemmas(term) & held)
+
+
+def _held_lemmas(subject: str, statement: str) -> frozenset[str]:
+    return frozenset(lemma(w) for w in _WORD.findall(f"{subject} {statement}".lower()) if w not in STOP_WORDS)
+
+
+def _term_lemmas(term: QueryTerm) -> frozenset[str]:
+    return frozenset(lemma(w) for w in term if w not in STOP_WORDS)
 
 
 def term_weight(matches: int, holding: int) -> float:
@@ -146,13 +156,43 @@ def term_weight(matches: int, holding: int) -> float:
     return math.log(matches + 1) - math.log(holding)
 
 
-def fuse(matches: Sequence[Match], now: datetime, limit: int) -> tuple[list[RankingInputs], int]:
-    """The top limit of matches by coverage, then weight, then retrieval@3 score, then id, leaving out the
-    expired; and how many were expired."""
-    ranked: list[tuple[int, float, float, RankingInputs]] = []
-    for inputs, coverage, weight in matches:
-        found = inputs_horizon(inputs)
-        if not inputs_expired(inputs, found, now):
-            ranked.append((-coverage, -weight, -inputs_score(inputs, found, now), inputs))
-    ranked.sort(key=lambda entry: (entry[0], entry[1], entry[2], entry[3].id))
-    return [inputs for *_, inputs in ranked[: max(limit, 0)]], len(matches) - len(ranked)
+def specificity(terms: Sequence[QueryTerm], matches: Sequence[Match]) -> list[float]:
+    """For each match, the sum over the terms it holds of its rarest word's term_weight among these matches:
+    of two beliefs holding the same term, one holding "occupation" tells more than one holding "work", a
+    commoner word of the same family. Words are counted by lemma, as the in-memory store matches them, so
+    this also credits what PostgreSQL's stemmer misses ("goes" is not stemmed to "go")."""
+    wanted = [_term_lemmas(term) for term in terms]
+    held = [_held_lemmas(m.subject, m.statement) for m in matches]
+    holding = Counter(w for words in held for w in frozenset().union(*wanted) & words)
+    return [
+        sum(
+            max((term_weight(len(matches), holding[w]) for w in term & words), default=0.0) for term in wanted
+        )
+        for words in held
+    ]
+
+
+def fuse(
+    matches: Sequence[Match], terms: Sequence[QueryTerm], now: datetime, limit: int
+) -> tuple[list[RankingInputs], int]:
+    """The top limit of matches by coverage, then weight, then specificity (among all the live matches), then
+    retrieval@3 score, then id, leaving out the expired; and how many were expired. Specificity only orders
+    matches of equal coverage and weight, so it is computed only when such a group reaches the top limit."""
+    live: list[tuple[Match, float]] = []
+    for match in matches:
+        found = inputs_horizon(match.inputs)
+        if not inputs_expired(match.inputs, found, now):
+            live.append((match, inputs_score(match.inputs, found, now)))
+    live.sort(key=lambda entry: (-entry[0].coverage, -entry[0].weight, -entry[1], entry[0].inputs.id))
+    groups: list[list[Match]] = []
+    for _, grouped in groupby(live, key=lambda entry: (entry[0].coverage, entry[0].weight)):
+        if sum(map(len, groups)) >= limit:
+            break
+        groups.append([match for match, _ in grouped])
+    rarest = {}
+    if any(len(group) > 1 for group in groups):
+        every = [match for match, _ in live]
+        rarest = {m.inputs.id: r for m, r in zip(every, specificity(terms, every), strict=True)}
+    # a stable sort: among equal specificity, the retrieval@3 order stands
+    kept = [m.inputs for group in groups for m in sorted(group, key=lambda m: -rarest.get(m.inputs.id, 0.0))]
+    return kept[: max(limit, 0)], len(matches) - len(live)

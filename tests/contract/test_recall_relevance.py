@@ -206,3 +206,20 @@ def test_semantic_fields_kinds_and_idioms_find_the_same_beliefs_in_either_store(
         assert recall(uow, OWNER, NOW, 10, query="what do I do in the summer").returned_ids == [swim.id]
         assert recall(uow, OWNER, NOW, 10, query="which band do I love").returned_ids == [band.id]
         assert recall(uow, OWNER, NOW, 10, query="which band won't I miss").returned_ids == [band.id]
+
+
+def test_among_equal_matches_the_rarer_word_of_a_family_ranks_first(uow_factory: UnitOfWorkFactory) -> None:
+    job = belief(
+        subject="work:occupation",
+        statement="User teaches chemistry at a secondary school.",
+        last_evidence_at=T0 - timedelta(days=30),
+    )
+    meetings = [
+        belief(subject="work:meeting", statement=f"User has a meeting with {name}.", last_evidence_at=NOW)
+        for name in ("Ann", "Bo", "Cy")
+    ]
+    _store(uow_factory, job, *meetings)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 1, query="What do I do for a living?")
+    # all four hold the job family ("work"); only one holds its rarer "occupation"
+    assert found.returned_ids == [job.id]
