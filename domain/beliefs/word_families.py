@@ -89,6 +89,14 @@ BROADER: Final[dict[str, frozenset[str]]] = {
         ("sibling", "brother sister"),
         ("partner", "wife husband spouse girlfriend boyfriend"),
         ("pet", "dog cat puppy kitten rabbit hamster tortoise parrot budgie"),
+        (
+            "job",
+            "teacher nurse doctor engineer developer programmer carpenter plumber electrician builder lawyer"
+            " solicitor accountant architect designer scientist researcher chef cook waiter driver mechanic"
+            " farmer pharmacist dentist vet paramedic firefighter police soldier manager consultant"
+            " analyst journalist writer editor artist musician photographer cleaner receptionist librarian",
+        ),
+        ("commute", "bus train tram tube metro subway drive car cycle bike ferry taxi"),
         ("day", "monday tuesday wednesday thursday friday saturday sunday"),
         ("weekend", "saturday sunday"),
         (
@@ -128,6 +136,7 @@ PHRASES: Final[dict[str, str]] = {
     "little one": "child",
     "get up": "wake",
     "stop working": "retire",
+    "get to": "commute",
     "from home": "remote",
 }
 

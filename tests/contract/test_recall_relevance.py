@@ -223,3 +223,19 @@ def test_among_equal_matches_the_rarer_word_of_a_family_ranks_first(uow_factory:
         found = recall(uow, OWNER, NOW, 1, query="What do I do for a living?")
     # all four hold the job family ("work"); only one holds its rarer "occupation"
     assert found.returned_ids == [job.id]
+
+
+def test_a_question_about_work_or_a_commute_finds_the_occupation_or_the_means(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    carpenter = belief(subject="person:husband", statement="User's husband Owen is a carpenter.")
+    dinner = belief(subject="social:plan", statement="User is having dinner with Owen on Friday.")
+    bike = belief(subject="commute:bike", statement="User cycles to the office on an e-bike.")
+    walk = belief(subject="habit:walk", statement="User walks in the park after lunch.")
+    _store(uow_factory, carpenter, dinner, bike, walk)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 10, query="What does Owen do for work?").returned_ids == [
+            carpenter.id,
+            dinner.id,
+        ]
+        assert recall(uow, OWNER, NOW, 10, query="how do I get to the office").returned_ids == [bike.id]
