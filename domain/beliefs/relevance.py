@@ -37,14 +37,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
-from itertools import groupby
+from itertools import groupby, pairwise
 from typing import Final, NamedTuple
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
 from domain.beliefs.spelling import corrections
 from domain.beliefs.word_families import PHRASES, family
 from domain.candidates import GENERIC_SUBJECTS, Sensitivity
-from domain.formation.language import lemma
+from domain.formation.language import english_words, lemma
 
 MAX_QUERY_TERMS: Final = 32
 MAX_TERM_CHARS: Final = 64
@@ -103,16 +103,28 @@ def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
 
 def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
-    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary left out)."""
+    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary left out, and the
+    compound two neighbouring words make searched after them)."""
     said = _PHRASE.sub(lambda idiom: PHRASES[idiom.group()], _NEGATED.sub(" ", query.lower()))
-    words = (w[:MAX_TERM_CHARS] for w in _WORD.findall(said))
-    kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _UNSEARCHED)
+    words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
+    kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and w not in _UNSEARCHED)
     names = _names(query)
     families: dict[frozenset[str], QueryTerm] = {}
     for word in tuple(kept)[:MAX_QUERY_TERMS]:
         term = _searched(word, word not in names)
         families.setdefault(frozenset(term), term)  # the first word asked keeps its family's place and lead
     return tuple(families.values())
+
+
+def _compounds(words: Sequence[str]) -> list[str]:
+    """The English words two neighbouring searchable words make together ("hair cut": "haircut", "week
+    end": "weekend"), which a statement may write as one."""
+    known = english_words()
+    return [
+        first + second
+        for first, second in pairwise(words)
+        if first not in _UNSEARCHED and second not in _UNSEARCHED and first + second in known
+    ]
 
 
 def _names(query: str) -> frozenset[str]:

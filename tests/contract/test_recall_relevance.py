@@ -239,3 +239,24 @@ def test_a_question_about_work_or_a_commute_finds_the_occupation_or_the_means(
             dinner.id,
         ]
         assert recall(uow, OWNER, NOW, 10, query="how do I get to the office").returned_ids == [bike.id]
+
+
+def test_a_compound_of_two_query_words_finds_the_word_written_as_one(uow_factory: UnitOfWorkFactory) -> None:
+    haircut = belief(
+        subject="routine:haircut",
+        statement="User gets a haircut every six weeks.",
+        last_evidence_at=T0 - timedelta(days=9),
+    )
+    cuts = [
+        belief(subject=subject, statement=statement, last_evidence_at=NOW)
+        for subject, statement in (
+            ("diet:sugar", "User is trying to cut down on sugar."),
+            ("home:garden", "User cut the lawn on Sunday."),
+        )
+    ]
+    _store(uow_factory, haircut, *cuts)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 10, query="How often do I have my hair cut?")
+    # "cut" is held by two fresher matches, "haircut" by one: the rarer term ranks first
+    assert found.returned_ids[0] == haircut.id
+    assert set(found.returned_ids) == {haircut.id, *(c.id for c in cuts)}

@@ -54,3 +54,10 @@ def test_occupations_are_jobs_and_means_of_transport_a_commute() -> None:
     # a walk is exercise more often than a way to work
     assert "walk" not in commute
     assert work[0] == "work"
+
+
+def test_two_neighbouring_words_that_make_an_english_word_search_it_too() -> None:
+    assert query_terms("How often do I have my hair cut?") == (("often",), ("hair",), ("cut",), ("haircut",))
+    # not across a stop word, and not when the two make no word
+    assert query_terms("hair and cut") == (("hair",), ("cut",))
+    assert query_terms("hair colour") == (("hair",), ("colour", "color"))
