@@ -97,6 +97,7 @@ BROADER: Final[dict[str, frozenset[str]]] = {
             " analyst journalist writer editor artist musician photographer cleaner receptionist librarian",
         ),
         ("commute", "bus train tram tube metro subway drive car cycle bike ferry taxi"),
+        ("sleep", "asleep awake insomnia nap bedtime"),
         ("day", "monday tuesday wednesday thursday friday saturday sunday"),
         ("weekend", "saturday sunday"),
         (

@@ -14,6 +14,8 @@ def test_synonyms_bring_each_other() -> None:
 def test_a_broader_word_finds_narrower_ones_and_not_the_other_way() -> None:
     assert family("summer") == ("summer", "august", "july", "june")
     assert family("june") == ("june",)
+    assert family("sleeping") == ("sleeping", "asleep", "awake", "bedtime", "insomnia", "nap")
+    assert family("awake") == ("awake",)
     assert family("daughter") == ("daughter", "girl")
     # the narrower words of a synonym count too: "love" covers a favourite as "like" does
     assert family("love") == ("love", "adore", "enjoy", "favorite", "favourite", "like")
