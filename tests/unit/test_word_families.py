@@ -41,7 +41,7 @@ def test_an_idiom_is_read_as_its_word() -> None:
 
 def test_a_negated_auxiliary_is_not_searched() -> None:
     assert query_terms("Is there a food I won't eat?") == (("food",), ("eat",))
-    assert query_terms("why isn’t the baby sleeping") == (("baby",), ("sleeping",))
+    assert query_terms("why isn’t the baby crying") == (("baby",), ("crying",))
     # not negated, "won" is a word of its own
     assert query_terms("I won the race") == (("won",), ("race",))
 
