@@ -7,7 +7,7 @@ and for today's recall without a query.
     .venv/bin/python -m benchmarks.recall_benchmark                          # store of 300,000 beliefs
     .venv/bin/python -m benchmarks.recall_benchmark --store 1000000          # the issue's 1M store (minutes)
     .venv/bin/python -m benchmarks.recall_benchmark --sizes 1000 10000 --queries 100
-    .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev          # relevance alone, dev set
+    .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev dev2     # relevance alone, dev sets
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
 
 A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
@@ -15,8 +15,9 @@ and <b>." over 24 verbs and 5,000 nouns, the principals under test first, the re
 principals. Queries name a verb and two nouns (an OR query: any one term matches). The labelled sets are
 benchmarks.recall_labelled's, each on its own 1k-belief principal: dev (55 hand-written beliefs, each with a
 question a person would ask about it, among 945 distractors of the same person built from hand-written
-clauses) and the frozen heldout (62 pairs among 938 distractors from other clauses), evidence ages spread
-over 60 days; each is reported separately, heldout as totals only. dev-typos is the dev set with one
+clauses), the frozen dev2 (67 pairs about another person among 933 distractors from its own clauses) and
+the frozen heldout (62 pairs among 938 distractors from other clauses), evidence ages spread over 60 days;
+each is reported separately, heldout as totals only. dev-typos is the dev set with one
 seeded typo in each question (benchmarks.recall_labelled.misspelt), on its own principal and distractors.
 --store 0 measures relevance alone.
 Goal: p50 <= 20 ms at 100k in process, flat in store size; hit@5 >= 0.9 fused.
@@ -47,7 +48,7 @@ from adapters.api.surface import AgentSurface
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore
-from benchmarks.recall_labelled import DEV, LabelledSet, distractors, heldout, misspelt
+from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
 from benchmarks.scratch_database import scratch_database
 from domain.beliefs.recall import recall
 from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, within
@@ -270,7 +271,8 @@ def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
     loaders: dict[str, Callable[[], LabelledSet]] = {
         "dev": lambda: DEV,
         "dev-typos": lambda: misspelt(DEV),
-        "heldout": heldout,
+        "dev2": lambda: frozen("dev2"),
+        "heldout": lambda: frozen("heldout"),
     }
     return {name: relevance(engine, loaders[name](), with_misses=name != "heldout") for name in names}
 
@@ -313,9 +315,9 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "dev-typos", "heldout"],
-        default=["dev", "dev-typos", "heldout"],
-        help="labelled sets to score (tune on dev alone; heldout prints totals only)",
+        choices=["dev", "dev-typos", "dev2", "heldout"],
+        default=["dev", "dev-typos", "dev2", "heldout"],
+        help="labelled sets to score (tune on dev and dev2 alone; heldout prints totals only)",
     )
     args = parser.parse_args()
     if args.store == 0:

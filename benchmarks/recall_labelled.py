@@ -1,16 +1,19 @@
 """The recall benchmark's hand-written relevance sets: beliefs that read like what consolidation forms about
 one person, and questions an agent would be asked, each naming the one belief that answers it.
 
-Two sets, each its own person: DEV (below), which ordering and matching rules may be tuned on, and HELDOUT
-(recall_heldout.json, 62 pairs and its own distractor clauses), written after DEV and before any rule was
-changed on it, frozen by recall_heldout.sha256 (the loader refuses an edited file) and scored for totals only.
+Three sets, each its own person: DEV (below), which ordering and matching rules may be tuned on; DEV2
+(recall_dev2.json, 67 pairs and its own distractor clauses), a second development set written before any
+rule was changed on it, so its first reading is an honest one on fresh text and later readings may be
+tuned on; and HELDOUT (recall_heldout.json, 62 pairs and its own distractor clauses), written after DEV and
+before any rule was changed on it, scored for totals only. Each JSON set is frozen by its .sha256 record (the
+loader refuses an edited file).
 
 TARGETS are (subject, statement, question) triples written by hand; the question is phrased as a person
 would ask it, not copied from the statement, so some share only one word with their answer (full-text recall
 matches words after stemming, not meaning: a question that shares none fails, and the score says so).
 DEV's distractors are 945 more beliefs of the same person built from hand-written clauses (people, places, food,
 work, health, habits), so the questions' common words ("work", "like", "week") also hold for beliefs that do
-not answer them.
+not answer them; the JSON sets' distractors are built the same way from their own clauses.
 """
 
 import hashlib
@@ -248,8 +251,8 @@ class LabelledSet(NamedTuple):
     filler: Filler
 
 
-class HeldoutDigestMismatch(ValueError):
-    """recall_heldout.json differs from its frozen sha256 record."""
+class FrozenDigestMismatch(ValueError):
+    """A frozen set's JSON differs from its sha256 record."""
 
 
 _PEOPLE = ("Maya", "Sam", "Rui", "Tomasz", "Priya", "Ines", "Carla", "João", "Leo", "Ana", "Marta", "Nuno")
@@ -335,22 +338,25 @@ def misspelt(labelled: LabelledSet) -> LabelledSet:
     return LabelledSet(f"{labelled.name}-typos", tuple(targets), labelled.filler)
 
 
-def heldout_digest() -> str:
-    return hashlib.sha256((HERE / "recall_heldout.json").read_bytes()).hexdigest()
+FROZEN: Final = ("dev2", "heldout")
 
 
-def recorded_heldout_digest() -> str:
-    return (HERE / "recall_heldout.sha256").read_text("utf-8").split()[0]
+def frozen_digest(name: str) -> str:
+    return hashlib.sha256((HERE / f"recall_{name}.json").read_bytes()).hexdigest()
 
 
-def heldout() -> LabelledSet:
-    """The frozen held-out set; refuses a file that no longer matches its sha256 record."""
-    if heldout_digest() != recorded_heldout_digest():
-        raise HeldoutDigestMismatch("recall_heldout.json does not match recall_heldout.sha256")
-    document = json.loads((HERE / "recall_heldout.json").read_text("utf-8"))
+def recorded_digest(name: str) -> str:
+    return (HERE / f"recall_{name}.sha256").read_text("utf-8").split()[0]
+
+
+def frozen(name: str) -> LabelledSet:
+    """A frozen set (recall_<name>.json); refuses a file that no longer matches its sha256 record."""
+    if frozen_digest(name) != recorded_digest(name):
+        raise FrozenDigestMismatch(f"recall_{name}.json does not match recall_{name}.sha256")
+    document = json.loads((HERE / f"recall_{name}.json").read_text("utf-8"))
     fills = document["distractors"]
     return LabelledSet(
-        "heldout",
+        name,
         tuple((t["subject"], t["statement"], t["question"]) for t in document["targets"]),
         Filler(
             tuple((subject, clause) for subject, clause in fills["clauses"]),

@@ -239,7 +239,13 @@ class InMemoryBeliefs(_Repo):
         weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
         ranked = sorted(
             (
-                Match(ranking_inputs(b), len(found), sum(weights[i] for i in sorted(found)))
+                Match(
+                    ranking_inputs(b),
+                    len(found),
+                    sum(weights[i] for i in sorted(found)),
+                    b.subject,
+                    b.statement,
+                )
                 for found, b in matched
             ),
             key=lambda m: (-m.coverage, -m.weight, -m.inputs.last_evidence_at.timestamp(), m.inputs.id),

@@ -121,7 +121,7 @@ def recall(
     terms = query_terms(query or "")
     if terms:
         pool = uow.beliefs.matching(owner, terms, max(RELEVANCE_POOL, limit), sensitivities)
-        top, hidden = fuse(pool, now, limit)
+        top, hidden = fuse(pool, terms, now, limit)
         considered = len(pool)
     else:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)

@@ -182,3 +182,81 @@ def test_stop_words_match_nothing_in_either_store(uow_factory: UnitOfWorkFactory
         assert recall(uow, OWNER, NOW, 10, query="done").returned_ids == []
         pool = uow.beliefs.matching(OWNER, (("and",), ("violin",)), 10, within(Sensitivity.RESTRICTED))
     assert [(m.inputs.id, m.coverage) for m in pool] == [(violin.id, 1)]
+
+
+def test_semantic_fields_kinds_and_idioms_find_the_same_beliefs_in_either_store(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    shellfish = belief(subject="health:allergy", statement="User is allergic to shellfish.")
+    prawns = belief(subject="food:seafood", statement="User orders prawns whenever they can.")
+    job = belief(subject="work:occupation", statement="User teaches chemistry at a secondary school.")
+    home = belief(subject="home:residence", statement="User lives in Leeds.")
+    swim = belief(subject="hobby:swimming", statement="User swims outdoors in July and August.")
+    band = belief(subject="music:band", statement="User's favourite band is Elbow.")
+    _store(uow_factory, shellfish, prawns, job, home, swim, band)
+    with uow_factory() as uow:
+        # a member of a kind finds the kind; the kind finds its members
+        assert set(recall(uow, OWNER, NOW, 10, query="can I eat prawns?").returned_ids) == {
+            shellfish.id,
+            prawns.id,
+        }
+        assert set(recall(uow, OWNER, NOW, 10, query="shellfish").returned_ids) == {shellfish.id, prawns.id}
+        # "for a living" asks about a job, not about where the user lives
+        assert recall(uow, OWNER, NOW, 10, query="what do I do for a living").returned_ids == [job.id]
+        assert recall(uow, OWNER, NOW, 10, query="what do I do in the summer").returned_ids == [swim.id]
+        assert recall(uow, OWNER, NOW, 10, query="which band do I love").returned_ids == [band.id]
+        assert recall(uow, OWNER, NOW, 10, query="which band won't I miss").returned_ids == [band.id]
+
+
+def test_among_equal_matches_the_rarer_word_of_a_family_ranks_first(uow_factory: UnitOfWorkFactory) -> None:
+    job = belief(
+        subject="work:occupation",
+        statement="User teaches chemistry at a secondary school.",
+        last_evidence_at=T0 - timedelta(days=30),
+    )
+    meetings = [
+        belief(subject="work:meeting", statement=f"User has a meeting with {name}.", last_evidence_at=NOW)
+        for name in ("Ann", "Bo", "Cy")
+    ]
+    _store(uow_factory, job, *meetings)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 1, query="What do I do for a living?")
+    # all four hold the job family ("work"); only one holds its rarer "occupation"
+    assert found.returned_ids == [job.id]
+
+
+def test_a_question_about_work_or_a_commute_finds_the_occupation_or_the_means(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    carpenter = belief(subject="person:husband", statement="User's husband Owen is a carpenter.")
+    dinner = belief(subject="social:plan", statement="User is having dinner with Owen on Friday.")
+    bike = belief(subject="commute:bike", statement="User cycles to the office on an e-bike.")
+    walk = belief(subject="habit:walk", statement="User walks in the park after lunch.")
+    _store(uow_factory, carpenter, dinner, bike, walk)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 10, query="What does Owen do for work?").returned_ids == [
+            carpenter.id,
+            dinner.id,
+        ]
+        assert recall(uow, OWNER, NOW, 10, query="how do I get to the office").returned_ids == [bike.id]
+
+
+def test_a_compound_of_two_query_words_finds_the_word_written_as_one(uow_factory: UnitOfWorkFactory) -> None:
+    haircut = belief(
+        subject="routine:haircut",
+        statement="User gets a haircut every six weeks.",
+        last_evidence_at=T0 - timedelta(days=9),
+    )
+    cuts = [
+        belief(subject=subject, statement=statement, last_evidence_at=NOW)
+        for subject, statement in (
+            ("diet:sugar", "User is trying to cut down on sugar."),
+            ("home:garden", "User cut the lawn on Sunday."),
+        )
+    ]
+    _store(uow_factory, haircut, *cuts)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 10, query="How often do I have my hair cut?")
+    # "cut" is held by two fresher matches, "haircut" by one: the rarer term ranks first
+    assert found.returned_ids[0] == haircut.id
+    assert set(found.returned_ids) == {haircut.id, *(c.id for c in cuts)}

@@ -148,7 +148,7 @@ RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after i
 # applies to it. One statement per term count with each term spelled out (a subquery per row, to unnest the
 # term queries or look a weight up, cost more than reading the row); every match is read once, keeping only
 # its id, evidence time and which terms it holds, and only the pool's rows are read again for their ranking
-# columns, by primary key.
+# columns, subject and statement (for the domain's tie-breaks), by primary key.
 @functools.cache
 def matching_statement(term_count: int) -> Any:
     terms = range(1, term_count + 1)
@@ -174,7 +174,7 @@ def matching_statement(term_count: int) -> Any:
               FROM matched, totals
              ORDER BY coverage DESC, weight DESC, evidence_at DESC, match_id
              LIMIT :limit)
-        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight
+        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement
           FROM pool JOIN beliefs ON beliefs.id = pool.match_id
          ORDER BY pool.coverage DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
         """
@@ -204,8 +204,11 @@ def match_of(
     shape: str,
     coverage: int,
     weight: float,
+    subject: str,
+    statement: str,
 ) -> Match:
-    return Match(ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape), coverage, weight)
+    inputs = ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape)
+    return Match(inputs, coverage, weight, subject, statement)
 
 
 def ranking_inputs_of(
