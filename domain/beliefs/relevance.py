@@ -195,12 +195,19 @@ def specificity(terms: Sequence[QueryTerm], matches: Sequence[Match]) -> list[fl
     ]
 
 
+def subject_topic(subject: str) -> str:
+    """What a subject key is about: the text after its namespace ("pet:cat" is about "cat"), all of it
+    without one."""
+    return subject.partition(":")[2] or subject
+
+
 def fuse(
     matches: Sequence[Match], terms: Sequence[QueryTerm], now: datetime, limit: int
 ) -> tuple[list[RankingInputs], int]:
-    """The top limit of matches by coverage, then weight, then specificity (among all the live matches), then
-    retrieval@3 score, then id, leaving out the expired; and how many were expired. Specificity only orders
-    matches of equal coverage and weight, so it is computed only when such a group reaches the top limit."""
+    """The top limit of matches by coverage, then weight; among equals, by how many terms the subject's topic
+    names, then specificity (among all the live matches), then retrieval@3 score, then id, each subject once
+    before any subject twice; leaving out the expired; and how many were expired. The tie-breaks are computed
+    only when a group of equal coverage and weight reaches the top limit."""
     live: list[tuple[Match, float]] = []
     for match in matches:
         found = inputs_horizon(match.inputs)
@@ -216,6 +223,23 @@ def fuse(
     if any(len(group) > 1 for group in groups):
         every = [match for match, _ in live]
         rarest = {m.inputs.id: r for m, r in zip(every, specificity(terms, every), strict=True)}
-    # a stable sort: among equal specificity, the retrieval@3 order stands
-    kept = [m.inputs for group in groups for m in sorted(group, key=lambda m: -rarest.get(m.inputs.id, 0.0))]
+
+    def tie_break(match: Match) -> tuple[int, float]:
+        named = len(held_terms(terms, subject_topic(match.subject), "")) if rarest else 0
+        return -named, -rarest.get(match.inputs.id, 0.0)
+
+    # stable sorts: among equal tie-breaks, the retrieval@3 order stands
+    kept = [m.inputs for group in groups for m in _spread(sorted(group, key=tie_break))]
     return kept[: max(limit, 0)], len(matches) - len(live)
+
+
+def _spread(ranked: Sequence[Match]) -> list[Match]:
+    """Equally relevant matches with each subject once before any subject twice, otherwise in order: beliefs
+    sharing a subject are about one thing, and the agent learns more from five things than from one five
+    times."""
+    seen: Counter[str] = Counter()
+    shown = []
+    for position, match in enumerate(ranked):
+        shown.append((seen[match.subject], position, match))
+        seen[match.subject] += 1
+    return [match for _, _, match in sorted(shown, key=lambda entry: entry[:2])]
