@@ -60,6 +60,9 @@ from domain.formation.language import english_words, lemma
 MAX_QUERY_TERMS: Final = 32
 MAX_TERM_CHARS: Final = 64
 RELEVANCE_POOL: Final = 200
+# A store reads at most this many of the owner's live beliefs holding any one term: a word held by more tells
+# little, and reading every holder of a common word was most of a large owner's recall.
+MATCHES_PER_TERM: Final = 1_000
 
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
 

@@ -6,7 +6,7 @@ from uuid import uuid4
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import recall
 from domain.beliefs.records import ClosedReason, MemoryRecord, SourceSpan
-from domain.beliefs.relevance import query_terms, within
+from domain.beliefs.relevance import MATCHES_PER_TERM, query_terms, within
 from domain.candidates import Sensitivity
 from domain.events import EventRef, SourceEventKind
 from domain.ports import UnitOfWorkFactory
@@ -300,3 +300,24 @@ def test_among_equal_matches_each_subject_comes_once_before_any_comes_twice(
     # four equal matches of "dinner", three of them one subject: the other subject comes second
     assert found.returned_ids[1] == roast.id
     assert found.returned_ids[0] in {v.id for v in visits}
+
+
+def test_each_term_reads_a_bounded_number_of_its_holders_and_every_holder_of_a_rarer_one(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    common = [
+        belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    rare = [belief(subject="travel:city", statement=f"User visited Lisbon in year {i}.") for i in range(2)]
+    both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
+    _store(uow_factory, *common, *rare, both)
+    with uow_factory() as uow:
+        pool = uow.beliefs.matching(
+            OWNER, query_terms("coffee in Lisbon"), 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+        )
+    ids = [m.inputs.id for m in pool]
+    # "coffee" reads 1,000 of its 1,011 holders; "lisbon" all three of its own, whichever "coffee" read
+    assert MATCHES_PER_TERM + 2 <= len(ids) <= MATCHES_PER_TERM + 3
+    assert {b.id for b in (*rare, both)} <= set(ids)
+    assert (ids[0], pool[0].coverage) == (both.id, 2)
