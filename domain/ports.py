@@ -169,8 +169,9 @@ class BeliefRepository(Protocol):
         self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
-        holds any word of any of terms (domain.beliefs.relevance.query_terms), each with its coverage,
-        weight (domain.beliefs.relevance.term_weight over all these matches), subject and statement, highest
+        holds any word of any of terms (domain.beliefs.relevance.query_terms), at most
+        domain.beliefs.relevance.MATCHES_PER_TERM read per term, each with its coverage, weight
+        (domain.beliefs.relevance.term_weight over the matches read), subject and statement, highest
         coverage first, then highest weight, then most recent evidence, then by id, at most limit (one query
         through the full-text index)."""
         ...

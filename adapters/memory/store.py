@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from itertools import islice
 from types import TracebackType
 from typing import Any, Self
 from uuid import UUID
@@ -22,7 +23,7 @@ from domain.beliefs.lifecycle import (
     expiry_facts,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match, QueryTerm, held_terms, term_weight
+from domain.beliefs.relevance import MATCHES_PER_TERM, Match, QueryTerm, held_terms, term_weight
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
@@ -229,12 +230,18 @@ class InMemoryBeliefs(_Repo):
     def matching(
         self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
     ) -> list[Match]:
-        held = (
+        held = [
             (held_terms(terms, b.subject, b.statement), b)
-            for b in self._owned(owner)
+            for b in sorted(self._owned(owner), key=lambda b: b.id)
             if b.is_live and b.sensitivity in sensitivities
-        )
-        matched = [(found, b) for found, b in held if found]
+        ]
+        # each term reads at most MATCHES_PER_TERM of its holders (here the first by id), as PostgreSQL does
+        read = {
+            b.id
+            for i in range(len(terms))
+            for _, b in islice(((found, b) for found, b in held if i in found), MATCHES_PER_TERM)
+        }
+        matched = [(found, b) for found, b in held if b.id in read]
         holding = Counter(i for found, _ in matched for i in found)
         weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
         ranked = sorted(

@@ -6,7 +6,7 @@ from uuid import uuid4
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import recall
 from domain.beliefs.records import ClosedReason, MemoryRecord, SourceSpan
-from domain.beliefs.relevance import query_terms, within
+from domain.beliefs.relevance import MATCHES_PER_TERM, query_terms, within
 from domain.candidates import Sensitivity
 from domain.events import EventRef, SourceEventKind
 from domain.ports import UnitOfWorkFactory
@@ -260,3 +260,64 @@ def test_a_compound_of_two_query_words_finds_the_word_written_as_one(uow_factory
     # "cut" is held by two fresher matches, "haircut" by one: the rarer term ranks first
     assert found.returned_ids[0] == haircut.id
     assert set(found.returned_ids) == {haircut.id, *(c.id for c in cuts)}
+
+
+def test_among_equal_matches_the_one_whose_subject_names_the_term_ranks_first(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    about = belief(
+        subject="hobby:curling",
+        statement="User plays at the Leaside club on Wednesday nights.",
+        last_evidence_at=T0 - timedelta(days=30),
+    )
+    mentions = belief(
+        subject="social:plan",
+        statement="User is watching the curling final with Gus.",
+        last_evidence_at=NOW,
+    )
+    _store(uow_factory, about, mentions)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 2, query="curling")
+    # both hold "curling" once; the older one is about it (its subject's topic names it)
+    assert found.returned_ids == [about.id, mentions.id]
+
+
+def test_among_equal_matches_each_subject_comes_once_before_any_comes_twice(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    visits = [
+        belief(subject="family:visit", statement=f"User had {name} over for dinner.", last_evidence_at=NOW)
+        for name in ("Ann", "Bo", "Cy")
+    ]
+    roast = belief(
+        subject="food:favourite",
+        statement="User's favourite dinner is a roast.",
+        last_evidence_at=T0 - timedelta(days=30),
+    )
+    _store(uow_factory, *visits, roast)
+    with uow_factory() as uow:
+        found = recall(uow, OWNER, NOW, 2, query="dinner")
+    # four equal matches of "dinner", three of them one subject: the other subject comes second
+    assert found.returned_ids[1] == roast.id
+    assert found.returned_ids[0] in {v.id for v in visits}
+
+
+def test_each_term_reads_a_bounded_number_of_its_holders_and_every_holder_of_a_rarer_one(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    common = [
+        belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    rare = [belief(subject="travel:city", statement=f"User visited Lisbon in year {i}.") for i in range(2)]
+    both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
+    _store(uow_factory, *common, *rare, both)
+    with uow_factory() as uow:
+        pool = uow.beliefs.matching(
+            OWNER, query_terms("coffee in Lisbon"), 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+        )
+    ids = [m.inputs.id for m in pool]
+    # "coffee" reads 1,000 of its 1,011 holders; "lisbon" all three of its own, whichever "coffee" read
+    assert MATCHES_PER_TERM + 2 <= len(ids) <= MATCHES_PER_TERM + 3
+    assert {b.id for b in (*rare, both)} <= set(ids)
+    assert (ids[0], pool[0].coverage) == (both.id, 2)

@@ -14,7 +14,7 @@ from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.repositories.rows import stored_columns
 from adapters.postgres.tables import USER_CLOSED_WHERE, beliefs
 from domain.beliefs.records import Authority
-from domain.beliefs.relevance import Match
+from domain.beliefs.relevance import MATCHES_PER_TERM, Match
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.owner import Owner
@@ -137,18 +137,21 @@ def _ranking_page_statement(with_after: bool) -> Any:
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
 
-# The owner's live matches, read from beliefs_owner_search_live alone: every word of every term joined as a
-# websearch OR query (each word is letters and digits only, so nothing in it is query syntax). Each term's
-# own query (its family's lexemes ORed) is built once per call (to_tsvector leaves a stop word out silently,
-# where plainto_tsquery would send a notice for every row; 'simple' only parses the lexemes; a term of stop
-# words alone has no query and is held by nothing). A match's coverage is how many term queries it
-# satisfies, its weight the sum of their domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches
-# holding the term), counted over every match. The pool is the limit matches of highest coverage, then
-# weight, freshest evidence first among equals: a cheap stand-in for the retrieval@3 order the domain then
-# applies to it. One statement per term count with each term spelled out (a subquery per row, to unnest the
-# term queries or look a weight up, cost more than reading the row); every match is read once, keeping only
-# its id, evidence time and which terms it holds, and only the pool's rows are read again for their ranking
-# columns, subject and statement (for the domain's tie-breaks), by primary key.
+# The owner's live matches, read from beliefs_owner_search_live alone: one branch per term reads at most
+# domain.beliefs.relevance.MATCHES_PER_TERM of the live beliefs holding it (in index order), each row with
+# which of the terms it holds, and UNION keeps each row once. Each term's own query (its family's lexemes
+# ORed, each word letters and digits only, so nothing in it is query syntax) is built once per call
+# (to_tsvector leaves a stop word out silently, where plainto_tsquery would send a notice for every row;
+# 'simple' only parses the lexemes; a term of stop words alone has no query and is held by nothing). A
+# match's coverage is how many term queries it satisfies, its weight the sum of their
+# domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches holding the term), counted over every
+# match read. The pool is the limit matches of highest coverage, then weight, freshest evidence first among
+# equals: a cheap stand-in for the retrieval@3 order the domain then applies to it. One statement per term
+# count with each term spelled out (a subquery per row, to unnest the term queries or look a weight up, cost
+# more than reading the row; the bound is a literal for the reason verb_entries_statement gives); every
+# match is read once, keeping only its id, evidence time and which terms it holds, and only the pool's rows
+# are read again for their ranking columns, subject and statement (for the domain's tie-breaks), by
+# primary key.
 @functools.cache
 def matching_statement(term_count: int) -> Any:
     terms = range(1, term_count + 1)
@@ -156,6 +159,12 @@ def matching_statement(term_count: int) -> Any:
     holding = ", ".join(f"ln(greatest(count(*) FILTER (WHERE h{k}), 1)) AS d{k}" for k in terms)
     coverage = " + ".join(f"h{k}::int" for k in terms)
     weight = " + ".join(f"CASE WHEN h{k} THEN m - d{k} ELSE 0 END" for k in terms)
+    branches = " UNION ".join(
+        f"(SELECT id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, {held}"
+        f" FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.queries[{k}]"
+        f" LIMIT {MATCHES_PER_TERM})"
+        for k in terms
+    )
     return text(
         f"""
         WITH wanted AS MATERIALIZED (
@@ -164,10 +173,7 @@ def matching_statement(term_count: int) -> Any:
               FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, n),
                    to_tsvector('english', t.term) AS lexemes
              WHERE length(lexemes) > 0),
-        matched AS MATERIALIZED (
-            SELECT id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, {held}
-              FROM beliefs, wanted
-             WHERE {_LIVE_WITHIN} AND search @@ websearch_to_tsquery('english', :query)),
+        matched AS MATERIALIZED ({branches}),
         totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding} FROM matched),
         pool AS MATERIALIZED (
             SELECT match_id, evidence_at, {coverage} AS coverage, {weight} AS weight

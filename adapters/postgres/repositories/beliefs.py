@@ -115,7 +115,6 @@ class PostgresBeliefs(Repo):
             return []
         params = {
             **self._within(owner, limit, sensitivities),
-            "query": " or ".join(word for term in terms for word in term),
             "terms": [" ".join(term) for term in terms],
         }
         return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms)), params)]

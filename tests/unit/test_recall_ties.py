@@ -1,0 +1,57 @@
+"""Ties among matches of equal coverage and weight: a subject whose topic names the query's terms first, and
+each subject once before any subject twice."""
+
+from datetime import timedelta
+
+from domain.beliefs.relevance import Match, fuse, query_terms, subject_topic
+from domain.beliefs.retrieval import ranking_inputs
+from tests.builders import T0, belief
+
+NOW = T0 + timedelta(days=2)
+
+
+def _match(subject: str, statement: str, days_old: int, coverage: int = 1, weight: float = 1.0) -> Match:
+    record = belief(subject=subject, statement=statement, last_evidence_at=NOW - timedelta(days=days_old))
+    return Match(ranking_inputs(record), coverage, weight, subject, statement)
+
+
+def test_the_topic_is_what_follows_the_namespace() -> None:
+    assert subject_topic("health:blood-pressure") == "blood-pressure"
+    assert subject_topic("routine:gym:weekday") == "gym:weekday"
+    assert subject_topic("sister") == "sister"
+
+
+def test_a_subject_whose_topic_names_more_terms_ranks_first_among_equals() -> None:
+    terms = query_terms("how old is the cat")
+    named = _match("pet:cat", "User has a ginger tabby who is fourteen.", 40)
+    mentioned = _match("home:chore", "User feeds the cat before work.", 1)
+    assert fuse([mentioned, named], terms, NOW, 2)[0] == [named.inputs, mentioned.inputs]
+
+
+def test_the_topic_does_not_outrank_coverage_or_weight() -> None:
+    terms = query_terms("how old is the cat")
+    named = _match("pet:cat", "User has a ginger tabby.", 40)
+    two = _match("home:chore", "User feeds the old cat.", 1, coverage=2)
+    heavier = _match("home:chore", "User feeds the cat.", 1, weight=1.5)
+    assert fuse([named, two, heavier], terms, NOW, 3)[0] == [two.inputs, heavier.inputs, named.inputs]
+
+
+def test_each_subject_once_before_any_subject_twice_among_equals() -> None:
+    terms = query_terms("dinner")
+    visits = [
+        _match("family:visit", f"User had {name} over for dinner.", days)
+        for name, days in (("Ann", 1), ("Bo", 2))
+    ]
+    roast = _match("food:favourite", "User's favourite dinner is a roast.", 30)
+    soup = _match("food:cooked", "User made soup for dinner.", 20)
+    # retrieval@3 alone would give Ann, Bo, soup, roast (freshest first)
+    top, _ = fuse([*visits, roast, soup], terms, NOW, 4)
+    assert top == [visits[0].inputs, soup.inputs, roast.inputs, visits[1].inputs]
+
+
+def test_a_subject_seen_in_a_better_group_does_not_wait_in_a_worse_one() -> None:
+    terms = query_terms("dinner roast")
+    both = _match("food:favourite", "User's favourite dinner is a roast.", 30, coverage=2)
+    again = _match("food:favourite", "User had a roast dinner at Ann's.", 1)
+    other = _match("family:visit", "User had Bo over for dinner.", 2)
+    assert fuse([again, other, both], terms, NOW, 3)[0] == [both.inputs, again.inputs, other.inputs]
