@@ -19,6 +19,7 @@ import re
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.kinds import classify
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, tokenize, verb_lemma
@@ -82,26 +83,6 @@ _ASIDE = re.compile(
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
 _ENDING_PREPOSITIONS = (" from", " in", " at", "from")
-_IRREGULAR_PAST = {
-    "grow": "grew",
-    "go": "went",
-    "meet": "met",
-    "get": "got",
-    "have": "had",
-    "do": "did",
-    "make": "made",
-    "take": "took",
-    "come": "came",
-    "begin": "began",
-    "buy": "bought",
-    "find": "found",
-    "leave": "left",
-    "learn": "learned",
-    "study": "studied",
-    "teach": "taught",
-    "spend": "spent",
-    "live": "lived",
-}
 _YOU = re.compile(r"\b(?:your|yours|yourself|you)\b", re.IGNORECASE)
 _YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
 
@@ -121,9 +102,7 @@ def _tensed(match: re.Match[str]) -> str:
     lemma = match["verb"].lower()
     if match["aux"].lower() != "did":
         return third_person(lemma)
-    if lemma in _IRREGULAR_PAST:
-        return _IRREGULAR_PAST[lemma]
-    return lemma + ("d" if lemma.endswith("e") else "ed")
+    return simple_past(lemma)
 
 
 def _voice(phrase: str) -> str:
