@@ -21,6 +21,7 @@ from domain.formation.deterministic.clause_words import (
     FEELINGS,
     INFINITIVE_OK,
     ITEM_VERBS,
+    LIFE_EVENT_DATES,
     MAX_ITEM_WORDS,
     MOMENT,
     NOT_ASSERTING,
@@ -155,6 +156,11 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
+def _dated(words: list[Token]) -> bool:
+    """Whether a past is dated as a life event: a month, a season, a year or "... ago"."""
+    return any(t.lower in LIFE_EVENT_DATES or len(t.lower) == 4 and t.lower[:2] in ("19", "20") for t in words)
+
+
 def _momentary(words: list[Token], lemma: str) -> bool:
     """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
     moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
@@ -285,6 +291,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         aspect is Aspect.PAST
         and lemma in ONE_OFF
         and not (lemma == "get" and parts[0] and participle(parts[0][0]))
+        and not _dated(parts[0])
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
