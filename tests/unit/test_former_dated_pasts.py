@@ -12,7 +12,10 @@ from tests.unit.test_former_clause_structure import statements
     [
         ("my grandpa had a heart attack in June", "User's grandpa had a heart attack in June."),
         ("I had knee surgery in 2019, so no squats.", "User had knee surgery in 2019."),
-        ("We came to Ireland from Brazil three years ago.", "User came to Ireland from Brazil three years ago."),
+        (
+            "We came to Ireland from Brazil three years ago.",
+            "User came to Ireland from Brazil three years ago.",
+        ),
         ("My manager quit last month.", "User's manager quit last month."),
         ("Our landlord sold the house in April.", "User's landlord sold the house in April."),
         ("My startup ran out of money last year.", "User's startup ran out of money last year."),

@@ -158,7 +158,9 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
 
 def _dated(words: list[Token]) -> bool:
     """Whether a past is dated as a life event: a month, a season, a year or "... ago"."""
-    return any(t.lower in LIFE_EVENT_DATES or len(t.lower) == 4 and t.lower[:2] in ("19", "20") for t in words)
+    return any(
+        t.lower in LIFE_EVENT_DATES or len(t.lower) == 4 and t.lower[:2] in ("19", "20") for t in words
+    )
 
 
 def _momentary(words: list[Token], lemma: str) -> bool:
