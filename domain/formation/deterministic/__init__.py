@@ -14,9 +14,10 @@ predicate rewritten to the third person when no claim rule reads it, and the coo
 out; its word lists in clause_words, its list splitting in coordination), kinds (the clause-first path's kind classifier, with a safe
 default), relatives ("my <relative> ..."), belongings ("my <thing> ...": the user's things, places and
 groups), positions ("As the treasurer of ..., I", "As someone who's been ..., I"), dropped_subject (a
-clause whose "I" was left out: "Grew up in Lagos", "Saving up for a house", "Sous chef at a seafood place"), attachments (a counted or denied "with" phrase stated
-on its own: "a dad with three kids"), answers (a short answer borrows the predicate of the agent's
+clause whose "I" was left out: "Grew up in Lagos", "Saving up for a house", "Sous chef at a seafood place"), self_description (a list of verbless fragments, each read as
+the sentence it stands for: "41, divorced, one teenage son, work in IT"), attachments (a counted or denied
+"with" phrase stated on its own: "a dad with three kids"), answers (a short answer borrows the predicate of the agent's
 question), requests (standing instructions to the agent), corrections, possessives (claims with no "I"
-subject), claims (what a rule forms), patterns (shared case-insensitive patterns), and the word lists
+subject), claims (what a rule forms), inflection (pasts and participles a rule renders), patterns (shared case-insensitive patterns), and the word lists
 topic_words and predicate_words. formation7 is the frozen formation@7 control and shares none of them.
 """

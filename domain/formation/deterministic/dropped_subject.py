@@ -20,7 +20,7 @@ from domain.formation.deterministic.clause_first import NAMESPACES, clause_first
 from domain.formation.deterministic.clause_words import FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import PAST_FORMS, cut, parse_predicate, phrase_of
+from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
 from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -135,8 +135,7 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
                 kept.pop()
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
-            noun = phrase_of(text, kept)
-            noun = noun[:1].lower() + noun[1:] if noun[1:2].islower() else noun
+            noun = lowered(phrase_of(text, kept))
             article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
             predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")
             subject = conflict_key(NAMESPACES[kind], ["be", *words])

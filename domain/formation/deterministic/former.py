@@ -27,10 +27,12 @@ from domain.formation.deterministic.reported import only_introduces, reported_by
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
+from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, refusal_claims
 from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
+_FIRST_FRAGMENT_WORDS = 4
 _INVERSION = frozenset(
     {
         "should",
@@ -122,12 +124,20 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         past = opens_with_past(body)
         implied = _CANT.match(body) is not None
-        if not requested and not past and not implied:
+        # A short first fragment before a comma may open a self-description: "41, divorced, ...".
+        comma = body.find(",")
+        listed = comma > 0 and body.count(" ", 0, comma) < _FIRST_FRAGMENT_WORDS
+        if not requested and not past and not implied and not listed:
             return []
         tokens = tokenize(text, clause.start, clause.end)
         if not implied:
             requests = request_claims(text, tokens) if requested else []
-            return requests if requests or not past else dropped_subject_claims(text, tokens)
+            if requests:
+                return requests
+            # A self-description reads each fragment whole; the dropped-subject path would read "married for
+            # 10 years, 3 kids" as one past.
+            described = _described(text, tokens) if listed else []
+            return described or (dropped_subject_claims(text, tokens) if past else [])
     else:
         tokens = tokenize(text, clause.start, clause.end)
     if implied:
@@ -232,6 +242,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _described(text: str, tokens: list[Token]) -> list[Claim]:
+    """The claims of a list of self-describing fragments, each read as the sentence it stands for."""
+    claims: list[Claim] = []
+    for sentence in self_description(text, tokens):
+        claims.extend(clause_claims(sentence, Clause(0, 0, 0, len(sentence), sentence)))
+    return claims
 
 
 def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:

@@ -83,6 +83,7 @@ _RELATION_WORDS = RELATIVES | frozenset(
         "oldest",
     }
 )
+_AGE_WORDS = frozenset({"year", "years", "old", "yo"})
 _BUSINESSES = frozenset(
     {
         "company",
@@ -101,6 +102,12 @@ _BUSINESSES = frozenset(
 _ROLE_WORDS = OCCUPATIONS | POSITIONS | frozenset({"caretaker", "caregiver", "owner", "founder", "treasurer"})
 
 
+def _an_age(complement: frozenset[str]) -> bool:
+    """ "I'm 41", "I'm 78 years old": who the user is, as their role is."""
+    numbers = [word for word in complement if word.isdigit()]
+    return len(numbers) == 1 and complement - {numbers[0]} <= _AGE_WORDS
+
+
 def classify(
     lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User", kin: bool = True
 ) -> tuple[ClaimKind, Longevity]:
@@ -116,6 +123,8 @@ def classify(
         return ClaimKind.PREFERENCE, Longevity.DURABLE
     if complement & _CONSTRAINT_WORDS or complement & CONDITIONS:
         return ClaimKind.CONSTRAINT, Longevity.DURABLE
+    if lemma == "be" and _an_age(complement):
+        return ClaimKind.ROLE, Longevity.ONGOING
     if (
         lemma == "be"
         and complement & _ROLE_WORDS
@@ -124,6 +133,10 @@ def classify(
         and complement & _BUSINESSES
     ):
         return ClaimKind.ROLE, Longevity.ONGOING
+    # Where the user lives or moved is filed as a place even with people in it ("moved back in with my
+    # parents", "came to Canada with my two kids").
+    if lemma in _PLACES:
+        return ClaimKind.PROJECT_FACT, Longevity.DURABLE
     if complement & _RELATION_WORDS:
         return ClaimKind.RELATIONSHIP, Longevity.DURABLE
     if lemma in _WANTING:
@@ -134,8 +147,6 @@ def classify(
         return ClaimKind.SKILL, Longevity.DURABLE
     if lemma in _HAVING:
         return ClaimKind.RESOURCE, Longevity.ONGOING
-    if lemma in _PLACES:
-        return ClaimKind.PROJECT_FACT, Longevity.DURABLE
     if lemma in _STATES:
         return ClaimKind.RECURRING_STATE, Longevity.ONGOING
     if lemma in _ENJOYING_THINGS:

@@ -20,7 +20,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import ITEM_VERBS
 from domain.formation.deterministic.coordination import is_number, items_of
 from domain.formation.deterministic.inflection import past_participle
-from domain.formation.deterministic.parsing import phrase_of
+from domain.formation.deterministic.parsing import lowered, phrase_of
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -102,11 +102,6 @@ def _standing(tokens: list[Token]) -> int | None:
     )
 
 
-def _lowered(words: str) -> str:
-    """An imperative's capital is the sentence's, not the word's: "Keep it short" -> "keep it short"."""
-    return words[:1].lower() + words[1:] if words[1:2].islower() else words
-
-
 def _imperative(token: Token) -> bool:
     return token.lemma == token.lower and token.lower not in STOPWORDS and verb_lemma(token) == token.lower
 
@@ -158,7 +153,7 @@ def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | No
     # A kind is named in the plural ("recipes", "answers"); "Coffee please" asks for one.
     if not words or words[-1].lemma == words[-1].lower or not words[-1].lower.endswith("s"):
         return None
-    return _wish("wants", _lowered(phrase_of(text, words)), [t.lemma for t in words])
+    return _wish("wants", lowered(phrase_of(text, words)), [t.lemma for t in words])
 
 
 def _opening(text: str, tokens: list[Token]) -> int:
@@ -285,5 +280,5 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
     if done is not None:
         return [_wish("does not want" if refusing else "wants", done, lemmas)]
     # "stop adding summaries": the wish is that the assistant not add them.
-    action = f"{verb} {phrase_of(text, words[1:])}".strip() if gerund else _lowered(phrase_of(text, words))
+    action = f"{verb} {phrase_of(text, words[1:])}".strip() if gerund else lowered(phrase_of(text, words))
     return [_wish(wants, f"the assistant {how} {action}", lemmas)]
