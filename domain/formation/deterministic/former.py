@@ -91,15 +91,22 @@ _REQUEST_HINT = re.compile(
 # Every match of _REQUEST_HINT contains one of these ("ever" also stands for "never").
 _REQUEST_HINTS = ("always", "ever", "from now on", "going forward", "future")
 _QUOTES = ('"', "“", "”")
+# A single quote opens before a word's letter after a space and closes after a word before a space or a
+# mark; an apostrophe inside a word ("I'm") or before a year ("'68") is neither.
+_OPENING_SINGLE = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Za-z])")
+_CLOSING_SINGLE = re.compile(r"(?<=[\w.,!?])['’](?=\s|$|[.,!?;:])")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
 )
 
 
 def _inside_quote(text: str, start: int, at: int) -> bool:
-    """Whether an odd number of quotation marks opens before position at within the clause."""
+    """Whether an odd number of quotation marks opens before position at within the clause, or a single
+    quote opens there and has not closed ("Translate 'I am a doctor' into French")."""
     span = text[start:at]
-    return sum(span.count(q) for q in _QUOTES) % 2 == 1
+    # The opening quote's lookahead reads the word at at.
+    opened = len(_OPENING_SINGLE.findall(text, start, at + 1))
+    return sum(span.count(q) for q in _QUOTES) % 2 == 1 or opened > len(_CLOSING_SINGLE.findall(span))
 
 
 def _split_contractions(tokens: list[Token]) -> list[Token]:
@@ -178,7 +185,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
     elif not subjects and opens_with_past(body):
         claims.extend(dropped_subject_claims(text, tokens))
-    quoted = '"' in body or "“" in body
+    quoted = '"' in body or "“" in body or " '" in body or "‘" in body or body[:1] == "'"
     if subjects and reported_clause(body):
         subjects = []
     for n, at in enumerate(subjects):
