@@ -9,7 +9,8 @@ is based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has
 on with a statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four"
 forms "User has four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms
 "User is in ...". An aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of
-college") is not part of the answer. A "no" answer, a "yes" to
+college", "Since 1971, raised all four kids there"), how long after a "yes" ("yep, 22 years this June")
+and a conjunction opening the question ("And where did you grow up?") are not part of the answer. A "no" answer, a "yes" to
 the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not
 read here form nothing.
 """
@@ -19,6 +20,7 @@ import re
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.dropped_subject import opens_with_past
 from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.kinds import classify
 from domain.formation.equivalence import NUMBER_WORDS
@@ -62,6 +64,9 @@ _WHEN = re.compile(
 _WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
 _ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
 # Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
+_FUNCTION_OPENERS = STOPWORDS | {"since", "until", "till", "mostly", "mainly", "about", "around", "only"}
+# "And where did you grow up?": a conjunction opening the question is the conversation's.
+_QUESTION_LEAD = re.compile(r"^(?:and|so|oh|ok|okay|also)\b[\s,]*", re.IGNORECASE)
 _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
 _DO_YOU = re.compile(r"^do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|definitely|absolutely|of course)\b", re.IGNORECASE)
@@ -117,9 +122,18 @@ def _split_tail(tail: str) -> tuple[str, str]:
 
 def _answer(clause_text: str) -> str | None:
     answer = _TRAILING.sub("", _ASIDE.sub("", _LEADING.sub("", clause_text.strip())))
+    # "Since 1971, raised all four kids there": a statement with its "I" left out after a comma is an aside.
+    comma = answer.find(",")
+    while comma > 0:
+        if opens_with_past(answer[comma + 1 :].lstrip()):
+            answer = answer[:comma]
+            break
+        comma = answer.find(",", comma + 1)
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
-    return answer
+    # "Since 1971", "Only on weekends": a function word's capital is the sentence's.
+    head, _, tail = answer.partition(" ")
+    return f"{head.lower()} {tail}".strip() if head.lower() in _FUNCTION_OPENERS else answer
 
 
 def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
@@ -132,6 +146,9 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
     if len(added.split()) > MAX_ANSWER_WORDS:
         return None
     if match := _ARE_YOU.match(question):
+        if added[:1].isdigit():
+            added = ""  # "Are you married?" "yep, 22 years this June": how long, not what
+
         return "User", "is", Aspect.SIMPLE, f"{_voice(match['rest'])} {added}".strip()
     if match := _DO_YOU.match(question):
         if match["verb"].lower() == "have" and added:
@@ -230,7 +247,7 @@ def affirms(clause_text: str) -> bool:
 
 def answer_claims(question: str, clause_text: str) -> list[Claim]:
     """The claim a short answer makes with the predicate of the question it answers."""
-    question = question.strip()
+    question = _QUESTION_LEAD.sub("", question.strip())
     answer = _answer(clause_text)
     borrowed = _borrowed(question, answer) if answer is not None else None
     if borrowed is None:
