@@ -178,9 +178,28 @@ def _momentary(words: list[Token], lemma: str) -> bool:
     return False
 
 
+# "..., been there 5 yrs": how long at what was just named, not a statement of its own.
+_THERE = frozenset({"there", "here", "doing"})
+# After a comma these open a question of the user's: "..., any good curriculum for 4th grade math?".
+_QUESTION_OPENERS = frozenset({"any", "anyone", "anything", "what", "how", "which", "who", "why", "where"})
+
+
 def _aside(part: list[Token]) -> bool:
     """A comma's afterthought about the moment or about what was just said, not more of the object."""
     return _momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
+
+
+def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
+    """A comma's fragment that states or asks something of its own, not more of the object: a count after
+    a verb that does not list what it counts ("a tasting menu for the wedding, 40 guests"; "I have two
+    dogs, three cats" lists), a left-out "I've been" ("..., been there 5 yrs") or a question ("..., any
+    good curriculum for 4th grade math?")."""
+    first = part[0].lower
+    if first == "been" or first in _QUESTION_OPENERS:
+        return True
+    # A comma, not "and", before the count: "I run the 800 and 1500" lists.
+    after_comma = text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
+    return after_comma and len(part) > 1 and is_number(part[0]) and lemma not in POSSESSION and lemma != "be"
 
 
 def _points_back(words: list[Token]) -> bool:
@@ -335,6 +354,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             )
             found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
+        if part[0].lower == "been" and len(part) > 1 and part[1].lower not in _THERE:
+            # "Grew up in Houston, been in Seattle since 2020": a left-out "I've" opens an item of its own.
+            gerund = part[1].lower.endswith("ing")
+            been = Item(verb_lemma(part[1]), f"has been {part[1].lower}", Aspect.PERFECT, part[2:])
+            found.append(been if gerund else Item("be", "has been", Aspect.PERFECT, part[1:]))
+            continue
         opened = item_verb(part, aspect)
         complement = copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if opened is not None:
@@ -343,7 +368,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
         elif complement is not None:
             found.append(complement)
-        elif _aside(part):
+        elif _aside(part) or _afterthought(text, part, lemma):
             break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
         else:
             found[-1].words = [*found[-1].words, *part]

@@ -133,6 +133,10 @@ def classify(
         and complement & _BUSINESSES
     ):
         return ClaimKind.ROLE, Longevity.ONGOING
+    # What the user is making is a project even for people ("putting together a menu for my sister's
+    # wedding"); a plan is a goal.
+    if aspect is Aspect.PROGRESSIVE and lemma in _MAKING and lemma not in _WANTING:
+        return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
     # Where the user lives or moved is filed as a place even with people in it ("moved back in with my
     # parents", "came to Canada with my two kids").
     if lemma in _PLACES:
@@ -141,8 +145,6 @@ def classify(
         return ClaimKind.RELATIONSHIP, Longevity.DURABLE
     if lemma in _WANTING:
         return ClaimKind.GOAL, Longevity.ONGOING
-    if aspect is Aspect.PROGRESSIVE and lemma in _MAKING:
-        return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
     if lemma in _KNOWING:
         return ClaimKind.SKILL, Longevity.DURABLE
     if lemma in _HAVING:
