@@ -75,6 +75,7 @@ _LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
+_MODALS = frozenset({"can", "could", "will", "would", "should", "might", "must", "may", "cannot"})
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
@@ -180,6 +181,7 @@ def _momentary(words: list[Token], lemma: str) -> bool:
 
 # "..., been there 5 yrs": how long at what was just named, not a statement of its own.
 _THERE = frozenset({"there", "here", "doing"})
+_EMPTY = STOPWORDS | {"always", "still", "ever", "never", "too", "though", "lol", "haha"}
 # After a comma these open a question of the user's: "..., any good curriculum for 4th grade math?".
 _QUESTION_OPENERS = frozenset({"any", "anyone", "anything", "what", "how", "which", "who", "why", "where"})
 
@@ -195,8 +197,8 @@ def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
     dogs, three cats" lists), a left-out "I've been" ("..., been there 5 yrs") or a question ("..., any
     good curriculum for 4th grade math?")."""
     first = part[0].lower
-    if first == "been" or first in _QUESTION_OPENERS:
-        return True
+    if first == "been" or first in _QUESTION_OPENERS or all(t.lower in _EMPTY for t in part):
+        return True  # ..., "always have", "still do": function words alone state nothing
     # A comma, not "and", before the count: "I run the 800 and 1500" lists.
     after_comma = text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
     return after_comma and len(part) > 1 and is_number(part[0]) and lemma not in POSSESSION and lemma != "be"
@@ -317,8 +319,10 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
-            break  # another subject's statement ("..., it has a few hundred stars") or a negated one
+        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS | _MODALS or told_of(part):
+            # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
+            # modality of its own ("she has dementia and can't be left alone")
+            break
         if part[0].lower in _ESTIMATES and len(part) > 1 and is_number(part[1]):
             # An estimate, not a verb: "I'd love to retire early, like 50", "a small church, about 80
             # people on a good Sunday".
