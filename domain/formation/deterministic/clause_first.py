@@ -76,6 +76,7 @@ _LISTED = POSSESSION | {"be"}
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
 _MODALS = frozenset({"can", "could", "will", "would", "should", "might", "must", "may", "cannot"})
+_OWN_VERB_PHRASE = _NEGATORS | _MODALS
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
@@ -193,15 +194,16 @@ def _aside(part: list[Token]) -> bool:
 
 def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
     """A comma's fragment that states or asks something of its own, not more of the object: a count after
-    a verb that does not list what it counts ("a tasting menu for the wedding, 40 guests"; "I have two
-    dogs, three cats" lists), a left-out "I've been" ("..., been there 5 yrs") or a question ("..., any
-    good curriculum for 4th grade math?")."""
+    a verb that does not list what it counts ("a tasting menu for the wedding, 40 guests"; a possession's
+    and a copula's counts are theirs), a left-out "I've been" ("..., been there 5 yrs"), a question ("...,
+    any good curriculum for 4th grade math?") or function words alone ("..., always have")."""
     first = part[0].lower
     if first == "been" or first in _QUESTION_OPENERS or all(t.lower in _EMPTY for t in part):
-        return True  # ..., "always have", "still do": function words alone state nothing
+        return True
+    if len(part) < 2 or not is_number(part[0]) or lemma in POSSESSION or lemma == "be":
+        return False
     # A comma, not "and", before the count: "I run the 800 and 1500" lists.
-    after_comma = text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
-    return after_comma and len(part) > 1 and is_number(part[0]) and lemma not in POSSESSION and lemma != "be"
+    return text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
 
 
 def _points_back(words: list[Token]) -> bool:
@@ -319,7 +321,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS | _MODALS or told_of(part):
+        if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
             # modality of its own ("she has dementia and can't be left alone")
             break

@@ -183,7 +183,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
-    elif opens_with_past(body):
+    elif (not subjects or subjects[0]) and opens_with_past(body):
         # "Been driving trucks for twenty years, ..., now I dispatch from home": the words before the first
         # "I" are a clause of their own with its "I" left out.
         claims.extend(dropped_subject_claims(text, tokens[: subjects[0]] if subjects else tokens))

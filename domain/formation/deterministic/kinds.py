@@ -104,8 +104,8 @@ _ROLE_WORDS = OCCUPATIONS | POSITIONS | frozenset({"caretaker", "caregiver", "ow
 
 def _an_age(complement: frozenset[str]) -> bool:
     """ "I'm 41", "I'm 78 years old": who the user is, as their role is."""
-    numbers = [word for word in complement if word.isdigit()]
-    return len(numbers) == 1 and complement - {numbers[0]} <= _AGE_WORDS
+    words = [word for word in complement if not word.isdigit()]
+    return len(words) < len(complement) <= len(words) + 1 and _AGE_WORDS.issuperset(words)
 
 
 def classify(
