@@ -21,6 +21,12 @@ from tests.unit.test_former_clause_structure import statements
         ),
         (("A: Are you retired?", "yes, 6 years now"), "User is retired."),
         (("A: What do you grow?", "Mostly garlic and onions"), "User grows mostly garlic and onions."),
+        # An answer that limits the question also says yes.
+        (
+            ("A: Do you still ski?", "only on spring trips, my knees complain"),
+            "User still skis only on spring trips.",
+        ),
+        (("A: Do you bake?", "mostly bread"), "User bakes mostly bread."),
     ],
 )
 def test_an_answer_states_the_questions_predicate(turns: tuple[str, ...], expected: str) -> None:
@@ -32,7 +38,12 @@ def test_an_answer_states_the_questions_predicate(turns: tuple[str, ...], expect
     [
         (("A: How long have you taught there?", "Since 2004, started right after my degree"), "started"),
         (("A: Are you retired?", "yes, 6 years now"), "6 years"),
+        (("A: Do you still ski?", "only on spring trips, my knees complain"), "knees"),
     ],
 )
 def test_an_aside_is_not_part_of_the_answer(turns: tuple[str, ...], unwanted: str) -> None:
     assert not any(unwanted in statement for statement in statements(*turns))
+
+
+def test_a_limit_to_the_agents_offer_states_nothing() -> None:
+    assert statements("A: Do you want me to add a reminder?", "only if it's quick") == set()

@@ -23,6 +23,8 @@ from tests.unit.test_former_clause_structure import statements
             "User spent ten years in the Navy.",
         ),
         ("Hate mornings, always have.", "User hates mornings."),
+        ("Worked in Dubai for years, then moved back to Cork.", "User moved back to Cork."),
+        ("I switched to decaf bc my heart races.", "User switched to decaf."),
         ("Love gardening and hate weeding.", "User loves gardening."),
         (
             "My goal this summer is to swim a mile without stopping.",

@@ -23,6 +23,7 @@ from tests.unit.test_former_clause_structure import statements
         ("Please keep recipes under 30 minutes.", "User wants recipes kept under 30 minutes."),
         ("Never schedule calls before 10am.", "User does not want calls scheduled before 10am."),
         ("big fonts from now on", "User wants big fonts."),
+        ("Don't call me ma'am, call me Ruth.", "User wants to be called Ruth."),
     ],
 )
 def test_a_wish_names_its_thing_first(text: str, expected: str) -> None:
@@ -52,3 +53,10 @@ def test_a_wish_without_an_object_stays_an_instruction(text: str, expected: str)
 )
 def test_a_one_off_or_unclear_wish_forms_no_rendered_wish(text: str) -> None:
     assert not any(" kept" in s or " given" in s or "wants short answers" in s for s in statements(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["They call me Red at work.", "Can you call me a taxi?", "call me when you can"]
+)
+def test_a_name_wish_needs_an_instruction_and_a_name(text: str) -> None:
+    assert not any("to be called" in statement for statement in statements(text))

@@ -91,7 +91,8 @@ def _verb_at(tokens: list[Token], start: int) -> int | None:
         # "sells" after the noun, where a plural noun ("my kids are") would be followed by its own verb.
         if token.lower != lemma and token.lower == third_person(lemma) and following not in _FINITE:
             return at if at > start + 1 else None
-        # A past is the verb even before another ("my friend asked 'are you ...'"): the noun phrase ends there.
+        # A past is the verb even before another ("my friend asked 'are you ...'"): the noun phrase ends
+        # there.
         if at > start + 1 and _past(token):
             return at
     return None

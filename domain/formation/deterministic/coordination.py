@@ -68,6 +68,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             break  # "a plumber not an electrician": what the user is not is a contrast, not more object
         if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
+        if low == "then" and 0 < index < last and "," in gap and past_form(tokens[index + 1]):
+            continue  # "Lived in Osaka, then moved back to Ohio": ", then" before a past coordinates
         if index and low in STOP:
             following = tokens[index + 1].lower if index < last else ""
             infinitive = following == "to" and low in ASKING

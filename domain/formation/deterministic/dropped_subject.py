@@ -1,16 +1,16 @@
-"""Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972
-bronco with my dad", "Saving up for a house".
+"""Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972 bronco
+with my dad", "Saving up for a house".
 
 People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
-"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates
-the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with
-"I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a charm",
-"Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison means the
-thing, not the user, did it. A base form opens an instruction ("Use metric units") and a third-person form
-a remark ("Sounds good"); neither is read here, except a verb of feeling, which is the speaker's ("Hate
-winter.", "Love hiking"; not "Love it", "Love you guys"). A clause opening with a role ("Sous chef at a seafood
-place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role,
-and one opening with a limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
+"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates the
+moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with "I" and
+goes through the clause-first path. The same opening with "it" left out ("Worked like a charm", "Broke again")
+is told apart by what follows the verb: an object pronoun, "me", or a comparison means the thing, not the
+user, did it. A base form opens an instruction ("Use metric units") and a third-person form a remark ("Sounds
+good"); neither is read here, except a verb of feeling, which is the speaker's ("Hate winter.", "Love hiking";
+not "Love it", "Love you guys"). A clause opening with a role ("Sous chef at a seafood place", "Retired nurse
+here") is read as "I'm a ..." when nothing but a comma or a place follows the role, and one opening with a
+limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 """
 
 import re

@@ -83,6 +83,10 @@ _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "wasnt": (("was", "be"), ("not", "not")),
     "havent": (("have", "have"), ("not", "not")),
     "hasnt": (("has", "have"), ("not", "not")),
+    # Phone typing for "because": "I prefer audiobooks bc I'm always driving".
+    "bc": (("because", "because"),),
+    "cuz": (("because", "because"),),
+    "coz": (("because", "because"),),
 }
 _UNSPLIT = frozenset(_CONTRACTIONS)
 _REQUEST_HINT = re.compile(

@@ -1,17 +1,17 @@
 """Standing requests to the agent: an instruction that says it holds beyond this answer forms the stated wish.
 
-A wish is rendered as a person would write it, what it is about and then what is to be done with it:
-"Please never schedule meetings on Fridays" forms "User does not want meetings scheduled on Fridays.";
-"please keep recipe suggestions low-sugar" forms "User wants recipe suggestions kept low-sugar."; "Could you
-stop adding summaries?" forms "User does not want summaries added."; "Always include the sources" forms
-"User wants the sources always included.". An instruction with no noun phrase after its verb stays one:
-"Always answer me in bullet points" forms "User wants the assistant to always answer them in bullet
-points.". "so no milk in recipes please" forms "User does not want milk in recipes."; "Vegan recipes
-please" and "short answers from now on", with no verb, form "User wants vegan recipes." and "User wants short
-answers.". A polite instruction is standing when its object is a kind of thing ("charts", "metric units"),
-not one thing of this conversation ("explain that again", "write me a cover letter", "make it shorter"), or
-when it refuses ("please don't recommend chain restaurants"); an instruction about the current answer alone
-("Give me three ideas") carries no such marker and forms nothing."""
+A wish is rendered as a person would write it, what it is about and then what is to be done with it: "Please
+never schedule meetings on Fridays" forms "User does not want meetings scheduled on Fridays."; "please keep
+recipe suggestions low-sugar" forms "User wants recipe suggestions kept low-sugar."; "Could you stop adding
+summaries?" forms "User does not want summaries added."; "Always include the sources" forms "User wants the
+sources always included.". An instruction with no noun phrase after its verb stays one: "Always answer me in
+bullet points" forms "User wants the assistant to always answer them in bullet points.". "so no milk in
+recipes please" forms "User does not want milk in recipes."; "Vegan recipes please" and "short answers from
+now on", with no verb, form "User wants vegan recipes." and "User wants short answers."; "just call me Jo"
+forms "User wants to be called Jo.". A polite instruction is standing when its object is a kind of thing
+("charts", "metric units"), not one thing of this conversation ("explain that again", "write me a cover
+letter", "make it shorter"), or when it refuses ("please don't recommend chain restaurants"); an instruction
+about the current answer alone ("Give me three ideas") carries no such marker and forms nothing."""
 
 import re
 
@@ -85,7 +85,7 @@ _COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
-HINTS = ("please", "pls", "plz", "stop")
+HINTS = ("please", "pls", "plz", "stop", "call me")
 
 
 def _standing(tokens: list[Token]) -> int | None:
@@ -235,7 +235,23 @@ def _wish(wants: str, complement: str, lemmas: list[str]) -> Claim:
     )
 
 
+def _called(text: str, tokens: list[Token]) -> list[Claim]:
+    """ "just call me Jo", "Call me Sam, everyone does": the name the user wants to be called by."""
+    for at in range(len(tokens) - 2):
+        call, me, name = tokens[at : at + 3]
+        if call.lower != "call" or me.lower != "me" or not name.text[:1].isupper() or name.lower in STOPWORDS:
+            continue
+        if at == 0 or tokens[at - 1].lower in _POLITE or "," in text[tokens[at - 1].end : call.start]:
+            return [_wish("wants", f"to be called {name.text}", ["called", name.lower])]
+    return []
+
+
 def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """The wishes a standing instruction to the agent states, or nothing."""
+    return [*_instruction_claims(text, tokens), *_called(text, tokens)]
+
+
+def _instruction_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """The wish a standing instruction to the agent states, or nothing."""
     refused = _refusal(text, tokens)
     if refused:
