@@ -23,6 +23,10 @@ from tests.unit.test_former_clause_structure import statements
         ("Please keep recipes under 30 minutes.", "User wants recipes kept under 30 minutes."),
         ("Never schedule calls before 10am.", "User does not want calls scheduled before 10am."),
         ("big fonts from now on", "User wants big fonts."),
+        ("pls no long intros", "User does not want long intros."),
+        ("No emojis please, and no exclamation marks.", "User does not want exclamation marks."),
+        ("Don't give me the calorie talk please, I've heard it.", "User does not want the calorie talk."),
+        ("Please always send me the total in dollars.", "User wants the total in dollars."),
         ("Don't call me ma'am, call me Ruth.", "User wants to be called Ruth."),
     ],
 )
@@ -47,6 +51,7 @@ def test_a_wish_without_an_object_stays_an_instruction(text: str, expected: str)
     [
         "Please keep the tone casual.",  # where the object ends is not known
         "Please give me three more ideas.",  # one piece of work, not a standing wish
+        "Please don't make the font so small.",  # cut before its complement
         "Please suggest hikes with shade.",
         "short answers are fine for now",
     ],

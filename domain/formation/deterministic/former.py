@@ -22,7 +22,7 @@ from domain.formation.deterministic.patterns import folded, frequency, hinted, s
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
-from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.relatives import opens_with_kin, relative_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
@@ -138,9 +138,12 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         # A short first fragment before a comma may open a self-description: "41, divorced, ...".
         comma = body.find(",")
         listed = comma > 0 and body.count(" ", 0, comma) < _FIRST_FRAGMENT_WORDS
-        if not requested and not past and not implied and not listed:
+        if not requested and not past and not implied and not listed and not opens_with_kin(body):
             return []
         tokens = tokenize(text, clause.start, clause.end)
+        related = relative_claims(text, tokens) if tokens and opens_with_kin(body) else []
+        if related:
+            return related
         if not implied:
             requests = request_claims(text, tokens) if requested else []
             if requests:

@@ -80,8 +80,12 @@ _NOUN_WORDS = (
 _NO_OBJECT_VERBS = frozenset(
     {"be", "go", "talk", "speak", "answer", "reply", "respond", "ask", "look", "try"}
 )
+_POINTED = frozenset({"it", "that", "this", "these", "those", "them", "one"})
+_GIVING = frozenset({"give", "send", "show"})
+_RECEIVERS = frozenset({"me", "us"})
 # Verbs whose object is followed by what it is to be: "keep replies | under five lines".
 _COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
+_REFUSAL_OPENERS = frozenset({"so", "and", "but"}) | _PLEASE
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
@@ -124,7 +128,11 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
     if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
         return None
-    if second in _THIS_ONE or second in _PLEASE:
+    if negation and second in _RECEIVERS and at + 2 < len(rest):
+        second = rest[at + 2].lower  # "please don't give me the lecture": what would be given
+    # A refusal of "the ..." holds from now on ("please don't give me the sleep hygiene lecture"); one of
+    # "it" or "that" is about this answer.
+    if (second in _POINTED if negation else second in _THIS_ONE) or second in _PLEASE:
         return None
     if "," in text[first.end : rest[at + 1].start]:
         return None  # "Hey, quick question": a greeting, not a verb
@@ -162,30 +170,38 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    # "Use metric units please, I'm in Germany"; "Hey, ..." is a greeting, not a verb.
-    if _imperative(tokens[0]) and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start]):
+    # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
+    # greeting, not a verb.
+    if (
+        lowers[:2] == ["do", "not"]
+        or _imperative(tokens[0])
+        and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
+    ):
         return 0
     return next((at for at, low in enumerate(lowers) if low in _PLEASE and at + 2 < len(lowers)), 0)
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
-    """ "..., so no milk in recipes please": a polite "no" and what it refuses, from now on."""
+    """ "..., so no milk in recipes please", "please no emojis", "No emojis please, and no exclamation
+    marks": each polite "no" and what it refuses, from now on."""
     if not any(t.lower in _PLEASE for t in tokens):
         return []
+    refused: list[Claim] = []
     for at, token in enumerate(tokens[:-1]):
         opens = (
             at == 0
-            or tokens[at - 1].lower in ("so", "and", "but")
+            or tokens[at - 1].lower in _REFUSAL_OPENERS
             or "," in text[tokens[at - 1].end : token.start]
         )
         following = tokens[at + 1].lower
         if token.lower != "no" or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
             continue
         items = items_of(text, tokens[at + 1 :])
-        if not items:
-            return []
-        return [_wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])]
-    return []
+        if items:
+            refused.append(
+                _wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])
+            )
+    return refused
 
 
 def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
@@ -194,6 +210,9 @@ def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
     object ("answer in French", "call me Jo", "keep it short")."""
     if verb in _NO_OBJECT_VERBS:
         return None
+    if verb in _GIVING and after and after[0].lower in _RECEIVERS:
+        # "don't give me the sleep hygiene lecture": the wish is about what the user would receive.
+        return _done_to_user(text, after[1:])
     own = _NOUN_PHRASES if verb in _OFFERING else _NOUN_PHRASES - _WITH
     end = len(after)
     for at, token in enumerate(after):
@@ -215,6 +234,13 @@ def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
         return None  # "keep the tone casual": where the object ends is not known
     rest = phrase_of(text, after[end:])
     return " ".join(w for w in (phrase_of(text, obj), f"{how}{past_participle(verb)}", rest) if w)
+
+
+def _done_to_user(text: str, after: list[Token]) -> str | None:
+    items = items_of(text, after)
+    if not items or items[0][0].lower in _THIS_ONE - _NOUN_WORDS:
+        return None
+    return phrase_of(text, items[0])
 
 
 def _plural(token: Token) -> bool:
@@ -295,6 +321,8 @@ def _instruction_claims(text: str, tokens: list[Token]) -> list[Claim]:
     done = _done(text, verb, words[1:], "always " if how == "to always" else "")
     if done is not None:
         return [_wish("does not want" if refusing else "wants", done, lemmas)]
+    if verb in _COMPLEMENTED:
+        return []  # "make the font so small" cut before its complement says nothing whole
     # "stop adding summaries": the wish is that the assistant not add them.
     action = f"{verb} {phrase_of(text, words[1:])}".strip() if gerund else lowered(phrase_of(text, words))
     return [_wish(wants, f"the assistant {how} {action}", lemmas)]
