@@ -25,7 +25,7 @@ from tests.unit.test_former_clause_structure import statements
         ("big fonts from now on", "User wants big fonts."),
         ("pls no long intros", "User does not want long intros."),
         ("No emojis please, and no exclamation marks.", "User does not want exclamation marks."),
-        ("Don't give me the calorie talk please, I've heard it.", "User does not want the calorie talk."),
+        ("Please don't send me links to paywalled sites.", "User does not want links to paywalled sites."),
         ("Please always send me the total in dollars.", "User wants the total in dollars."),
         ("Don't call me ma'am, call me Ruth.", "User wants to be called Ruth."),
     ],
@@ -52,12 +52,14 @@ def test_a_wish_without_an_object_stays_an_instruction(text: str, expected: str)
         "Please keep the tone casual.",  # where the object ends is not known
         "Please give me three more ideas.",  # one piece of work, not a standing wish
         "Please don't make the font so small.",  # cut before its complement
+        "Please don't give me the answer, just a hint.",  # about this answer
+        "Don't tell me the ending please!",
         "Please suggest hikes with shade.",
         "short answers are fine for now",
     ],
 )
 def test_a_one_off_or_unclear_wish_forms_no_rendered_wish(text: str) -> None:
-    assert not any(" kept" in s or " given" in s or "wants short answers" in s for s in statements(text))
+    assert not any("want" in statement for statement in statements(text))
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,6 @@ _NOUN_WORDS = (
 _NO_OBJECT_VERBS = frozenset(
     {"be", "go", "talk", "speak", "answer", "reply", "respond", "ask", "look", "try"}
 )
-_POINTED = frozenset({"it", "that", "this", "these", "those", "them", "one"})
 _GIVING = frozenset({"give", "send", "show"})
 _RECEIVERS = frozenset({"me", "us"})
 # Verbs whose object is followed by what it is to be: "keep replies | under five lines".
@@ -130,9 +129,8 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
         return None
     if negation and second in _RECEIVERS and at + 2 < len(rest):
         second = rest[at + 2].lower  # "please don't give me the lecture": what would be given
-    # A refusal of "the ..." holds from now on ("please don't give me the sleep hygiene lecture"); one of
-    # "it" or "that" is about this answer.
-    if (second in _POINTED if negation else second in _THIS_ONE) or second in _PLEASE:
+    # "please don't give me the answer, just a hint" is about this answer, as "the ..." mostly is.
+    if second in _THIS_ONE or second in _PLEASE:
         return None
     if "," in text[first.end : rest[at + 1].start]:
         return None  # "Hey, quick question": a greeting, not a verb
