@@ -27,6 +27,9 @@ def test_the_relative_holds_the_clause(text: str, expected: str) -> None:
     [
         ("Baby steps.", "User has a baby."),
         ("Kids these days, honestly.", "User has kids."),
+        # A remark on all of them, not the user's own.
+        ("Kids are so expensive these days.", "User has kids."),
+        ("Grandkids are the best.", "User has grandkids."),
         # "they" is the boys, not the sister.
         ("My sister has two boys, they are 4 and 7.", "User's sister are 4 and 7."),
         ("My brother moved to Leeds and she followed him.", "User's brother followed him."),

@@ -224,6 +224,16 @@ def _fits(pronoun: str, relative: Token) -> bool:
     return pronoun == sex if sex is not None else True
 
 
+def _particular(relative: Token, predicate: list[Token]) -> bool:
+    """Whether a bare relative's noun names the user's own: a singular one always ("Wife teaches ..."); a
+    plural one when what follows is an age or what they are doing ("Twins are 18 months", "Grandkids are
+    coming"), not a remark on all of them ("Kids are so expensive", "Teenagers are the worst")."""
+    if not _plural_noun(relative):
+        return True
+    following = predicate[1] if len(predicate) > 1 else None
+    return following is not None and (following.lower.endswith("ing") or is_number(following))
+
+
 def _states(predicate: list[Token]) -> bool:
     """A finite verb right after a bare relative's noun, an adverb allowed before it: "are", "has", or a
     verb in -s or a past with words after it ("Husband works nights", "Stepson just turned 15"; "Baby
@@ -250,7 +260,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     noun: Token | None = None  # the holder's relative word, which a continuing pronoun must fit
     stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
     first = tokens[0]
-    if first.lemma in KIN and len(tokens) > 1 and _states(tokens[1:]):
+    if first.lemma in KIN and len(tokens) > 1 and _states(tokens[1:]) and _particular(first, tokens[1:]):
         # "Grandkids are coming this weekend", "Twins are 18 months now": phone typing leaves out "my".
         if first.lemma not in _PARENTS:
             claims.append(_has_claim([first]))
