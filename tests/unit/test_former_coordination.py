@@ -44,6 +44,7 @@ def test_each_item_forms_its_claim(text: str, expected: str) -> None:
         ("Love you guys", "User loves"),
         ("Love this idea, thanks", "User loves"),
         ("Enjoy your weekend!", "User enjoys"),
+        ("Hate to bother you, but can you check this?", "User hates"),
     ],
 )
 def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:

@@ -38,6 +38,7 @@ def test_each_fragment_forms_its_claim(text: str, expected: set[str]) -> None:
         "eggs, milk, two onions, bread",  # a shopping list
         "2, maybe 3",
         "Monday, Tuesday at 3pm",
+        "20, 30, 40, divorced",  # a list of numbers is no age
         "ok, thanks, that helps",
         "divorced, sadly",  # one fragment alone is no list of them
         "If I were 40, married, with three kids, would I still do it?",

@@ -170,7 +170,8 @@ def _opening(tokens: list[Token]) -> int | None:
         ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     if first.lower in _FEELINGS:
-        return at  # "Hate winter.": a feeling is the speaker's, never an instruction
+        # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
+        return at if tokens[at + 1].lower != "to" else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
     if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None

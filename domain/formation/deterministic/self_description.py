@@ -76,8 +76,13 @@ def _reading(text: str, piece: list[Token]) -> str | None:
 
 def self_description(text: str, tokens: list[Token]) -> list[str]:
     """The first-person sentences a list of fragments stands for; empty when it is no self-description."""
+    pieces = _fragments(text, tokens)
+    # One age a person has: "20, 30, 40" is a list of numbers.
+    ages = sum(1 for piece in pieces if len(piece) == 1 and piece[0].lower.isdigit())
     readings = [
-        _reading(text, piece) for piece in _fragments(text, tokens) if len(piece) <= _MAX_FRAGMENT_WORDS
+        _reading(text, piece)
+        for piece in pieces
+        if len(piece) <= _MAX_FRAGMENT_WORDS and not (ages > 1 and piece[0].lower.isdigit())
     ]
     found = [reading for reading in readings if reading is not None]
     return found if len(found) >= _MIN_READ else []
