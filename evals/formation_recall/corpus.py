@@ -1,10 +1,11 @@
 """The formation recall corpus: ordinary speech to an agent, labelled with the claims a person would expect.
 
-Four frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl` and
-`dev3.jsonl`, which rule work may be tuned on (`dev2` was written and frozen before the second round of rule
-work read any miss, `dev3` before the fourth), and `unseen.jsonl`, authored and committed before any rule
-change and never read while changing rules. The loader refuses a part whose content no longer matches its record, so an edit is a deliberate
-re-freeze that shows in review.
+Five frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl`,
+`dev3.jsonl` and `dev4.jsonl`, which rule work may be tuned on (`dev2` was written and frozen before the
+second round of rule work read any miss, `dev3` before the fourth, `dev4` before the sixth), and
+`unseen.jsonl`, authored and committed before any rule change and never read while changing rules. The
+loader refuses a part whose content no longer matches its record, so an edit is a deliberate re-freeze that
+shows in review.
 
 One case a line: `id`; `turns`, each `{"role": "user" | "assistant", "text"}`; `expect`, the claims the
 case must form, each with its acceptable `statement` renderings (third person, "User ..."), its `kind` and
@@ -35,6 +36,7 @@ class Part(StrEnum):
     DEV = "dev"
     DEV2 = "dev2"
     DEV3 = "dev3"
+    DEV4 = "dev4"
     UNSEEN = "unseen"
 
 

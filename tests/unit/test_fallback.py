@@ -172,6 +172,8 @@ def test_gate_memory_fallback_never_fabricates_lookalike_turns() -> None:
         "My doctor thinks I have ADHD.",
         "My mom always said I was a picky eater.",
         "I work too much, my roommate says.",
+        "Translate 'I am a doctor' into French.",
+        "My friend asked 'are you coming to the reunion?'",
     ],
 )
 def test_gate_memory_fallback_never_fabricates_from_questions_hypotheticals_and_others(text: str) -> None:

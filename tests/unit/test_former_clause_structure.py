@@ -80,20 +80,20 @@ def statements(*turns: str) -> set[str]:
         ("I rent a cabin in Maine with no internet.", "User rents a cabin in Maine."),
         ("I rent a cabin in Maine with no internet.", "User has no internet."),
         # A polite instruction about a kind of thing, and "stop ...", are standing wishes.
-        ("Please use British spelling.", "User wants the assistant to use British spelling."),
+        ("Please use British spelling.", "User wants British spelling used."),
         # A polite request with no verb wants the kind of thing it names.
         ("Gluten-free recipes please", "User wants gluten-free recipes."),
         ("Shorter replies please, always.", "User wants shorter replies."),
         ("Short sentences please, I'm dyslexic.", "User is dyslexic."),
         (
             "Keep replies under five lines please, I read on my phone.",
-            "User wants the assistant to keep replies under five lines.",
+            "User wants replies kept under five lines.",
         ),
         (
             "Could you stop ending every reply with a question?",
-            "User does not want the assistant to end every reply with a question.",
+            "User does not want every reply ended with a question.",
         ),
-        ("please don't use jargon", "User does not want the assistant to use jargon."),
+        ("please don't use jargon", "User does not want jargon used."),
         # A verb with nothing after it: an activity, or what the user is doing these days.
         ("I paint, and I garden when it's warm.", "User paints."),
         ("Honestly I never drive.", "User never drives."),
@@ -137,7 +137,7 @@ def statements(*turns: str) -> set[str]:
         # Standing markers before the instruction, and the answers to "What do you do?"/"Do you have X?".
         (
             "Going forward, don't suggest anything with gluten.",
-            "User wants the assistant not to suggest anything with gluten.",
+            "User does not want anything with gluten suggested.",
         ),
         ("From now on, reply in French.", "User wants the assistant to reply in French."),
         (

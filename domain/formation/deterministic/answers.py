@@ -2,16 +2,17 @@
 
 "How long have you lived in Chicago?" answered "pretty much all my life" forms "User has lived in Chicago
 pretty much all their life."; "Which languages do you speak?" answered "English and Tagalog" forms "User
-speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's
-clause alone; the question supplies wording, never a fact. "Where are you based?" answered "Halifax" forms "User
-is based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a
-"yes" to "Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes
-on with a statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four"
-forms "User has four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms
-"User is in ...". An aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of
-college") is not part of the answer. A "no" answer, a "yes" to
-the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not
-read here form nothing.
+speaks English and Tagalog.". Only the answer is the user's assertion, so the claim cites the answer's clause
+alone; the question supplies wording, never a fact. "Where are you based?" answered "Halifax" forms "User is
+based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a "yes" to
+"Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes on with a
+statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four" forms "User has
+four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ...". An
+aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of college", "Since 1971,
+raised all four kids there"), how long after a "yes" ("yep, 22 years this June") and a conjunction opening the
+question ("And where did you grow up?") are not part of the answer. A "no" answer, a "yes" to the agent's
+offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not read here form
+nothing.
 """
 
 import re
@@ -19,6 +20,8 @@ import re
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.dropped_subject import opens_with_past
+from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.kinds import classify
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, tokenize, verb_lemma
@@ -61,12 +64,23 @@ _WHEN = re.compile(
 _WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
 _ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
 # Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
+_FUNCTION_OPENERS = STOPWORDS | {"since", "until", "till", "mostly", "mainly", "about", "around", "only"}
+# "And where did you grow up?": a conjunction opening the question is the conversation's.
+_QUESTION_LEAD = re.compile(r"^(?:and|so|oh|ok|okay|also)\b[\s,]*", re.IGNORECASE)
 _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
-_DO_YOU = re.compile(r"^do you (?P<verb>[a-z]+)(?P<tail>[^?]*)\?$", re.IGNORECASE)
+_DO_YOU = re.compile(
+    r"^do you (?P<adv>(?:still|usually|normally|often|also|ever|really) )?(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
+    re.IGNORECASE,
+)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|definitely|absolutely|of course)\b", re.IGNORECASE)
+# An answer that limits how far the question holds also says yes: "Only during the day", "Mostly weekends".
+_QUALIFYING = re.compile(
+    r"^(?:only|mostly|mainly|usually|sometimes|occasionally|every|most|on weekends|twice|once)\b",
+    re.IGNORECASE,
+)
 # A question about the agent's offer or this moment: a "yes" says nothing about the user.
 _OWN_STATEMENT = re.compile(r"(?:and|but|so|though|my|our|i|i'm|im|we|he|she|they|it)\b", re.IGNORECASE)
-_OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there|still)\b", re.IGNORECASE)
+_OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there)\b", re.IGNORECASE)
 _LEADING = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
 )
@@ -76,32 +90,13 @@ _TRAILING = re.compile(
 # After a comma these open a statement or an exception of its own, which the answer does not include:
 # "line cook, been doing it 6 yrs", "all my life, except four years of college".
 _ASIDE = re.compile(
-    r",\s*(?:except|but|so|been|was|is|it's|its|i|im|i'm|i've|ive|which|since|though|although)\b.*$",
+    r",\s*(?:except|but|so|been|was|is|it's|its|i|im|i'm|i've|ive|which|since|though|although|my|our|he|she|"
+    r"they|we)\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
 _ENDING_PREPOSITIONS = (" from", " in", " at", "from")
-_IRREGULAR_PAST = {
-    "grow": "grew",
-    "go": "went",
-    "meet": "met",
-    "get": "got",
-    "have": "had",
-    "do": "did",
-    "make": "made",
-    "take": "took",
-    "come": "came",
-    "begin": "began",
-    "buy": "bought",
-    "find": "found",
-    "leave": "left",
-    "learn": "learned",
-    "study": "studied",
-    "teach": "taught",
-    "spend": "spent",
-    "live": "lived",
-}
 _YOU = re.compile(r"\b(?:your|yours|yourself|you)\b", re.IGNORECASE)
 _YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
 
@@ -121,9 +116,7 @@ def _tensed(match: re.Match[str]) -> str:
     lemma = match["verb"].lower()
     if match["aux"].lower() != "did":
         return third_person(lemma)
-    if lemma in _IRREGULAR_PAST:
-        return _IRREGULAR_PAST[lemma]
-    return lemma + ("d" if lemma.endswith("e") else "ed")
+    return simple_past(lemma)
 
 
 def _voice(phrase: str) -> str:
@@ -138,26 +131,45 @@ def _split_tail(tail: str) -> tuple[str, str]:
 
 def _answer(clause_text: str) -> str | None:
     answer = _TRAILING.sub("", _ASIDE.sub("", _LEADING.sub("", clause_text.strip())))
+    # "Since 1971, raised all four kids there": a statement with its "I" left out after a comma is an aside.
+    comma = answer.find(",")
+    while comma > 0:
+        if opens_with_past(answer[comma + 1 :].lstrip()):
+            answer = answer[:comma]
+            break
+        comma = answer.find(",", comma + 1)
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
-    return answer
+    # "Since 1971", "Only on weekends": a function word's capital is the sentence's.
+    head, _, tail = answer.partition(" ")
+    return f"{head.lower()} {tail}".strip() if head.lower() in _FUNCTION_OPENERS else answer
 
 
 def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
     """A "yes" to "Are you ...?" or "Do you ...?": the question's predicate, with what the answer adds."""
-    if not affirms(clause_text) or _OFFER.search(question) is not None:
+    qualified = _QUALIFYING.match(clause_text.strip()) is not None
+    if not (affirms(clause_text) or qualified) or _OFFER.search(question) is not None:
         return None
-    added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
+    if qualified:
+        # "Do you still drive?" "Only during the day, my night vision ...": a yes, limited.
+        added = _answer(clause_text) or ""
+    else:
+        added = _TRAILING.sub("", _LEADING.sub("", clause_text.strip()))
     if _OWN_STATEMENT.match(added):
         added = ""  # "yes, and my kids answer me in English": what follows is a statement of its own
     if len(added.split()) > MAX_ANSWER_WORDS:
         return None
     if match := _ARE_YOU.match(question):
+        if added[:1].isdigit():
+            added = ""  # "Are you married?" "yep, 22 years this June": how long, not what
+
         return "User", "is", Aspect.SIMPLE, f"{_voice(match['rest'])} {added}".strip()
     if match := _DO_YOU.match(question):
         if match["verb"].lower() == "have" and added:
             return "User", "has", Aspect.SIMPLE, added  # "Do you have kids?" "yes, a daughter"
-        verb = third_person(match["verb"].lower())
+        # "Do you still drive?": the adverb stays before the verb, "ever" asks and is not stated.
+        adverb = (match["adv"] or "").lower().replace("ever ", "")
+        verb = f"{adverb}{third_person(match['verb'].lower())}"
         return "User", verb, Aspect.SIMPLE, f"{_voice(match['tail'])} {added}".strip()
     return None
 
@@ -251,7 +263,7 @@ def affirms(clause_text: str) -> bool:
 
 def answer_claims(question: str, clause_text: str) -> list[Claim]:
     """The claim a short answer makes with the predicate of the question it answers."""
-    question = question.strip()
+    question = _QUESTION_LEAD.sub("", question.strip())
     answer = _answer(clause_text)
     borrowed = _borrowed(question, answer) if answer is not None else None
     if borrowed is None:

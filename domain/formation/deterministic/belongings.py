@@ -5,13 +5,16 @@
 opens with "my"/"our" and a short noun phrase, then a finite verb, says something about what the user has,
 runs or belongs to. Relatives are read by relatives (with their own kind). The people of the user's work
 and life are held the same way ("my landlord is raising the rent" forms "User's landlord is raising the
-rent."), but not their words or thoughts ("my boss said ...", "my friend thinks I should ...") nor their
-life's record ("my coach has trained most of his life"). The words that name the conversation ("my
+rent."), and so is their dated change ("my boss quit last week"), but not their words or thoughts ("my boss
+said ...", "my friend thinks I should ...") nor their life's record ("my coach has trained most of his
+life", "my friend restarted 5x5 after years of calisthenics"). The words that name the conversation ("my
 question is ...", "my guess is ...") form nothing, nor does the body (possessives reads a condition only
 when it recurs).
 """
 
 from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.clause_words import LIFE_EVENT_DATES, PAST_MARKERS, SAME_FORM_PAST
+from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.possessives import BODY_HINTS
 from domain.formation.deterministic.relatives import KIN, held_claims
 from domain.formation.deterministic.topic_words import OCCUPATIONS, POSITIONS
@@ -19,6 +22,7 @@ from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import third_person
 
 _MAX_NOUN_PHRASE = 3
+_DATED = LIFE_EVENT_DATES | PAST_MARKERS
 _OPENERS = frozenset({"my", "our"})
 _CLAUSE_STARTS = frozenset({"and", "so", "but", "ugh", "well", "oh", "now", "also", "plus", "because"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s", "keeps", "needs"})
@@ -87,7 +91,17 @@ def _verb_at(tokens: list[Token], start: int) -> int | None:
         # "sells" after the noun, where a plural noun ("my kids are") would be followed by its own verb.
         if token.lower != lemma and token.lower == third_person(lemma) and following not in _FINITE:
             return at if at > start + 1 else None
+        # A past is the verb even before another ("my friend asked 'are you ...'"): the noun phrase ends
+        # there.
+        if at > start + 1 and _past(token):
+            return at
     return None
+
+
+def _past(token: Token) -> bool:
+    """A past after the noun: "my boss quit", "my landlord sold ..."; right after "my" it would be the noun's
+    adjective ("my used car", "my best friend")."""
+    return token.lower not in _FINITE and (participle(token) or token.lower in SAME_FORM_PAST)
 
 
 def _named(tokens: list[Token], at: int) -> list[Token]:
@@ -132,5 +146,9 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
         # What a person of the user's life is doing or is now bears on the user; their life's record
         # ("my coach has trained most of his life", "my mentor has written four books") is their own.
         person = any(t.lemma in _PEOPLE or t.lower in _PEOPLE for t in noun)
+        if person and _past(tokens[verb]) and not any(t.lower in _DATED for t in tokens[verb + 1 :]):
+            # A person's dated change bears on the user ("my boss quit last week"); their undated past is
+            # their own story ("my friend restarted 5x5 after years of calisthenics").
+            continue
         claims.extend(held_claims(text, tokens[verb:], holder, plural, kin=False, record=not person))
     return claims

@@ -21,6 +21,7 @@ from domain.formation.deterministic.clause_words import (
     FEELINGS,
     INFINITIVE_OK,
     ITEM_VERBS,
+    LIFE_EVENT_DATES,
     MAX_ITEM_WORDS,
     MOMENT,
     NOT_ASSERTING,
@@ -74,6 +75,8 @@ _LISTED = POSSESSION | {"be"}
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
+_MODALS = frozenset({"can", "could", "will", "would", "should", "might", "must", "may", "cannot"})
+_OWN_VERB_PHRASE = _NEGATORS | _MODALS
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
@@ -155,6 +158,13 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     return lemma, phrase_, aspect, parse.rest
 
 
+def _dated(words: list[Token]) -> bool:
+    """Whether a past is dated as a life event: a month, a season, a year or "... ago"."""
+    return any(
+        t.lower in LIFE_EVENT_DATES or len(t.lower) == 4 and t.lower[:2] in ("19", "20") for t in words
+    )
+
+
 def _momentary(words: list[Token], lemma: str) -> bool:
     """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
     moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
@@ -170,9 +180,30 @@ def _momentary(words: list[Token], lemma: str) -> bool:
     return False
 
 
+# "..., been there 5 yrs": how long at what was just named, not a statement of its own.
+_THERE = frozenset({"there", "here", "doing"})
+_EMPTY = STOPWORDS | {"always", "still", "ever", "never", "too", "though", "lol", "haha"}
+# After a comma these open a question of the user's: "..., any good curriculum for 4th grade math?".
+_QUESTION_OPENERS = frozenset({"any", "anyone", "anything", "what", "how", "which", "who", "why", "where"})
+
+
 def _aside(part: list[Token]) -> bool:
     """A comma's afterthought about the moment or about what was just said, not more of the object."""
     return _momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
+
+
+def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
+    """A comma's fragment that states or asks something of its own, not more of the object: a count after
+    a verb that does not list what it counts ("a tasting menu for the wedding, 40 guests"; a possession's
+    and a copula's counts are theirs), a left-out "I've been" ("..., been there 5 yrs"), a question ("...,
+    any good curriculum for 4th grade math?") or function words alone ("..., always have")."""
+    first = part[0].lower
+    if first == "been" or first in _QUESTION_OPENERS or all(t.lower in _EMPTY for t in part):
+        return True
+    if len(part) < 2 or not is_number(part[0]) or lemma in POSSESSION or lemma == "be":
+        return False
+    # A comma, not "and", before the count: "I run the 800 and 1500" lists.
+    return text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
 
 
 def _points_back(words: list[Token]) -> bool:
@@ -285,12 +316,15 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         aspect is Aspect.PAST
         and lemma in ONE_OFF
         and not (lemma == "get" and parts[0] and participle(parts[0][0]))
+        and not _dated(parts[0])
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for part in parts[1:]:
-        if part[0].lower in _SUBJECTS or part[0].lower in _NEGATORS or told_of(part):
-            break  # another subject's statement ("..., it has a few hundred stars") or a negated one
+        if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
+            # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
+            # modality of its own ("she has dementia and can't be left alone")
+            break
         if part[0].lower in _ESTIMATES and len(part) > 1 and is_number(part[1]):
             # An estimate, not a verb: "I'd love to retire early, like 50", "a small church, about 80
             # people on a good Sunday".
@@ -326,6 +360,12 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             )
             found.append(Item(lemma, qualified, aspect, part[1:]))
             continue
+        if part[0].lower == "been" and len(part) > 1 and part[1].lower not in _THERE:
+            # "Grew up in Houston, been in Seattle since 2020": a left-out "I've" opens an item of its own.
+            gerund = part[1].lower.endswith("ing")
+            been = Item(verb_lemma(part[1]), f"has been {part[1].lower}", Aspect.PERFECT, part[2:])
+            found.append(been if gerund else Item("be", "has been", Aspect.PERFECT, part[1:]))
+            continue
         opened = item_verb(part, aspect)
         complement = copula_item(part, found[0]) if lemma == "be" and found[-1].lemma == "be" else None
         if opened is not None:
@@ -334,7 +374,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
         elif complement is not None:
             found.append(complement)
-        elif _aside(part):
+        elif _aside(part) or _afterthought(text, part, lemma):
             break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
         else:
             found[-1].words = [*found[-1].words, *part]

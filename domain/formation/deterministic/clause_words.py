@@ -89,6 +89,12 @@ TRANSIENT = frozenset(
 )
 # A past event with one of these verbs is an errand or a meal, not something lasting about the user.
 ONE_OFF = frozenset({"go", "have", "eat", "see", "watch", "get", "do", "make", "take", "come"})
+# A one-off past dated to a month, a season or a year is a life event ("my dad had a stroke in March", "I
+# had surgery in 2019"), not an errand or a meal of today ("I had pizza last night").
+LIFE_EVENT_DATES = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october"}
+    | {"november", "december", "spring", "summer", "fall", "autumn", "winter", "ago"}
+)
 # Activities a user can state with nothing after the verb: "I knit", "I never cook".
 ACTIVITIES = frozenset(
     {"read", "cook", "run", "swim", "write", "walk", "hike", "bike", "paint", "knit", "garden", "bake"}

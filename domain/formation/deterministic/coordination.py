@@ -30,6 +30,8 @@ _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "univers
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
+_NAMED_WORDS = 5
+_PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these", "him", "her", "one"})
 _CONTRASTED = ARTICLES | {"the", "my"}
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
@@ -66,6 +68,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             break  # "a plumber not an electrician": what the user is not is a contrast, not more object
         if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
+        if low == "then" and 0 < index < last and "," in gap and past_form(tokens[index + 1]):
+            continue  # "Lived in Osaka, then moved back to Ohio": ", then" before a past coordinates
         if index and low in STOP:
             following = tokens[index + 1].lower if index < last else ""
             infinitive = following == "to" and low in ASKING
@@ -143,6 +147,13 @@ def _verb_of(part: list[Token], aspect: Aspect) -> tuple[str, str, Aspect] | Non
     if lemma not in ITEM_VERBS:
         if aspect is Aspect.SIMPLE and verb_before_object(part, 0):
             return lemma, third_person(lemma), Aspect.SIMPLE
+        narrated = (
+            aspect in (Aspect.PAST, Aspect.PERFECT) and len(part) > 1 and part[1].lower not in _PRONOUNS
+        )
+        if narrated and participle(token) and lemma != token.lower:
+            # "moved to Leeds in 2019, bought a flat in 2021": a past continues a narrated past; one whose
+            # object only points back ("named it Doughy Parton") says nothing on its own.
+            return lemma, token.lower, Aspect.PAST
         return None
     if token.lower.endswith("ing"):
         return (lemma, f"is {token.lower}", Aspect.PROGRESSIVE) if aspect is Aspect.PROGRESSIVE else None
@@ -179,7 +190,9 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
         return None  # "my kids are 4 and 7": one list of ages
     # After a preposition a short item is its object: "I'm fluent in German and Italian".
     plain = not any(t.lower in TRAILING or t.lower.endswith("ing") for t in first.words)
-    if len(part) <= 3 and not head.endswith("ing") and plain:
+    # A noun phrase of its own: "I'm 19, first gen college student".
+    named = len(part) <= _NAMED_WORDS and not any(t.lower in STOPWORDS for t in part[1:])
+    if (len(part) <= 3 or named) and not head.endswith("ing") and plain:
         return Item("be", "is", Aspect.SIMPLE, part)
     if head.endswith("ed") and verb_lemma(part[0]) != head:
         return Item("be", "is", Aspect.SIMPLE, part)

@@ -1,15 +1,16 @@
-"""Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972
-bronco with my dad", "Saving up for a house".
+"""Clauses that drop their "I": "Grew up in Lagos, moved to Manchester in 2015", "been restoring a 1972 bronco
+with my dad", "Saving up for a house".
 
 People leave the subject out when it is obviously themselves, mostly with a past ("grew up", "moved",
-"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates
-the moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with
-"I" and goes through the clause-first path. The same opening with "it" left out ("Worked like a charm",
-"Broke again") is told apart by what follows the verb: an object pronoun, "me", or a comparison means the
-thing, not the user, did it. A base form opens an instruction ("Use metric units") and a third-person form
-a remark ("Sounds good"); neither is read here. A clause opening with a role ("Sous chef at a seafood
-place", "Retired nurse here") is read as "I'm a ..." when nothing but a comma or a place follows the role,
-and one opening with a limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
+"worked"), a perfect progressive ("been restoring") or a progressive ("saving up"), unless it narrates the
+moment ("Heading out", "Running late"). A clause opening with such a verb is read as if it opened with "I" and
+goes through the clause-first path. The same opening with "it" left out ("Worked like a charm", "Broke again")
+is told apart by what follows the verb: an object pronoun, "me", or a comparison means the thing, not the
+user, did it. A base form opens an instruction ("Use metric units") and a third-person form a remark ("Sounds
+good"); neither is read here, except a verb of feeling, which is the speaker's ("Hate winter.", "Love hiking";
+not "Love it", "Love you guys"). A clause opening with a role ("Sous chef at a seafood place", "Retired nurse
+here") is read as "I'm a ..." when nothing but a comma or a place follows the role, and one opening with a
+limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 """
 
 import re
@@ -17,10 +18,10 @@ import re
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
-from domain.formation.deterministic.clause_words import FILLERS
+from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import PAST_FORMS, cut, parse_predicate, phrase_of
+from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
 from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -50,6 +51,8 @@ _IRREGULAR_PASTS = frozenset(
     | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
     | {"born"}
 )
+# Verbs of feeling in their base form leave out "I": "Hate winter.", "Love hiking"; "like" is a filler.
+_FEELINGS = FEELINGS - {"like"}
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
 _FILLERS = frozenset(
@@ -109,7 +112,7 @@ def opens_with_past(body: str) -> bool:
     if match is None:
         return False
     word = match["word"].lower()
-    if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS:
+    if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS or word in _FEELINGS:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
     return not _OPENING_WORDS.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
@@ -135,8 +138,7 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
                 kept.pop()
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
-            noun = phrase_of(text, kept)
-            noun = noun[:1].lower() + noun[1:] if noun[1:2].islower() else noun
+            noun = lowered(phrase_of(text, kept))
             article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
             predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")
             subject = conflict_key(NAMESPACES[kind], ["be", *words])
@@ -167,6 +169,9 @@ def _opening(tokens: list[Token]) -> int | None:
         lemma = verb_lemma(first)
         ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
+    if first.lower in _FEELINGS:
+        # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
+        return at if tokens[at + 1].lower != "to" else None
     lemma = PAST_FORMS.get(first.lower) or verb_lemma(first)
     if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None

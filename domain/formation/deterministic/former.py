@@ -22,15 +22,17 @@ from domain.formation.deterministic.patterns import folded, frequency, hinted, s
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
-from domain.formation.deterministic.relatives import relative_claims
+from domain.formation.deterministic.relatives import opens_with_kin, relative_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
 from domain.formation.deterministic.requests import request_claims
 from domain.formation.deterministic.rules import predicate_claims
+from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, refusal_claims
 from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
+_FIRST_FRAGMENT_WORDS = 4
 _INVERSION = frozenset(
     {
         "should",
@@ -81,6 +83,10 @@ _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "wasnt": (("was", "be"), ("not", "not")),
     "havent": (("have", "have"), ("not", "not")),
     "hasnt": (("has", "have"), ("not", "not")),
+    # Phone typing for "because": "I prefer audiobooks bc I'm always driving".
+    "bc": (("because", "because"),),
+    "cuz": (("because", "because"),),
+    "coz": (("because", "because"),),
 }
 _UNSPLIT = frozenset(_CONTRACTIONS)
 _REQUEST_HINT = re.compile(
@@ -89,15 +95,22 @@ _REQUEST_HINT = re.compile(
 # Every match of _REQUEST_HINT contains one of these ("ever" also stands for "never").
 _REQUEST_HINTS = ("always", "ever", "from now on", "going forward", "future")
 _QUOTES = ('"', "“", "”")
+# A single quote opens before a word's letter after a space and closes after a word before a space or a
+# mark; an apostrophe inside a word ("I'm") or before a year ("'68") is neither.
+_OPENING_SINGLE = re.compile(r"(?:^|(?<=\s))['‘](?=[A-Za-z])")
+_CLOSING_SINGLE = re.compile(r"(?<=[\w.,!?])['’](?=\s|$|[.,!?;:])")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
 )
 
 
 def _inside_quote(text: str, start: int, at: int) -> bool:
-    """Whether an odd number of quotation marks opens before position at within the clause."""
+    """Whether an odd number of quotation marks opens before position at within the clause, or a single
+    quote opens there and has not closed ("Translate 'I am a doctor' into French")."""
     span = text[start:at]
-    return sum(span.count(q) for q in _QUOTES) % 2 == 1
+    # The opening quote's lookahead reads the word at at.
+    opened = len(_OPENING_SINGLE.findall(text, start, at + 1))
+    return sum(span.count(q) for q in _QUOTES) % 2 == 1 or opened > len(_CLOSING_SINGLE.findall(span))
 
 
 def _split_contractions(tokens: list[Token]) -> list[Token]:
@@ -122,12 +135,23 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         past = opens_with_past(body)
         implied = _CANT.match(body) is not None
-        if not requested and not past and not implied:
+        # A short first fragment before a comma may open a self-description: "41, divorced, ...".
+        comma = body.find(",")
+        listed = comma > 0 and body.count(" ", 0, comma) < _FIRST_FRAGMENT_WORDS
+        if not requested and not past and not implied and not listed and not opens_with_kin(body):
             return []
         tokens = tokenize(text, clause.start, clause.end)
+        related = relative_claims(text, tokens) if tokens and opens_with_kin(body) else []
+        if related:
+            return related
         if not implied:
             requests = request_claims(text, tokens) if requested else []
-            return requests if requests or not past else dropped_subject_claims(text, tokens)
+            if requests:
+                return requests
+            # A self-description reads each fragment whole; the dropped-subject path would read "married for
+            # 10 years, 3 kids" as one past.
+            described = _described(text, tokens) if listed else []
+            return described or (dropped_subject_claims(text, tokens) if past else [])
     else:
         tokens = tokenize(text, clause.start, clause.end)
     if implied:
@@ -166,9 +190,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     claims.extend(position_claims(text, tokens))
     if others:
         claims.extend(_rewritten(text, tokens, others, sorted(subjects + others)))
-    elif not subjects and opens_with_past(body):
-        claims.extend(dropped_subject_claims(text, tokens))
-    quoted = '"' in body or "“" in body
+    elif (not subjects or subjects[0]) and opens_with_past(body):
+        # "Been driving trucks for twenty years, ..., now I dispatch from home": the words before the first
+        # "I" are a clause of their own with its "I" left out.
+        claims.extend(dropped_subject_claims(text, tokens[: subjects[0]] if subjects else tokens))
+    quoted = '"' in body or "“" in body or " '" in body or "‘" in body or body[:1] == "'"
     if subjects and reported_clause(body):
         subjects = []
     for n, at in enumerate(subjects):
@@ -232,6 +258,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _described(text: str, tokens: list[Token]) -> list[Claim]:
+    """The claims of a list of self-describing fragments, each read as the sentence it stands for."""
+    claims: list[Claim] = []
+    for sentence in self_description(text, tokens):
+        claims.extend(clause_claims(sentence, Clause(0, 0, 0, len(sentence), sentence)))
+    return claims
 
 
 def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:

@@ -83,6 +83,7 @@ _RELATION_WORDS = RELATIVES | frozenset(
         "oldest",
     }
 )
+_AGE_WORDS = frozenset({"year", "years", "old", "yo"})
 _BUSINESSES = frozenset(
     {
         "company",
@@ -101,6 +102,12 @@ _BUSINESSES = frozenset(
 _ROLE_WORDS = OCCUPATIONS | POSITIONS | frozenset({"caretaker", "caregiver", "owner", "founder", "treasurer"})
 
 
+def _an_age(complement: frozenset[str]) -> bool:
+    """ "I'm 41", "I'm 78 years old": who the user is, as their role is."""
+    words = [word for word in complement if not word.isdigit()]
+    return len(words) < len(complement) <= len(words) + 1 and _AGE_WORDS.issuperset(words)
+
+
 def classify(
     lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User", kin: bool = True
 ) -> tuple[ClaimKind, Longevity]:
@@ -116,6 +123,8 @@ def classify(
         return ClaimKind.PREFERENCE, Longevity.DURABLE
     if complement & _CONSTRAINT_WORDS or complement & CONDITIONS:
         return ClaimKind.CONSTRAINT, Longevity.DURABLE
+    if lemma == "be" and _an_age(complement):
+        return ClaimKind.ROLE, Longevity.ONGOING
     if (
         lemma == "be"
         and complement & _ROLE_WORDS
@@ -124,18 +133,22 @@ def classify(
         and complement & _BUSINESSES
     ):
         return ClaimKind.ROLE, Longevity.ONGOING
+    # What the user is making is a project even for people ("putting together a menu for my sister's
+    # wedding"); a plan is a goal.
+    if aspect is Aspect.PROGRESSIVE and lemma in _MAKING and lemma not in _WANTING:
+        return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
+    # Where the user lives or moved is filed as a place even with people in it ("moved back in with my
+    # parents", "came to Canada with my two kids").
+    if lemma in _PLACES:
+        return ClaimKind.PROJECT_FACT, Longevity.DURABLE
     if complement & _RELATION_WORDS:
         return ClaimKind.RELATIONSHIP, Longevity.DURABLE
     if lemma in _WANTING:
         return ClaimKind.GOAL, Longevity.ONGOING
-    if aspect is Aspect.PROGRESSIVE and lemma in _MAKING:
-        return ClaimKind.ONGOING_PROJECT, Longevity.ONGOING
     if lemma in _KNOWING:
         return ClaimKind.SKILL, Longevity.DURABLE
     if lemma in _HAVING:
         return ClaimKind.RESOURCE, Longevity.ONGOING
-    if lemma in _PLACES:
-        return ClaimKind.PROJECT_FACT, Longevity.DURABLE
     if lemma in _STATES:
         return ClaimKind.RECURRING_STATE, Longevity.ONGOING
     if lemma in _ENJOYING_THINGS:

@@ -314,6 +314,12 @@ def phrase_of(text: str, tokens: list[Token]) -> str:
     return text[tokens[0].start : end + 1 if text[end : end + 1] == "%" else end]
 
 
+def lowered(words: str) -> str:
+    """A phrase that opened its sentence without its capital, unless the capital is the word's own: "Keep it
+    short" -> "keep it short", "Sous chef" -> "sous chef", "IT" stays."""
+    return words[:1].lower() + words[1:] if words[1:2].islower() else words
+
+
 def content_words(tokens: Sequence[Token]) -> list[str]:
     return [
         t.lemma if not t.text.isupper() else t.lower

@@ -28,8 +28,13 @@ _AGE_AWARE_HINTS = (
     "tailored",
     "based",
 )
-_MY_GOAL = re.compile(r"\b[Mm]y\s+(?:main\s+)?(?:goal|aim|plan|objective)\s+is\s+(?P<rest>to\s+[^,;!?]+)")
-_MY_GOAL_HINTS = ("goal", "aim", "plan", "objective")
+# "my goal this year is to ...": a time may stand between the goal and its "is".
+_MY_GOAL = re.compile(
+    r"\b[Mm]y\s+(?:main\s+|big\s+)?(?:goal|aim|plan|objective|dream)"
+    r"(?:\s+(?:this|for\s+(?:this|next)|next)\s+(?:year|month|summer|spring|fall|autumn|winter|semester))?"
+    r"\s+is\s+(?P<rest>to\s+[^,;!?]+)"
+)
+_MY_GOAL_HINTS = ("goal", "aim", "plan", "objective", "dream")
 # What "my"/"our" may name for a project fact, in the order the pattern tries them. The pattern needs one
 # of them as a word of the clause, which a set lookup over the clause's words tests first.
 _PROJECT_WORDS = (

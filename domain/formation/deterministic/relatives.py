@@ -1,4 +1,5 @@
-"""Clauses about the user's family: "my <relative> ..." rewritten with the relative as the holder.
+"""Clauses about the user's family: "my <relative> ..." rewritten with the relative as the holder, also when
+phone typing leaves the "my" out ("Grandkids are coming this weekend", "Wife teaches third grade").
 
 "My daughter just started university in Leeds" forms "User's daughter just started university in Leeds."
 through the clause-first rewrite, and "she"/"he" later in the clause keeps that holder ("... and she works
@@ -7,6 +8,8 @@ autistic, he's 7"). A relative the user mentions in a statement also forms that 
 I ...", "my sister's wedding"), except parents, which everyone has. Someone else's words ("my boss said
 ...") and clauses that open a question form nothing.
 """
+
+import re
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
@@ -17,10 +20,11 @@ from domain.formation.deterministic.clause_first import (
 )
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.coordination import is_number
+from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.parsing import parse_predicate
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
-from domain.formation.language import Token
+from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 KIN = RELATIVES | frozenset(
@@ -79,6 +83,9 @@ _FEMALE = frozenset(
     {"mother", "mom", "mum", "grandmother", "grandma", "daughter", "sister", "wife", "girlfriend", "aunt"}
     | {"niece", "stepdaughter", "granddaughter", "fiancee", "stepmom", "stepmum", "stepmother", "stepsister"}
 )
+_FIRST_WORD = re.compile(r"\W*([A-Za-z-]+)")
+_STATING = frozenset({"is", "are", "was", "were", "has", "have", "'s"})
+_ADVERBS = frozenset({"just", "still", "finally", "also", "recently", "now", "usually", "always", "never"})
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 _MAX_NOUN_PHRASE = 3
 # After these a fitting pronoun is still the relative whose statement they qualify: "My dad still helps
@@ -199,6 +206,49 @@ def _had(tokens: list[Token], at: int) -> tuple[str, str | None] | None:
     return None
 
 
+def opens_with_kin(body: str) -> bool:
+    """The cheap test before tokenizing: whether a clause's first word names a relative ("Grandkids are
+    ...", "Wife works nights")."""
+    match = _FIRST_WORD.match(body)
+    return match is not None and (match[1].lower() in KIN or match[1].lower().removesuffix("s") in KIN)
+
+
+def _fits(pronoun: str, relative: Token) -> bool:
+    """Whether a pronoun may stand for the relative: "they" for relatives in the plural ("my sister has two
+    boys, they are 4 and 7" is the boys), the fitting one for a relative of known sex, any for a partner."""
+    if pronoun not in _PRONOUNS:
+        return False
+    if _plural_noun(relative):
+        return pronoun == "they"
+    sex = _pronoun_of(relative.lemma)
+    return pronoun == sex if sex is not None else True
+
+
+def _particular(relative: Token, predicate: list[Token]) -> bool:
+    """Whether a bare relative's noun names the user's own: a singular one always ("Wife teaches ..."); a
+    plural one when what follows is an age or what they are doing ("Twins are 18 months", "Grandkids are
+    coming"), not a remark on all of them ("Kids are so expensive", "Teenagers are the worst")."""
+    if not _plural_noun(relative):
+        return True
+    following = predicate[1] if len(predicate) > 1 else None
+    return following is not None and (following.lower.endswith("ing") or is_number(following))
+
+
+def _states(predicate: list[Token]) -> bool:
+    """A finite verb right after a bare relative's noun, an adverb allowed before it: "are", "has", or a
+    verb in -s or a past with words after it ("Husband works nights", "Stepson just turned 15"; "Baby
+    steps." is a noun)."""
+    if predicate[0].lower in _ADVERBS and len(predicate) > 1:
+        predicate = predicate[1:]
+    token = predicate[0]
+    if token.lower in _STATING:
+        return True
+    lemma = verb_lemma(token)
+    past = token.lower.endswith("ed") or token.lower == simple_past(lemma)
+    tensed = token.lower == third_person(lemma) or past
+    return token.lower != lemma and token.lower not in STOPWORDS and tensed and len(predicate) > 1
+
+
 def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """Claims about the relatives a clause names with "my" (or "our": "Our daughter starts college in the
     fall"), and that the user has them."""
@@ -207,11 +257,27 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         return []
     claims: list[Claim] = []
     holder = ""
+    noun: Token | None = None  # the holder's relative word, which a continuing pronoun must fit
     stated = False  # whether the relative's own predicate formed a claim, so a later "he" is likely them
+    first = tokens[0]
+    if first.lemma in KIN and len(tokens) > 1 and _states(tokens[1:]) and _particular(first, tokens[1:]):
+        # "Grandkids are coming this weekend", "Twins are 18 months now": phone typing leaves out "my".
+        if first.lemma not in _PARENTS:
+            claims.append(_has_claim([first]))
+        holder, noun = f"User's {first.lower}", first
+        held = held_claims(text, tokens[1:], holder, _plural_noun(first))
+        stated = bool(held)
+        claims.extend(held)
     mentioned: tuple[str, str | None] | None = None  # a relative named inside the clause, and their pronoun
     for at, token in enumerate(tokens):
-        if token.lower in _PRONOUNS and holder and at and _continues(text, tokens[at - 1], token, stated):
-            claims.extend(held_claims(text, tokens[at + 1 :], holder, token.lower == "they"))
+        if (
+            noun is not None
+            and _fits(token.lower, noun)
+            and at
+            and _continues(text, tokens[at - 1], token, stated)
+        ):
+            # The verb agrees with the relative: a partner's singular "they work" is "User's partner works".
+            claims.extend(held_claims(text, tokens[at + 1 :], holder, _plural_noun(noun)))
             continue
         if (
             mentioned is not None
@@ -258,6 +324,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
                 and tokens[end].lower != "i"
             ):
                 end += 1
+            noun = tokens[head]
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
             holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
             held = held_claims(text, tokens[end:], holder, _plural_noun(tokens[head]))

@@ -1,16 +1,17 @@
 """Standing requests to the agent: an instruction that says it holds beyond this answer forms the stated wish.
 
-"Please never book me flights before 9am" forms "User wants the assistant never to book them flights
-before 9am."; "Always answer me in bullet points" forms "User wants the assistant to always answer them in
-bullet points."; "please keep recipe suggestions low-sugar" and "Use metric units please" form "User wants the
-assistant to keep recipe suggestions low-sugar." and "... to use metric units."; "Could you stop adding
-summaries?" forms "User does not want the assistant to add summaries."; "so no milk in recipes please"
-forms "User does not want milk in recipes."; "Vegan recipes please", with no verb, forms "User wants vegan
-recipes.". A polite instruction is standing
-when its object is a kind of thing ("charts", "metric units"), not one thing of this conversation ("explain
-that again", "write me a cover letter", "make it shorter"), and an instruction about the current answer
-alone ("Give me three ideas") carries no such marker and forms nothing.
-"""
+A wish is rendered as a person would write it, what it is about and then what is to be done with it: "Please
+never schedule meetings on Fridays" forms "User does not want meetings scheduled on Fridays."; "please keep
+recipe suggestions low-sugar" forms "User wants recipe suggestions kept low-sugar."; "Could you stop adding
+summaries?" forms "User does not want summaries added."; "Always include the sources" forms "User wants the
+sources always included.". An instruction with no noun phrase after its verb stays one: "Always answer me in
+bullet points" forms "User wants the assistant to always answer them in bullet points.". "so no milk in
+recipes please" forms "User does not want milk in recipes."; "Vegan recipes please" and "short answers from
+now on", with no verb, form "User wants vegan recipes." and "User wants short answers."; "just call me Jo"
+forms "User wants to be called Jo.". A polite instruction is standing when its object is a kind of thing
+("charts", "metric units"), not one thing of this conversation ("explain that again", "write me a cover
+letter", "make it shorter"), or when it refuses ("please don't recommend chain restaurants"); an instruction
+about the current answer alone ("Give me three ideas") carries no such marker and forms nothing."""
 
 import re
 
@@ -18,7 +19,8 @@ from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import ITEM_VERBS
 from domain.formation.deterministic.coordination import is_number, items_of
-from domain.formation.deterministic.parsing import phrase_of
+from domain.formation.deterministic.inflection import past_participle
+from domain.formation.deterministic.parsing import lowered, phrase_of
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -54,22 +56,53 @@ _FORMULAS = frozenset(
     {"worries", "worry", "problem", "problems", "thanks", "idea", "way", "rush", "pressure", "clue", "need"}
     | {"offense", "offence", "biggie", "doubt", "matter", "prob", "probs", "kidding", "joke", "one"}
 )
+# A wish's object ends where the verb's own phrase begins: "describe injuries | in detail"; a phrase of the
+# object's own ("recipes with peanuts", "anything from Amazon") is part of it.
+_OBJECT_ENDS = frozenset(
+    {"in", "on", "at", "for", "to", "before", "after", "about", "by", "under", "over", "when", "if"}
+    | {"unless", "as", "like", "so", "because", "and", "or", "but", "again", "anymore", "ever", "until"}
+    | _PLEASE
+)
+_WITH = frozenset({"with", "without", "containing"})
+_NOUN_PHRASES = _WITH | {"of", "from"}
+# A "with" phrase after what these offer describes the thing ("recipes with peanuts"); after any other verb
+# it says how to do it ("end every reply | with a question").
+_OFFERING = frozenset({"suggest", "recommend", "show", "give", "send", "include", "mention", "list", "offer"})
+# The stopwords a noun phrase may hold: "the sources", "my full name", "anything from Amazon".
+_NOUN_WORDS = (
+    _NOUN_PHRASES
+    | {"the", "a", "an", "my", "our", "your", "any", "every", "all", "each", "such"}
+    | {
+        "anything",
+        "everything",
+    }
+)
+_NO_OBJECT_VERBS = frozenset(
+    {"be", "go", "talk", "speak", "answer", "reply", "respond", "ask", "look", "try"}
+)
+_GIVING = frozenset({"give", "send", "show"})
+_RECEIVERS = frozenset({"me", "us"})
+# Verbs whose object is followed by what it is to be: "keep replies | under five lines".
+_COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
+_REFUSAL_OPENERS = frozenset({"so", "and", "but"}) | _PLEASE
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
-HINTS = ("please", "pls", "plz", "stop")
+HINTS = ("please", "pls", "plz", "stop", "call me")
 
 
-def _standing(tokens: list[Token]) -> bool:
+def _standing(tokens: list[Token]) -> int | None:
+    """Where a "from now on" marker starts, if the clause has one."""
     lowers = [t.lower for t in tokens]
-    return any(
-        tuple(lowers[i : i + len(marker)]) == marker for marker in _FROM_NOW_ON for i in range(len(lowers))
+    return next(
+        (
+            i
+            for i in range(len(lowers))
+            for marker in _FROM_NOW_ON
+            if tuple(lowers[i : i + len(marker)]) == marker
+        ),
+        None,
     )
-
-
-def _lowered(words: str) -> str:
-    """An imperative's capital is the sentence's, not the word's: "Keep it short" -> "keep it short"."""
-    return words[:1].lower() + words[1:] if words[1:2].islower() else words
 
 
 def _imperative(token: Token) -> bool:
@@ -91,8 +124,12 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     if at + 1 >= len(rest) or not any(t.lower in _PLEASE for t in tokens):
         return None
     first, second = rest[at], rest[at + 1].lower
-    if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS:
+    # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
+    if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
         return None
+    if negation and second in _RECEIVERS and at + 2 < len(rest):
+        second = rest[at + 2].lower  # "please don't give me the lecture": what would be given
+    # "please don't give me the answer, just a hint" is about this answer, as "the ..." mostly is.
     if second in _THIS_ONE or second in _PLEASE:
         return None
     if "," in text[first.end : rest[at + 1].start]:
@@ -101,13 +138,15 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
 
 
 def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | None:
-    """ "Vegan recipes please", "Short answers please": a polite request with no verb wants the kind of
-    thing it names; one thing of this conversation ("the check please", "two more please") is no kind."""
-    if not any(t.lower in _PLEASE for t in tokens) or rest[0].lower in _INSTRUCTING:
+    """ "Vegan recipes please", "short answers from now on": a polite or standing request with no verb wants
+    the kind of thing it names; one thing of this conversation ("the check please", "two more please") is
+    no kind."""
+    marker = _standing(rest)
+    if marker is None and not any(t.lower in _PLEASE for t in tokens) or rest[0].lower in _INSTRUCTING:
         return None
     words: list[Token] = []
-    for token in rest:
-        if token.lower in _PLEASE:
+    for at, token in enumerate(rest):
+        if token.lower in _PLEASE or at == marker:
             break
         if (
             token.lower in STOPWORDS
@@ -120,7 +159,7 @@ def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | No
     # A kind is named in the plural ("recipes", "answers"); "Coffee please" asks for one.
     if not words or words[-1].lemma == words[-1].lower or not words[-1].lower.endswith("s"):
         return None
-    return _wish("wants", _lowered(phrase_of(text, words)), [t.lemma for t in words])
+    return _wish("wants", lowered(phrase_of(text, words)), [t.lemma for t in words])
 
 
 def _opening(text: str, tokens: list[Token]) -> int:
@@ -129,30 +168,81 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    # "Use metric units please, I'm in Germany"; "Hey, ..." is a greeting, not a verb.
-    if _imperative(tokens[0]) and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start]):
+    # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
+    # greeting, not a verb.
+    if (
+        lowers[:2] == ["do", "not"]
+        or _imperative(tokens[0])
+        and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
+    ):
         return 0
     return next((at for at, low in enumerate(lowers) if low in _PLEASE and at + 2 < len(lowers)), 0)
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
-    """ "..., so no milk in recipes please": a polite "no" and what it refuses, from now on."""
+    """ "..., so no milk in recipes please", "please no emojis", "No emojis please, and no exclamation
+    marks": each polite "no" and what it refuses, from now on."""
     if not any(t.lower in _PLEASE for t in tokens):
         return []
+    refused: list[Claim] = []
     for at, token in enumerate(tokens[:-1]):
         opens = (
             at == 0
-            or tokens[at - 1].lower in ("so", "and", "but")
+            or tokens[at - 1].lower in _REFUSAL_OPENERS
             or "," in text[tokens[at - 1].end : token.start]
         )
         following = tokens[at + 1].lower
         if token.lower != "no" or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
             continue
         items = items_of(text, tokens[at + 1 :])
-        if not items:
-            return []
-        return [_wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])]
-    return []
+        if items:
+            refused.append(
+                _wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])
+            )
+    return refused
+
+
+def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
+    """ "describe charts with words" -> "charts described with words": what the wish is about, then what is
+    to be done with it, as a person would write the wish. None when the verb has no noun-phrase
+    object ("answer in French", "call me Jo", "keep it short")."""
+    if verb in _NO_OBJECT_VERBS:
+        return None
+    if verb in _GIVING and after and after[0].lower in _RECEIVERS:
+        # "don't give me the sleep hygiene lecture": the wish is about what the user would receive.
+        return _done_to_user(text, after[1:])
+    own = _NOUN_PHRASES if verb in _OFFERING else _NOUN_PHRASES - _WITH
+    end = len(after)
+    for at, token in enumerate(after):
+        if at and "," in text[after[at - 1].end : token.start]:
+            end = at
+            break
+        if token.lower in _OBJECT_ENDS or token.lower in _WITH - own:
+            end = at
+            break
+        # "keep recipe suggestions | low-sugar": a plural noun ends the object unless a phrase of its own
+        # follows it ("recipes with peanuts").
+        if _plural(token) and at + 1 < len(after) and after[at + 1].lower not in own:
+            end = at + 1
+            break
+    obj = after[:end]
+    if not obj or any(t.lower in STOPWORDS and t.lower not in _NOUN_WORDS for t in obj):
+        return None
+    if obj[-1].lower in _NOUN_WORDS or verb in _COMPLEMENTED and end == len(after):
+        return None  # "keep the tone casual": where the object ends is not known
+    rest = phrase_of(text, after[end:])
+    return " ".join(w for w in (phrase_of(text, obj), f"{how}{past_participle(verb)}", rest) if w)
+
+
+def _done_to_user(text: str, after: list[Token]) -> str | None:
+    items = items_of(text, after)
+    if not items or items[0][0].lower in _THIS_ONE - _NOUN_WORDS:
+        return None
+    return phrase_of(text, items[0])
+
+
+def _plural(token: Token) -> bool:
+    return token.lemma != token.lower and token.lower.endswith("s") and token.lower not in STOPWORDS
 
 
 def _wish(wants: str, complement: str, lemmas: list[str]) -> Claim:
@@ -169,7 +259,23 @@ def _wish(wants: str, complement: str, lemmas: list[str]) -> Claim:
     )
 
 
+def _called(text: str, tokens: list[Token]) -> list[Claim]:
+    """ "just call me Jo", "Call me Sam, everyone does": the name the user wants to be called by."""
+    for at in range(len(tokens) - 2):
+        call, me, name = tokens[at : at + 3]
+        if call.lower != "call" or me.lower != "me" or not name.text[:1].isupper() or name.lower in STOPWORDS:
+            continue
+        if at == 0 or tokens[at - 1].lower in _POLITE or "," in text[tokens[at - 1].end : call.start]:
+            return [_wish("wants", f"to be called {name.text}", ["called", name.lower])]
+    return []
+
+
 def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """The wishes a standing instruction to the agent states, or nothing."""
+    return [*_instruction_claims(text, tokens), *_called(text, tokens)]
+
+
+def _instruction_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """The wish a standing instruction to the agent states, or nothing."""
     refused = _refusal(text, tokens)
     if refused:
@@ -191,9 +297,9 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
         how, verb_at = "never to", 1
     elif first == "do" and second == "not" and len(rest) > 2 and rest[2].lower == "ever":
         how, verb_at = "never to", 3
-    elif first == "do" and second == "not" and _standing(tokens):
+    elif first == "do" and second == "not" and _standing(tokens) is not None:
         how, verb_at = "not to", 2
-    elif _standing(tokens) and rest[0].lemma == rest[0].lower and rest[0].lower not in STOPWORDS:
+    elif _standing(tokens) is not None and first in _INSTRUCTING and _imperative(rest[0]):
         how, verb_at = "to", 0
     elif (kind := _named_kind(text, rest, tokens)) is not None:
         return [kind]
@@ -206,9 +312,15 @@ def request_claims(text: str, tokens: list[Token]) -> list[Claim]:
     if not items:
         return []
     words = items[0]
-    if how == "to" and wants != "wants" and words[0].lower.endswith("ing"):
-        # "stop adding summaries": the wish is that the assistant not add them.
-        action = f"{_base(words[0])} {phrase_of(text, words[1:])}".strip()
-    else:
-        action = _lowered(phrase_of(text, words))
-    return [_wish(wants, f"the assistant {how} {action}", [t.lemma for t in words])]
+    lemmas = [t.lemma for t in words]
+    gerund = how == "to" and wants != "wants" and words[0].lower.endswith("ing")
+    verb = _base(words[0]) if gerund else verb_lemma(words[0])
+    refusing = wants != "wants" or how in ("never to", "not to")
+    done = _done(text, verb, words[1:], "always " if how == "to always" else "")
+    if done is not None:
+        return [_wish("does not want" if refusing else "wants", done, lemmas)]
+    if verb in _COMPLEMENTED:
+        return []  # "make the font so small" cut before its complement says nothing whole
+    # "stop adding summaries": the wish is that the assistant not add them.
+    action = f"{verb} {phrase_of(text, words[1:])}".strip() if gerund else lowered(phrase_of(text, words))
+    return [_wish(wants, f"the assistant {how} {action}", lemmas)]

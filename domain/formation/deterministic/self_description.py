@@ -1,0 +1,88 @@
+"""Verbless self-descriptions: "41, divorced, one teenage son, work in IT", "single dad of 2, full time
+electrician, zero free time".
+
+People describe themselves as a list of fragments with no subject and often no verb. Each fragment is read
+as the first-person sentence it stands for: an age ("41" -> "I'm 41"), a marital status ("divorced" ->
+"I'm divorced"), relatives counted ("one teenage son" -> "I have one teenage son"), a role, a limit or a
+parent of some ("full time electrician" -> "I'm a full time electrician", "vegan" -> "I'm vegan", "single
+dad of 2" -> "I'm a single dad of 2"), or a verb whose "I" was left out ("work in IT" -> "I work in IT").
+A list is a self-description only when at least two of its fragments read so: a shopping list, "2, maybe
+3" or "Monday, 3pm" reads as fewer and forms nothing. The former reads the sentences returned here.
+"""
+
+from domain.formation.deterministic.clause_words import ITEM_VERBS
+from domain.formation.deterministic.coordination import is_number, verb_before_object
+from domain.formation.deterministic.parsing import lowered, phrase_of
+from domain.formation.deterministic.predicate_words import SPOUSAL
+from domain.formation.deterministic.relatives import KIN
+from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.language import STOPWORDS, Token, verb_lemma
+
+_MIN_READ = 2
+_MAX_FRAGMENT_WORDS = 6
+# Where the role's noun may stand in its fragment: "full time electrician".
+_ROLE_WORDS = 3
+_YOUNGEST, _OLDEST = 16, 99
+_STATUS = SPOUSAL | {"single", "retired"}
+_ROLES = OCCUPATIONS | MORE_OCCUPATIONS
+_PARENTS = frozenset({"dad", "mom", "mum", "mother", "father", "parent"})
+_COUNTS = frozenset({"a", "an", "one"})
+_BREAKS = (",", ";")
+_PLACE_WORDS = frozenset({"in", "at", "for", "from", "with", "on", "near"})
+
+
+def _fragments(text: str, tokens: list[Token]) -> list[list[Token]]:
+    """The clause's tokens cut at commas and semicolons."""
+    pieces: list[list[Token]] = [[]]
+    for at, token in enumerate(tokens):
+        if at and any(mark in text[tokens[at - 1].end : token.start] for mark in _BREAKS):
+            pieces.append([])
+        pieces[-1].append(token)
+    return [piece for piece in pieces if piece]
+
+
+def _reading(text: str, piece: list[Token]) -> str | None:
+    """The first-person sentence one fragment stands for, or None."""
+    words = lowered(phrase_of(text, piece))
+    first = piece[0]
+    lowers = [t.lower for t in piece]
+    if len(piece) == 1 and first.lower.isdigit() and _YOUNGEST <= int(first.lower) <= _OLDEST:
+        return f"I'm {words}"
+    # "divorced", "married for 10 years", "allergic to peanuts"; "single dad of 2" is a parent.
+    alone = len(piece) == 1 or piece[1].lower in STOPWORDS
+    if alone and (first.lower in _STATUS or first.lower in LIMIT_ADJECTIVES):
+        return f"I'm {words}"
+    if (is_number(first) or first.lower in _COUNTS) and any(t.lemma in KIN for t in piece[1:]):
+        return f"I have {words}"
+    head = next((t for t in piece[:_ROLE_WORDS] if t.lemma in _ROLES or t.lower in _ROLES), None)
+    parent = any(t.lower in _PARENTS for t in piece) and "of" in lowers
+    if (head is not None or parent) and first.lower not in STOPWORDS:
+        article = "an" if first.lower[:1] in "aeiou" else "a"
+        return f"I'm {article} {words}"
+    # "work in IT", "wear a pump", "teach high school chemistry": a plain verb before its object or its
+    # place, or a verb an item may open with before anything; "zero free time" is none.
+    if len(piece) < 2 or verb_lemma(first) != first.lemma or first.lemma != first.lower:
+        return None
+    after = piece[1].lower
+    if (
+        verb_before_object(piece, 0)
+        or after in _PLACE_WORDS
+        or first.lower in ITEM_VERBS
+        and after not in STOPWORDS
+    ):
+        return f"I {words}"
+    return None
+
+
+def self_description(text: str, tokens: list[Token]) -> list[str]:
+    """The first-person sentences a list of fragments stands for; empty when it is no self-description."""
+    pieces = _fragments(text, tokens)
+    # One age a person has: "20, 30, 40" is a list of numbers.
+    ages = sum(1 for piece in pieces if len(piece) == 1 and piece[0].lower.isdigit())
+    readings = [
+        _reading(text, piece)
+        for piece in pieces
+        if len(piece) <= _MAX_FRAGMENT_WORDS and not (ages > 1 and piece[0].lower.isdigit())
+    ]
+    found = [reading for reading in readings if reading is not None]
+    return found if len(found) >= _MIN_READ else []

@@ -1,0 +1,49 @@
+"""Short answers borrow the agent's question: a conjunction opening the question, a statement with its "I"
+left out after a comma, a "how long" after a "yes", and a function word's sentence capital do not change
+what the answer states. Each expected statement was written by hand from the conversation."""
+
+import pytest
+
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("A: And where did you grow up?", "outside Tucson"), "User grew up outside Tucson."),
+        (
+            ("A: So how long have you been sewing?", "about ten years"),
+            "User has been sewing about ten years.",
+        ),
+        (
+            ("A: How long have you taught there?", "Since 2004, started right after my degree"),
+            "User has taught there since 2004.",
+        ),
+        (("A: Are you retired?", "yes, 6 years now"), "User is retired."),
+        (("A: What do you grow?", "Mostly garlic and onions"), "User grows mostly garlic and onions."),
+        # An answer that limits the question also says yes.
+        (
+            ("A: Do you still ski?", "only on spring trips, my knees complain"),
+            "User still skis only on spring trips.",
+        ),
+        (("A: Do you bake?", "mostly bread"), "User bakes mostly bread."),
+    ],
+)
+def test_an_answer_states_the_questions_predicate(turns: tuple[str, ...], expected: str) -> None:
+    assert expected in statements(*turns)
+
+
+@pytest.mark.parametrize(
+    ("turns", "unwanted"),
+    [
+        (("A: How long have you taught there?", "Since 2004, started right after my degree"), "started"),
+        (("A: Are you retired?", "yes, 6 years now"), "6 years"),
+        (("A: Do you still ski?", "only on spring trips, my knees complain"), "knees"),
+    ],
+)
+def test_an_aside_is_not_part_of_the_answer(turns: tuple[str, ...], unwanted: str) -> None:
+    assert not any(unwanted in statement for statement in statements(*turns))
+
+
+def test_a_limit_to_the_agents_offer_states_nothing() -> None:
+    assert statements("A: Do you want me to add a reminder?", "only if it's quick") == set()

@@ -1,0 +1,55 @@
+"""Where a clause's items end and who states them: a modal opens a verb phrase of its own, a noun phrase
+after a copula's comma is another complement, a narrated past continues with another past, the words before
+the first "I" may leave out their own "I", a feeling leaves out its "I", and a goal may be dated. Each
+expected statement was written by hand from the utterance; each near miss names what must not form."""
+
+import pytest
+
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My grandma has COPD and can't climb stairs anymore.", "User's grandma has COPD."),
+        ("I'm 27, second year medical student, and I live with roommates.", "User is 27."),
+        (
+            "I'm 27, second year medical student, and I live with roommates.",
+            "User is second year medical student.",
+        ),
+        ("Moved to Leeds in 2019, bought a flat in 2021.", "User bought a flat in 2021."),
+        (
+            "Spent ten years in the Navy, then I started a landscaping business.",
+            "User spent ten years in the Navy.",
+        ),
+        ("Hate mornings, always have.", "User hates mornings."),
+        ("Worked in Dubai for years, then moved back to Cork.", "User moved back to Cork."),
+        ("I switched to decaf bc my heart races.", "User switched to decaf."),
+        ("Love gardening and hate weeding.", "User loves gardening."),
+        (
+            "My goal this summer is to swim a mile without stopping.",
+            "User wants to swim a mile without stopping.",
+        ),
+        ("My dream is to open a bookshop.", "User wants to open a bookshop."),
+    ],
+)
+def test_each_item_forms_its_claim(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("My grandma has COPD and can't climb stairs anymore.", "COPD and"),
+        ("Love you guys", "User loves"),
+        ("Love this idea, thanks", "User loves"),
+        ("Enjoy your weekend!", "User enjoys"),
+        ("Hate to bother you, but can you check this?", "User hates"),
+    ],
+)
+def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
+    assert not any(unwanted in statement for statement in statements(text))
+
+
+def test_a_past_whose_object_only_points_back_is_no_item_of_its_own() -> None:
+    assert "User named it Crumbs." not in statements("Started a blog last month and named it Crumbs.")

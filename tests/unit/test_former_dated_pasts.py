@@ -1,0 +1,40 @@
+"""A past dated as a life event is kept: a one-off verb ("had", "came") dated to a month, a season, a year
+or "... ago", and a person of the user's life whose dated change bears on the user. Each expected statement
+was written by hand from the utterance; each near miss names what must not form."""
+
+import pytest
+
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("my grandpa had a heart attack in June", "User's grandpa had a heart attack in June."),
+        ("I had knee surgery in 2019, so no squats.", "User had knee surgery in 2019."),
+        (
+            "We came to Ireland from Brazil three years ago.",
+            "User came to Ireland from Brazil three years ago.",
+        ),
+        ("My manager quit last month.", "User's manager quit last month."),
+        ("Our landlord sold the house in April.", "User's landlord sold the house in April."),
+        ("My startup ran out of money last year.", "User's startup ran out of money last year."),
+    ],
+)
+def test_a_dated_past_forms_its_claim(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        # A meal or an errand of today is no life event.
+        ("I had tacos last night.", "User had tacos last night."),
+        ("I went to the gym this morning.", "User went to the gym this morning."),
+        # A person's undated past is their own story.
+        ("My neighbor ran a marathon after years of cycling.", "User's neighbor ran a marathon"),
+        ("My friend quit smoking after college.", "User's friend quit smoking"),
+    ],
+)
+def test_an_undated_or_passing_past_forms_nothing_of_it(text: str, unwanted: str) -> None:
+    assert not any(s.startswith(unwanted.rstrip(".")) for s in statements(text))

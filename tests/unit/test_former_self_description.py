@@ -1,0 +1,53 @@
+"""A list of verbless fragments describing the user is read fragment by fragment, as the sentences they
+stand for; a list that reads as fewer than two such fragments forms nothing. Each expected statement was
+written by hand from the utterance; each near miss names what must not form."""
+
+import pytest
+
+from domain.candidates import ClaimKind
+from domain.formation.deterministic.former import fallback_candidates
+from tests.unit.test_fallback import event
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "52, widowed, two grown daughters, teach high school chemistry",
+            {
+                "User is 52.",
+                "User is widowed.",
+                "User has two grown daughters.",
+                "User teaches high school chemistry.",
+            },
+        ),
+        ("engaged, one stepson, live near Boise", {"User is engaged.", "User has one stepson."}),
+        ("Mom of 3, part-time nurse", {"User is a mom of 3.", "User is a part-time nurse."}),
+        ("vegetarian, married, 2 cats", {"User is vegetarian.", "User is married."}),
+        ("married for 12 years, 4 kids", {"User is married for 12 years.", "User has 4 kids."}),
+    ],
+)
+def test_each_fragment_forms_its_claim(text: str, expected: set[str]) -> None:
+    assert expected <= statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "eggs, milk, two onions, bread",  # a shopping list
+        "2, maybe 3",
+        "Monday, Tuesday at 3pm",
+        "20, 30, 40, divorced",  # a list of numbers is no age
+        "ok, thanks, that helps",
+        "divorced, sadly",  # one fragment alone is no list of them
+        "If I were 40, married, with three kids, would I still do it?",
+    ],
+)
+def test_a_list_that_is_no_self_description_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+def test_an_age_is_filed_as_who_the_user_is() -> None:
+    formed = fallback_candidates([event("44, divorced, work in sales")])
+    assert {(c.claim_kind, c.statement) for c in formed} >= {(ClaimKind.ROLE, "User is 44.")}

@@ -1,0 +1,69 @@
+"""A standing wish is rendered as a person would write it: what it is about, then what is to be done with
+it ("User does not want jargon used."), not as an order to the assistant. Each expected statement was written
+by hand from the utterance; each near miss names what must not form."""
+
+import pytest
+
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please never mention calories to me.", "User does not want calories mentioned to them."),
+        ("Stop suggesting podcasts, I never listen to them.", "User does not want podcasts suggested."),
+        ("please don't recommend chain restaurants", "User does not want chain restaurants recommended."),
+        ("Always include the page numbers.", "User wants the page numbers always included."),
+        ("Never suggest hikes without shade.", "User does not want hikes without shade suggested."),
+        ("Please describe charts with words.", "User wants charts described with words."),
+        (
+            "Could you stop using headings in every answer?",
+            "User does not want headings used in every answer.",
+        ),
+        ("Please keep recipes under 30 minutes.", "User wants recipes kept under 30 minutes."),
+        ("Never schedule calls before 10am.", "User does not want calls scheduled before 10am."),
+        ("big fonts from now on", "User wants big fonts."),
+        ("pls no long intros", "User does not want long intros."),
+        ("No emojis please, and no exclamation marks.", "User does not want exclamation marks."),
+        ("Please don't send me links to paywalled sites.", "User does not want links to paywalled sites."),
+        ("Please always send me the total in dollars.", "User wants the total in dollars."),
+        ("Don't call me ma'am, call me Ruth.", "User wants to be called Ruth."),
+    ],
+)
+def test_a_wish_names_its_thing_first(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # No noun phrase after the verb: the wish stays an instruction.
+        ("Please always answer in Spanish.", "User wants the assistant to always answer in Spanish."),
+        ("Never call me sir.", "User wants the assistant never to call them sir."),
+    ],
+)
+def test_a_wish_without_an_object_stays_an_instruction(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please keep the tone casual.",  # where the object ends is not known
+        "Please give me three more ideas.",  # one piece of work, not a standing wish
+        "Please don't make the font so small.",  # cut before its complement
+        "Please don't give me the answer, just a hint.",  # about this answer
+        "Don't tell me the ending please!",
+        "Please suggest hikes with shade.",
+        "short answers are fine for now",
+    ],
+)
+def test_a_one_off_or_unclear_wish_forms_no_rendered_wish(text: str) -> None:
+    assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["They call me Red at work.", "Can you call me a taxi?", "call me when you can"]
+)
+def test_a_name_wish_needs_an_instruction_and_a_name(text: str) -> None:
+    assert not any("to be called" in statement for statement in statements(text))
