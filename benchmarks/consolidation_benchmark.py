@@ -21,8 +21,10 @@ Last reading (2 cores, load average 0.9, 320 workflow task slots), CPU ms per co
 PostgreSQL, e0db602 -> now: 1 worker 77/79/10 = 165 -> 60/70/10 = 140 (0.85), 2 workers 83/80/10 = 173 ->
 63/66/10 = 140 (0.81); events 53 -> 42, workflow tasks 9 -> 7, activity tasks 5 -> 3, local activities 1 -> 3;
 one session 1.08 -> 1.07 x 3L; throughput share 0.63 -> 0.73 (1 worker), 0.81 -> 0.78 (2 workers), which the
-neighbours' load moves more than the code does. Goals not met: worker and total CPU are about 0.8 of before,
-against 0.5 and 0.6 asked.
+neighbours' load moves more than the code does. With eager activity execution on the dev server (both
+variants get it; load average 0.3-0.6): 1 worker 90/88/12 = 190 -> 70/69/12 = 150 (0.79), 2 workers
+80/77/10 = 167 -> 61/62/9 = 133 (0.80); one session 1.06 -> 1.05 x 3L. Goals not met: worker and total CPU
+are about 0.8 of before, against 0.5 and 0.6 asked.
 """
 
 import argparse
