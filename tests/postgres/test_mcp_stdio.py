@@ -4,6 +4,7 @@ principal only, and their results carry the rendered block."""
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
@@ -27,13 +28,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
     session = uuid4()
+    # The server runs in its own process on the wall clock, so the beliefs' evidence must be recent: builders'
+    # fixed T0 falls behind an ongoing belief's 90-day expiry horizon once the calendar passes it.
+    now = datetime.now(UTC)
     mine = belief(
         subject="hobby:climbing",
         statement="User goes bouldering every Tuesday.",
         source_event_ids=(EventRef(session_id=session, seq=1),),
         evidence_spans=(SourceSpan(session_id=session, seq=1, text="bouldering every Tuesday"),),
+        valid_from=now,
+        last_evidence_at=now,
+        updated_at=now,
     )
-    theirs = belief(owner=OTHER_PRINCIPAL, subject="hobby:climbing", statement="User goes bouldering daily.")
+    theirs = belief(
+        owner=OTHER_PRINCIPAL,
+        subject="hobby:climbing",
+        statement="User goes bouldering daily.",
+        valid_from=now,
+        last_evidence_at=now,
+        updated_at=now,
+    )
     store = PostgresStore(clean_postgres)
     with store() as uow:
         uow.events.append([event(1, "I go bouldering every Tuesday.", session_id=session)])
