@@ -31,6 +31,9 @@ def test_a_dated_past_forms_its_claim(text: str, expected: str) -> None:
         # A meal or an errand of today is no life event.
         ("I had tacos last night.", "User had tacos last night."),
         ("I went to the gym this morning.", "User went to the gym this morning."),
+        # A day of the month is no year.
+        ("I had pizza on the 20th.", "User had pizza on the 20th."),
+        ("I went to a concert on the 19th.", "User went to a concert on the 19th."),
         # A person's undated past is their own story.
         ("My neighbor ran a marathon after years of cycling.", "User's neighbor ran a marathon"),
         ("My friend quit smoking after college.", "User's friend quit smoking"),

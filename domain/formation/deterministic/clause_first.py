@@ -160,9 +160,7 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
 
 def _dated(words: list[Token]) -> bool:
     """Whether a past is dated as a life event: a month, a season, a year or "... ago"."""
-    return any(
-        t.lower in LIFE_EVENT_DATES or len(t.lower) == 4 and t.lower[:2] in ("19", "20") for t in words
-    )
+    return any(t.lower in LIFE_EVENT_DATES or _year(t) for t in words)
 
 
 def _momentary(words: list[Token], lemma: str) -> bool:
@@ -239,10 +237,12 @@ def _bare(parse: Parse, lemma: str, aspect: Aspect) -> bool:
 
 def _names_past(words: list[Token]) -> bool:
     """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
-    return any(
-        t.lower in PAST_MARKERS or len(t.lower) == 4 and t.lower.isdigit() and t.lower[:2] in ("19", "20")
-        for t in words
-    )
+    return any(t.lower in PAST_MARKERS or _year(t) for t in words)
+
+
+def _year(token: Token) -> bool:
+    """A year of a life: four digits from 1900 to 2099 ("in 2019"; not "20th" or "1500")."""
+    return len(token.lower) == 4 and token.lower.isdigit() and token.lower[:2] in ("19", "20")
 
 
 def _negated_head(
