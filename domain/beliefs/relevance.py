@@ -236,10 +236,12 @@ def fuse(
             live.append((match, inputs_score(match.inputs, found, now)))
     live.sort(key=lambda entry: (-entry[0].coverage, -entry[0].weight, -entry[1], entry[0].inputs.id))
     groups: list[list[Match]] = []
+    reached = 0
     for _, grouped in groupby(live, key=lambda entry: (entry[0].coverage, entry[0].weight)):
-        if sum(map(len, groups)) >= limit:
+        if reached >= limit:
             break
         groups.append([match for match, _ in grouped])
+        reached += len(groups[-1])
     rarest = {}
     if any(len(group) > 1 for group in groups):
         every = [match for match, _ in live]
