@@ -178,7 +178,9 @@ def test_gate_memory_fallback_never_fabricates_lookalike_turns() -> None:
 )
 def test_gate_memory_fallback_never_fabricates_from_questions_hypotheticals_and_others(text: str) -> None:
     """Seen failing on the reported-speech rows with reported.py's checks taken out of former.py: "User
-    has ADHD.", "User was a picky eater.", "User works too much."."""
+    has ADHD.", "User was a picky eater.", "User works too much."; and on the quoted rows with the code before
+    single quotes were read as someone's words (9133e53): "User is a doctor.", "User's friend asked is you
+    coming to the reunion."."""
     formed = form(text)
     assert formed == [], [c.statement for c in formed]
 
