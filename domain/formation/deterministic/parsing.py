@@ -320,6 +320,11 @@ def lowered(words: str) -> str:
     return words[:1].lower() + words[1:] if words[1:2].islower() else words
 
 
+def plural_noun(token: Token) -> bool:
+    """A noun in the plural: ends in "s" and its lemma is another word ("kids", not "news" or "bus")."""
+    return token.lower.endswith("s") and token.lemma != token.lower
+
+
 def content_words(tokens: Sequence[Token]) -> list[str]:
     return [
         t.lemma if not t.text.isupper() else t.lower

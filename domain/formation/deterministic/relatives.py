@@ -21,7 +21,7 @@ from domain.formation.deterministic.clause_first import (
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.coordination import is_number
 from domain.formation.deterministic.inflection import simple_past
-from domain.formation.deterministic.parsing import parse_predicate
+from domain.formation.deterministic.parsing import parse_predicate, plural_noun
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -176,10 +176,6 @@ def _plural(verb_phrase: str, lemma: str) -> str:
     return verb_phrase
 
 
-def _plural_noun(word: Token) -> bool:
-    return word.lower.endswith("s") and word.lemma != word.lower
-
-
 def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
     """A pronoun continues the relative's statement after "and"/"but" ("... and she works crazy hours"), or
     after a comma once the relative's own predicate stated something ("My son is autistic, he's 7"); a
@@ -198,7 +194,7 @@ def _had(tokens: list[Token], at: int) -> tuple[str, str | None] | None:
     words: list[Token] = []
     for token in tokens[at + 1 : at + 1 + _MAX_NOUN_PHRASE]:
         if token.lemma in KIN:
-            plural = _plural_noun(token)
+            plural = plural_noun(token)
             noun = " ".join([*(t.lower for t in words), token.lower])
             return f"User's {noun}", "they" if plural else _pronoun_of(token.lemma)
         if token.lower not in ("a", "an") and not is_number(token):
@@ -218,7 +214,7 @@ def _fits(pronoun: str, relative: Token) -> bool:
     boys, they are 4 and 7" is the boys), the fitting one for a relative of known sex, any for a partner."""
     if pronoun not in _PRONOUNS:
         return False
-    if _plural_noun(relative):
+    if plural_noun(relative):
         return pronoun == "they"
     sex = _pronoun_of(relative.lemma)
     return pronoun == sex if sex is not None else True
@@ -228,7 +224,7 @@ def _particular(relative: Token, predicate: list[Token]) -> bool:
     """Whether a bare relative's noun names the user's own: a singular one always ("Wife teaches ..."); a
     plural one when what follows is an age or what they are doing ("Twins are 18 months", "Grandkids are
     coming"), not a remark on all of them ("Kids are so expensive", "Teenagers are the worst")."""
-    if not _plural_noun(relative):
+    if not plural_noun(relative):
         return True
     following = predicate[1] if len(predicate) > 1 else None
     return following is not None and (following.lower.endswith("ing") or is_number(following))
@@ -265,7 +261,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         if first.lemma not in _PARENTS:
             claims.append(_has_claim([first]))
         holder, noun = f"User's {first.lower}", first
-        held = held_claims(text, tokens[1:], holder, _plural_noun(first))
+        held = held_claims(text, tokens[1:], holder, plural_noun(first))
         stated = bool(held)
         claims.extend(held)
     mentioned: tuple[str, str | None] | None = None  # a relative named inside the clause, and their pronoun
@@ -277,7 +273,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             and _continues(text, tokens[at - 1], token, stated)
         ):
             # The verb agrees with the relative: a partner's singular "they work" is "User's partner works".
-            claims.extend(held_claims(text, tokens[at + 1 :], holder, _plural_noun(noun)))
+            claims.extend(held_claims(text, tokens[at + 1 :], holder, plural_noun(noun)))
             continue
         if (
             mentioned is not None
@@ -327,7 +323,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             noun = tokens[head]
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
             holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
-            held = held_claims(text, tokens[end:], holder, _plural_noun(tokens[head]))
+            held = held_claims(text, tokens[end:], holder, plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims

@@ -20,7 +20,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import ITEM_VERBS
 from domain.formation.deterministic.coordination import is_number, items_of
 from domain.formation.deterministic.inflection import past_participle
-from domain.formation.deterministic.parsing import lowered, phrase_of
+from domain.formation.deterministic.parsing import lowered, phrase_of, plural_noun
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -222,7 +222,7 @@ def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
             break
         # "keep recipe suggestions | low-sugar": a plural noun ends the object unless a phrase of its own
         # follows it ("recipes with peanuts").
-        if _plural(token) and at + 1 < len(after) and after[at + 1].lower not in own:
+        if plural_noun(token) and token.lower not in STOPWORDS and at + 1 < len(after) and after[at + 1].lower not in own:
             end = at + 1
             break
     obj = after[:end]
@@ -239,10 +239,6 @@ def _done_to_user(text: str, after: list[Token]) -> str | None:
     if not items or items[0][0].lower in _THIS_ONE - _NOUN_WORDS:
         return None
     return phrase_of(text, items[0])
-
-
-def _plural(token: Token) -> bool:
-    return token.lemma != token.lower and token.lower.endswith("s") and token.lower not in STOPWORDS
 
 
 def _wish(wants: str, complement: str, lemmas: list[str]) -> Claim:
