@@ -87,7 +87,8 @@ _BOUNDARY = re.compile(
     r"|(?<=\s)(?P<and>)\s*and\s+(?=I\b))"
 )
 _WORD_BEFORE = re.compile(r"[\w.]{1,12}$")
-_FIRST_PERSON = re.compile(r"\bI\b")
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
+_FIRST_PERSON = re.compile(r"(?=I)\bI\b")
 # One character for which str.isalnum() holds: regex word characters are exactly those and "_".
 _ALNUM = re.compile(r"[^\W_]")
 

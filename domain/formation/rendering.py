@@ -54,9 +54,11 @@ _VOICE = {
     "us": "them",
 }
 _NOT_SLUG = re.compile(r"[^\w.+#-]")
-# "I was" is one entry so its verb agrees ("since they were nine"); "I-95" is a road, not the user.
+# "I was" is one entry so its verb agrees ("since they were nine"); "I-95" is a road, not the user. A
+# contracted "I" is tried before the bare one, which would otherwise match its "I" alone ("they'm").
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _VOICE_WORD = re.compile(
-    r"\b(?:my|mine|myself|me|I\s+was|I(?!-\d)|I['’](?:m|ve|d|ll)|our|ours|us|we)\b", re.IGNORECASE
+    r"(?=[miouw])\b(?:my|mine|myself|me|I\s+was|I['’](?:m|ve|d|ll)|I(?!-\d)|our|ours|us|we)\b", re.IGNORECASE
 )
 
 

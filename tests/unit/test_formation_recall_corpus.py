@@ -4,13 +4,13 @@ from itertools import combinations
 
 import pytest
 
-from evals.formation_recall import corpus
+from evals.formation_recall import corpus, recall
 from evals.formation_recall.corpus import CorpusDigestMismatch, Part, load
 
 
 @pytest.mark.parametrize(
     ("part", "least"),
-    [(Part.DEV, 150), (Part.DEV2, 100), (Part.DEV3, 70), (Part.DEV4, 100), (Part.UNSEEN, 50)],
+    [(Part.DEV, 150), (Part.DEV2, 100), (Part.DEV3, 70), (Part.DEV4, 100), (Part.DEV5, 100), (Part.UNSEEN, 50)],
 )
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     assert corpus.digest(part) == corpus.recorded_digest(part)
@@ -31,3 +31,18 @@ def test_the_parts_share_no_utterance(one: Part, other: Part) -> None:
         return {event.text for case in load(part) for event in case.events}
 
     assert not texts(one) & texts(other)
+
+
+@pytest.mark.parametrize("argv", [["--part", "unseen", "--misses"], ["--misses"]])
+def test_misses_refuse_the_unseen_part(argv: list[str]) -> None:
+    # Rule work must never read what the unseen part misses, asked for by name or among every part.
+    with pytest.raises(SystemExit) as refused:
+        recall.main(argv)
+    assert refused.value.code == 2
+
+
+def test_misses_list_a_development_part(capsys: pytest.CaptureFixture[str]) -> None:
+    assert recall.main(["--part", "dev5", "--misses"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("dev5 ")
+    assert all(line.startswith("k") for line in lines[3:])

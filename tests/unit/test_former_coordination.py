@@ -53,3 +53,31 @@ def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
 
 def test_a_past_whose_object_only_points_back_is_no_item_of_its_own() -> None:
     assert "User named it Crumbs." not in statements("Started a blog last month and named it Crumbs.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        ("I cook, my husband cleans.", "User cooks.", "User cooks their husband cleans."),
+        ("I bake, my daughter decorates.", "User bakes.", "User bakes their daughter decorates."),
+        ("I garden, my partner did the patio.", "User gardens.", "User gardens their partner did the patio."),
+    ],
+)
+def test_a_relatives_own_statement_after_a_comma_ends_the_item(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert unwanted not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I don't drive, my wife does.", "User does not drive their wife does."),
+        ("I don't cook, my husband does.", "User does not cook their husband does."),
+    ],
+)
+def test_a_negation_cut_before_a_relatives_do_forms_no_bare_negation(text: str, unwanted: str) -> None:
+    # "I don't drive" with nothing after the verb is left alone, as "I don't swim." is by the fallback gate.
+    formed = statements(text)
+    assert unwanted not in formed
+    assert not any(statement.startswith("User does not") for statement in formed)

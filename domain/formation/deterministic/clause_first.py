@@ -380,8 +380,11 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:
         # Which coordinated items a negation reaches is not clear from the words, except one it excepts:
-        # "I don't drink coffee, only green tea".
-        found = found[:1] + [
+        # "I don't drink coffee, only green tea". A negation left with nothing after its verb once another
+        # statement is cut off ("I don't drive, my wife does") is read as _negated_head reads "I don't swim".
+        never = "never" in (t.lower for t in parse.tokens[: parse.verb_at])
+        bare = not found[0].words and not (never and lemma in ACTIVITIES)
+        found = ([] if bare else found[:1]) + [
             _excepted(item, parse) for item in found[1:] if item.words[:1] and item.words[0].lower == "only"
         ]
     return [

@@ -18,6 +18,7 @@ from domain.formation.deterministic.clause_words import (
     TRAILING,
 )
 from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
+from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, third_person
@@ -25,6 +26,8 @@ from domain.formation.rendering import Aspect, third_person
 # Words that open a verb's object: after one, the word before it may be a verb opening an item.
 _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", "a", "an"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
+# "..., my wife does": "do" standing for another person's verb.
+_DO_FORMS = frozenset({"do", "does", "did"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 # Adverbs an item may open with before its verb.
@@ -171,10 +174,19 @@ def told_of(part: list[Token]) -> bool:
     if len(part) < 2 or part[0].lower in ARTICLES or part[0].lower in _ITEM_ADVERBS:
         return False
     if part[0].lower in ("my", "our"):
-        return any(t.lower in _FINITE for t in part[2:5])
+        if any(t.lower in _FINITE or t.lower in _DO_FORMS for t in part[2:5]):
+            return True
+        # "..., my husband cleans", "..., my partner did the patio": a relative's own verb right after them.
+        return len(part) > 2 and part[1].lemma in RELATIVES and _finite_verb(part[2])
     second = part[1]
     lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
     return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
+
+
+def _finite_verb(token: Token) -> bool:
+    """A verb's third-person or past form ("cleans", "did"), not its base or an -ing form."""
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    return lemma != token.lower and token.lower not in STOPWORDS and not token.lower.endswith("ing")
 
 
 def copula_item(part: list[Token], first: Item) -> Item | None:

@@ -66,7 +66,8 @@ _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
-_FIRST_PERSON_HINT = re.compile(r"\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
+_FIRST_PERSON_HINT = re.compile(r"(?=[IiMmOoWw])\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
 # A clause opening with "can't" or "cannot" and no subject leaves out "I": no instruction opens so.
 _CANT = re.compile(r"(?:(?:honestly|so|and|just|really)[\s,]+)?(?:can['’]?t|cannot)\b", re.IGNORECASE)
 # Contractions typed without their apostrophe, and "cannot", read as the two words they stand for: "i dont
@@ -89,8 +90,9 @@ _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "coz": (("because", "because"),),
 }
 _UNSPLIT = frozenset(_CONTRACTIONS)
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _REQUEST_HINT = re.compile(
-    r"\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
+    r"(?=[anefgi])\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
 )
 # Every match of _REQUEST_HINT contains one of these ("ever" also stands for "never").
 _REQUEST_HINTS = ("always", "ever", "from now on", "going forward", "future")

@@ -30,8 +30,9 @@ from domain.formation.deterministic.topic_words import (
 from domain.formation.language import STOPWORDS, Token
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _LIFETIME = re.compile(
-    r"\b(?:for\s+(?:about\s+|around\s+|roughly\s+|almost\s+|nearly\s+|over\s+|more\s+than\s+|the\s+(?:last|past)\s+)?(?:\d+|a\s+few|a\s+couple\s+of|several|many|two|three|four|five|six|seven|eight|nine|ten|twenty|\w+teen)\s+(?:years?|decades?)"
+    r"(?=[fmas])\b(?:for\s+(?:about\s+|around\s+|roughly\s+|almost\s+|nearly\s+|over\s+|more\s+than\s+|the\s+(?:last|past)\s+)?(?:\d+|a\s+few|a\s+couple\s+of|several|many|two|three|four|five|six|seven|eight|nine|ten|twenty|\w+teen)\s+(?:years?|decades?)"
     r"|for\s+(?:years|decades)|most\s+of\s+my\s+(?:adult\s+)?life|all\s+my\s+life|my\s+whole\s+life|since\s+I\s+was)\b",
     re.IGNORECASE,
 )

@@ -22,8 +22,10 @@ def hinted(low: str, hints: tuple[str, ...]) -> bool:
     return False
 
 
+# The lookahead on the letters an alternative can open with lets the regex engine skip every other
+# position at once: a pattern opening with \b gets no prefix scan of its own and tries them all.
 _FREQUENCY = re.compile(
-    r"\b(?:(?:\d+|one|two|three|four|five|six|seven)(?:\s*(?:-|–|to|or)\s*(?:\d+|two|three|four|five|six|seven))?\s*(?:x|times)\s*(?:a|per|each|every|/)\s*(?:day|week|month)"
+    r"(?=[\dotfsemidwnru])\b(?:(?:\d+|one|two|three|four|five|six|seven)(?:\s*(?:-|–|to|or)\s*(?:\d+|two|three|four|five|six|seven))?\s*(?:x|times)\s*(?:a|per|each|every|/)\s*(?:day|week|month)"
     r"|(?:once|twice|thrice)\s+(?:a|per|each|every)\s+(?:day|week|month)"
     r"|every\s+(?:other\s+)?(?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
     r"|each\s+(?:day|morning|evening|week)"
@@ -55,8 +57,9 @@ def frequency(text: str, start: int, end: int) -> re.Match[str] | None:
     return _FREQUENCY.search(text, start, end)
 
 
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _NOT_STALLED = re.compile(
-    r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?(?:stalled|plateaued|stuck)\b|\bno\s+(?:plateau|stall)",
+    r"(?=n)(?:(?:\bnot|n't|\bnever)\s+(?:\w+\s+)?(?:stalled|plateaued|stuck)\b|\bno\s+(?:plateau|stall))",
     re.IGNORECASE,
 )
 _NOT_STALLED_HINTS = ("stall", "plateau", "stuck")

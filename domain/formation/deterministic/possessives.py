@@ -84,7 +84,8 @@ _MY_PROJECT = re.compile(
     + r")\s+(?P<rest>(?:uses|runs|is|are|has|needs|relies|depends|stores|calls|targets|serves|deploys|supports|lives|sits|talks|reads|writes|sends|ships)\b[^,;!?]*)"
 )
 _PROJECT_SET = frozenset(_PROJECT_WORDS)
-_NEGATED_BEFORE = re.compile(r"\b(?:not|n't|no need to|never)\b")
+# The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
+_NEGATED_BEFORE = re.compile(r"(?=n)\b(?:not|n't|no need to|never)\b")
 _BODY_PARTS = (
     r"knee|knees|back|shoulder|shoulders|hip|hips|ankle|ankles|foot|feet|neck|wrist|wrists|elbow|elbows|head|"
     r"stomach|eyes|skin|hamstring|hamstrings|calf|calves|shin|shins|achilles|joints|legs|arms|hands|lungs|"
