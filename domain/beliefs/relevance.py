@@ -79,7 +79,9 @@ MAX_QUERY_TERMS: Final = 32
 MAX_TERM_CHARS: Final = 64
 RELEVANCE_POOL: Final = 200
 # A store reads at most this many of the owner's live beliefs holding any one term: a word held by more tells
-# little, and reading every holder of a common word was most of a large owner's recall.
+# little, and reading every holder of a common word was most of a large owner's recall. A term is counted as
+# cut when at least this many of the matches read hold it (with exactly this many holders it was not, and the
+# unbounded re-read that follows costs time only).
 MATCHES_PER_TERM: Final = 1_000
 
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
@@ -119,13 +121,16 @@ _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE
 class Match(NamedTuple):
     """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds), its
     weight (the sum of term_weight over the terms it holds), and its subject and statement for the
-    tie-breaks fuse computes (never logged)."""
+    tie-breaks fuse computes (never logged); by_bound when every term it holds was cut by the bound (at least
+    MATCHES_PER_TERM of the matches read hold it), so it was read among an arbitrary MATCHES_PER_TERM of that
+    term's holders and holders left unread may rank as high."""
 
     inputs: RankingInputs
     coverage: int
     weight: float
     subject: str
     statement: str
+    by_bound: bool = False
 
 
 def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
