@@ -1,7 +1,8 @@
 """Query relevance for recall: which terms a query searches for, and how relevance fuses with retrieval@3.
 
 Terms. A query's words, lower-cased, an idiom read as its word first (word_families.PHRASES: "for a living"
-asks about a job) and a negated auxiliary ("won't", "isn't") left out, without the words that name the user
+asks about a job) and a negated auxiliary ("won't", "isn't") or a contraction typed without its apostrophe
+("whats", "theyre", "doesnt") left out, without the words that name the user
 (every statement is about the user, so they would match everything) and without STOP_WORDS (PostgreSQL's
 english stop words, which its search vectors leave out: the in-memory match leaves them out of both sides too,
 so the stores agree), then the English word two neighbouring searchable words make ("hair cut": "haircut"), at
@@ -115,6 +116,12 @@ STOP_WORDS: Final = frozenset(
     )
 )  # fmt: skip
 _UNSEARCHED: Final = STOP_WORDS | _USER_WORDS
+# A contraction typed without its apostrophe ("whats", "theyre", "doesnt", "couldve") is not an English word,
+# so spelling would search what one edit makes of it ("whats": "hats", "wheats" and so gluten; "arent":
+# "parent"); read as the words it contracts, an unsearched word or an auxiliary and an ending, it is not
+# searched, as "what's" and "doesn't" are not.
+_CONTRACTION_ENDINGS: Final = ("s", "re", "ve", "ll", "d", "m", "nt")
+_CONTRACTED: Final = _UNSEARCHED | {"could", "would", "might", "must", "need", "shall"}
 _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE, Sensitivity.RESTRICTED)
 
 
@@ -140,11 +147,12 @@ def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
 
 def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
-    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary left out, and the
-    compound two neighbouring words make searched after them)."""
+    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary and a contraction
+    typed without its apostrophe left out, and the compound two neighbouring words make searched after
+    them)."""
     said = _PHRASE.sub(lambda idiom: PHRASES[idiom.group()], _NEGATED.sub(" ", query.lower()))
     words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
-    kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and w not in _UNSEARCHED)
+    kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and not _unsearched(w))
     names = _names(query)
     families: dict[frozenset[str], QueryTerm] = {}
     for word in tuple(kept)[:MAX_QUERY_TERMS]:
@@ -160,8 +168,16 @@ def _compounds(words: Sequence[str]) -> list[str]:
     return [
         first + second
         for first, second in pairwise(words)
-        if first not in _UNSEARCHED and second not in _UNSEARCHED and first + second in known
+        if not _unsearched(first) and not _unsearched(second) and first + second in known
     ]
+
+
+def _unsearched(word: str) -> bool:
+    """A stop word, a word naming the user, or a contraction of them typed without its apostrophe."""
+    return word in _UNSEARCHED or (
+        word not in english_words()
+        and any(word.endswith(end) and word[: -len(end)] in _CONTRACTED for end in _CONTRACTION_ENDINGS)
+    )
 
 
 def _names(query: str) -> frozenset[str]:
