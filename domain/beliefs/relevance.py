@@ -92,6 +92,7 @@ _WORD = re.compile(r"[^\W_]+")
 # finds unrelated words, and the negation is not searchable.
 _NEGATED = re.compile(r"[^\W_]+n['’]t\b")
 _PHRASE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in PHRASES) + r")\b")
+_IDIOM_WORDS: Final = frozenset(w for idiom in PHRASES for w in idiom.split())
 _SENTENCE = re.compile(r"[.!?]+\s+")
 _USER_WORDS: Final = frozenset(w for subject in GENERIC_SUBJECTS for w in subject.split()) | {
     "my",
@@ -150,15 +151,34 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary and a contraction
     typed without its apostrophe left out, and the compound two neighbouring words make searched after
     them)."""
-    said = _PHRASE.sub(lambda idiom: PHRASES[idiom.group()], _NEGATED.sub(" ", query.lower()))
+    names = _names(query)
+    said = _PHRASE.sub(
+        lambda idiom: PHRASES[idiom.group()], _mend_idioms(_NEGATED.sub(" ", query.lower()), names)
+    )
     words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
     kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and not _unsearched(w))
-    names = _names(query)
     families: dict[frozenset[str], QueryTerm] = {}
     for word in tuple(kept)[:MAX_QUERY_TERMS]:
         term = _searched(word, word not in names)
         families.setdefault(frozenset(term), term)  # the first word asked keeps its family's place and lead
     return tuple(families.values())
+
+
+def _mend_idioms(said: str, names: frozenset[str]) -> str:
+    """The query with a misspelt word of an idiom spelt right ("for a lviing": "for a living"), so the idiom
+    is read as its word instead of its words being searched one by one (the last words first, so the earlier
+    ones keep their place)."""
+    for found in reversed(list(_WORD.finditer(said))):
+        if found.group() in names:
+            continue
+        for fix in corrections(found.group()):
+            if fix not in _IDIOM_WORDS:
+                continue
+            mended = said[: found.start()] + fix + said[found.end() :]
+            if any(idiom.start() <= found.start() < idiom.end() for idiom in _PHRASE.finditer(mended)):
+                said = mended
+                break
+    return said
 
 
 def _compounds(words: Sequence[str]) -> list[str]:

@@ -77,3 +77,11 @@ def test_a_contraction_typed_without_its_apostrophe_is_not_searched_or_corrected
     # an English word that ends like a contraction is a word: "shed" is not "she'd", "well" not "we'll"
     assert query_terms("shed roof") == (("shed",), ("roof",))
     assert query_terms("well water") == (("well",), ("water",))
+
+
+def test_a_misspelt_word_of_an_idiom_reads_the_idiom() -> None:
+    # "lviing" is one swap from "living": "for a living" asks about a job, as spelt right
+    assert query_terms("what do I do for a lviing?") == query_terms("what do I do for a living?")
+    assert query_terms("what do I do for a lviing?")[0][0] == "job"
+    # outside an idiom the word is corrected as any other
+    assert query_terms("my lviing room") == (("lviing", "living"), ("room",))
