@@ -228,22 +228,31 @@ class InMemoryBeliefs(_Repo):
         return [ranking_inputs(b) for b in rows[: max(limit, 0)]]
 
     def matching(
-        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
+        self,
+        owner: Owner,
+        terms: Sequence[QueryTerm],
+        limit: int,
+        sensitivities: Collection[Sensitivity],
+        *,
+        bounded: bool = True,
     ) -> list[Match]:
         held = [
             (held_terms(terms, b.subject, b.statement), b)
             for b in sorted(self._owned(owner), key=lambda b: b.id)
             if b.is_live and b.sensitivity in sensitivities
         ]
-        # each term reads at most MATCHES_PER_TERM of its holders (here the first by id), as PostgreSQL does
+        # bounded, each term reads at most MATCHES_PER_TERM of its holders (here the first by id), as
+        # PostgreSQL does, and counts as cut when at least that many of the matches read hold it
+        per_term = MATCHES_PER_TERM if bounded else None
         read = {
             b.id
             for i in range(len(terms))
-            for _, b in islice(((found, b) for found, b in held if i in found), MATCHES_PER_TERM)
+            for _, b in islice(((found, b) for found, b in held if i in found), per_term)
         }
         matched = [(found, b) for found, b in held if b.id in read]
         holding = Counter(i for found, _ in matched for i in found)
         weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
+        cut = {i for i, n in holding.items() if bounded and n >= MATCHES_PER_TERM}
         ranked = sorted(
             (
                 Match(
@@ -252,6 +261,7 @@ class InMemoryBeliefs(_Repo):
                     sum(weights[i] for i in sorted(found)),
                     b.subject,
                     b.statement,
+                    found <= cut,
                 )
                 for found, b in matched
             ),

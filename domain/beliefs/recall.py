@@ -122,6 +122,13 @@ def recall(
     if terms:
         pool = uow.beliefs.matching(owner, terms, max(RELEVANCE_POOL, limit), sensitivities)
         top, hidden = fuse(pool, terms, now, limit)
+        cut = {m.inputs.id for m in pool if m.by_bound}
+        if any(i.id in cut for i in top):
+            # a place in the top was decided among a bounded sample of a common term's holders: read them all
+            pool = uow.beliefs.matching(
+                owner, terms, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
+            )
+            top, hidden = fuse(pool, terms, now, limit)
         considered = len(pool)
     else:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)

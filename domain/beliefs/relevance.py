@@ -1,7 +1,8 @@
 """Query relevance for recall: which terms a query searches for, and how relevance fuses with retrieval@3.
 
 Terms. A query's words, lower-cased, an idiom read as its word first (word_families.PHRASES: "for a living"
-asks about a job) and a negated auxiliary ("won't", "isn't") left out, without the words that name the user
+asks about a job) and a negated auxiliary ("won't", "isn't") or a contraction typed without its apostrophe
+("whats", "theyre", "doesnt") left out, without the words that name the user
 (every statement is about the user, so they would match everything) and without STOP_WORDS (PostgreSQL's
 english stop words, which its search vectors leave out: the in-memory match leaves them out of both sides too,
 so the stores agree), then the English word two neighbouring searchable words make ("hair cut": "haircut"), at
@@ -79,7 +80,9 @@ MAX_QUERY_TERMS: Final = 32
 MAX_TERM_CHARS: Final = 64
 RELEVANCE_POOL: Final = 200
 # A store reads at most this many of the owner's live beliefs holding any one term: a word held by more tells
-# little, and reading every holder of a common word was most of a large owner's recall.
+# little, and reading every holder of a common word was most of a large owner's recall. A term is counted as
+# cut when at least this many of the matches read hold it (with exactly this many holders it was not, and the
+# unbounded re-read that follows costs time only).
 MATCHES_PER_TERM: Final = 1_000
 
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
@@ -89,6 +92,7 @@ _WORD = re.compile(r"[^\W_]+")
 # finds unrelated words, and the negation is not searchable.
 _NEGATED = re.compile(r"[^\W_]+n['’]t\b")
 _PHRASE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in PHRASES) + r")\b")
+_IDIOM_WORDS: Final = frozenset(w for idiom in PHRASES for w in idiom.split())
 _SENTENCE = re.compile(r"[.!?]+\s+")
 _USER_WORDS: Final = frozenset(w for subject in GENERIC_SUBJECTS for w in subject.split()) | {
     "my",
@@ -113,19 +117,28 @@ STOP_WORDS: Final = frozenset(
     )
 )  # fmt: skip
 _UNSEARCHED: Final = STOP_WORDS | _USER_WORDS
+# A contraction typed without its apostrophe ("whats", "theyre", "doesnt", "couldve") is not an English word,
+# so spelling would search what one edit makes of it ("whats": "hats", "wheats" and so gluten; "arent":
+# "parent"); read as the words it contracts, an unsearched word or an auxiliary and an ending, it is not
+# searched, as "what's" and "doesn't" are not.
+_CONTRACTION_ENDINGS: Final = ("s", "re", "ve", "ll", "d", "m", "nt")
+_CONTRACTED: Final = _UNSEARCHED | {"could", "would", "might", "must", "need", "shall"}
 _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE, Sensitivity.RESTRICTED)
 
 
 class Match(NamedTuple):
     """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds), its
     weight (the sum of term_weight over the terms it holds), and its subject and statement for the
-    tie-breaks fuse computes (never logged)."""
+    tie-breaks fuse computes (never logged); by_bound when every term it holds was cut by the bound (at least
+    MATCHES_PER_TERM of the matches read hold it), so it was read among an arbitrary MATCHES_PER_TERM of that
+    term's holders and holders left unread may rank as high."""
 
     inputs: RankingInputs
     coverage: int
     weight: float
     subject: str
     statement: str
+    by_bound: bool = False
 
 
 def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
@@ -135,17 +148,37 @@ def within(ceiling: Sensitivity) -> frozenset[Sensitivity]:
 
 def query_terms(query: str) -> tuple[QueryTerm, ...]:
     """The searchable words of a query, in order, each with its word family and each family once (plain
-    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary left out, and the
-    compound two neighbouring words make searched after them)."""
-    said = _PHRASE.sub(lambda idiom: PHRASES[idiom.group()], _NEGATED.sub(" ", query.lower()))
-    words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
-    kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and w not in _UNSEARCHED)
+    letters and digits only; an idiom of PHRASES read as its word, a negated auxiliary and a contraction
+    typed without its apostrophe left out, and the compound two neighbouring words make searched after
+    them)."""
     names = _names(query)
+    said = _PHRASE.sub(
+        lambda idiom: PHRASES[idiom.group()], _mend_idioms(_NEGATED.sub(" ", query.lower()), names)
+    )
+    words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
+    kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and not _unsearched(w))
     families: dict[frozenset[str], QueryTerm] = {}
     for word in tuple(kept)[:MAX_QUERY_TERMS]:
         term = _searched(word, word not in names)
         families.setdefault(frozenset(term), term)  # the first word asked keeps its family's place and lead
     return tuple(families.values())
+
+
+def _mend_idioms(said: str, names: frozenset[str]) -> str:
+    """The query with a misspelt word of an idiom spelt right ("for a lviing": "for a living"), so the idiom
+    is read as its word instead of its words being searched one by one (the last words first, so the earlier
+    ones keep their place)."""
+    for found in reversed(list(_WORD.finditer(said))):
+        if found.group() in names:
+            continue
+        for fix in corrections(found.group()):
+            if fix not in _IDIOM_WORDS:
+                continue
+            mended = said[: found.start()] + fix + said[found.end() :]
+            if any(idiom.start() <= found.start() < idiom.end() for idiom in _PHRASE.finditer(mended)):
+                said = mended
+                break
+    return said
 
 
 def _compounds(words: Sequence[str]) -> list[str]:
@@ -155,8 +188,16 @@ def _compounds(words: Sequence[str]) -> list[str]:
     return [
         first + second
         for first, second in pairwise(words)
-        if first not in _UNSEARCHED and second not in _UNSEARCHED and first + second in known
+        if not _unsearched(first) and not _unsearched(second) and first + second in known
     ]
+
+
+def _unsearched(word: str) -> bool:
+    """A stop word, a word naming the user, or a contraction of them typed without its apostrophe."""
+    return word in _UNSEARCHED or (
+        word not in english_words()
+        and any(word.endswith(end) and word[: -len(end)] in _CONTRACTED for end in _CONTRACTION_ENDINGS)
+    )
 
 
 def _names(query: str) -> frozenset[str]:

@@ -15,6 +15,7 @@ so one word costs at most 54 * MAX_CORRECTED_CHARS + 25 candidate strings and se
 MAX_QUERY_TERMS times that. Nothing is downloaded: the dictionary ships in simplemma's wheel.
 """
 
+from functools import lru_cache
 from string import ascii_lowercase
 from typing import Final
 
@@ -25,6 +26,8 @@ MIN_CORRECTED_CHARS: Final = 4
 MAX_CORRECTED_CHARS: Final = 20
 
 
+# recall asks twice for a query's misspelt words (for its idioms, then for its terms)
+@lru_cache(maxsize=4096)
 def corrections(word: str) -> tuple[str, ...]:
     """The known words one edit away from a lower-cased word that is not itself known, in alphabetical
     order; nothing for a known word, a word outside the corrected lengths, or one with other characters."""

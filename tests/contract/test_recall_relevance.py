@@ -1,7 +1,7 @@
 """Query-relevant recall, kept evidence spans and event facts: one contract over both stores."""
 
 from datetime import timedelta
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import recall
@@ -321,3 +321,56 @@ def test_each_term_reads_a_bounded_number_of_its_holders_and_every_holder_of_a_r
     assert MATCHES_PER_TERM + 2 <= len(ids) <= MATCHES_PER_TERM + 3
     assert {b.id for b in (*rare, both)} <= set(ids)
     assert (ids[0], pool[0].coverage) == (both.id, 2)
+
+
+def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbounded_one_reads_every_holder(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    common = [
+        belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    rare = belief(subject="travel:city", statement="User visited Lisbon last year.")
+    both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
+    _store(uow_factory, *common, rare, both)
+    terms = query_terms("coffee in Lisbon")
+    with uow_factory() as uow:
+        bounded = uow.beliefs.matching(OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED))
+        unbounded = uow.beliefs.matching(
+            OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED), bounded=False
+        )
+    flagged = {m.inputs.id for m in bounded if m.by_bound}
+    # "coffee" is cut (1,011 holders): its holders read through it alone are flagged, never a holder of "lisbon"
+    assert flagged == {m.inputs.id for m in bounded} - {rare.id, both.id}
+    assert len(flagged) >= MATCHES_PER_TERM - 1
+    assert {m.inputs.id for m in unbounded} == {b.id for b in (*common, rare, both)}
+    assert not any(m.by_bound for m in unbounded)
+
+
+def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    # the freshest holder of the only term is stored last with the highest id: past the bound in both stores
+    stale = [
+        belief(
+            id=UUID(int=i + 1),
+            subject=f"diet:coffee-{i}",
+            statement=f"User drinks coffee number {i}.",
+            last_evidence_at=T0 - timedelta(days=20),
+        )
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    fresh = belief(
+        id=UUID(int=2**128 - 1),
+        subject="diet:coffee",
+        statement="User drinks coffee every morning.",
+        last_evidence_at=NOW,
+    )
+    _store(uow_factory, *stale)
+    _store(uow_factory, fresh)
+    with uow_factory() as uow:
+        bounded = uow.beliefs.matching(
+            OWNER, query_terms("coffee"), MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+        )
+        assert fresh.id not in {m.inputs.id for m in bounded}
+        assert recall(uow, OWNER, NOW, 1, query="coffee?").returned_ids == [fresh.id]

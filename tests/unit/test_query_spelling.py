@@ -66,3 +66,22 @@ def test_the_stop_words_are_postgresql_english_stop_words() -> None:
 def test_a_family_asked_twice_is_one_term_led_by_the_first_word_asked() -> None:
     [term] = query_terms("mum or mother")
     assert term[0] == "mum" and "mother" in term
+
+
+def test_a_contraction_typed_without_its_apostrophe_is_not_searched_or_corrected() -> None:
+    # spelt out, "whats" is one edit from "hats" and "wheats" (gluten's family), "arent" from "parent"
+    assert query_terms("whats my dogs name") == query_terms("what's my dogs name") == (("dogs",), ("name",))
+    assert query_terms("arent the kids home") == query_terms("aren't the kids home")
+    assert query_terms("theyre late") == query_terms("couldve been late") == (("late",),)
+    assert query_terms("whos our vet") == (("vet",),)
+    # an English word that ends like a contraction is a word: "shed" is not "she'd", "well" not "we'll"
+    assert query_terms("shed roof") == (("shed",), ("roof",))
+    assert query_terms("well water") == (("well",), ("water",))
+
+
+def test_a_misspelt_word_of_an_idiom_reads_the_idiom() -> None:
+    # "lviing" is one swap from "living": "for a living" asks about a job, as spelt right
+    assert query_terms("what do I do for a lviing?") == query_terms("what do I do for a living?")
+    assert query_terms("what do I do for a lviing?")[0][0] == "job"
+    # outside an idiom the word is corrected as any other
+    assert query_terms("my lviing room") == (("lviing", "living"), ("room",))

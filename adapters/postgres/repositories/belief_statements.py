@@ -152,17 +152,25 @@ RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after i
 # match is read once, keeping only its id, evidence time and which terms it holds, and only the pool's rows
 # are read again for their ranking columns, subject and statement (for the domain's tie-breaks), by
 # primary key.
+# Unbounded (bounded False), the branches read every holder and no match is by_bound; bounded, a term is cut
+# when at least MATCHES_PER_TERM of the matches read hold it (c<k>), and a match is by_bound when every term
+# it holds is cut.
 @functools.cache
-def matching_statement(term_count: int) -> Any:
+def matching_statement(term_count: int, bounded: bool) -> Any:
     terms = range(1, term_count + 1)
     held = ", ".join(f"(search @@ wanted.queries[{k}]) IS TRUE AS h{k}" for k in terms)
-    holding = ", ".join(f"ln(greatest(count(*) FILTER (WHERE h{k}), 1)) AS d{k}" for k in terms)
+    holding = ", ".join(
+        f"ln(greatest(count(*) FILTER (WHERE h{k}), 1)) AS d{k},"
+        f" count(*) FILTER (WHERE h{k}) >= {MATCHES_PER_TERM} AS c{k}"
+        for k in terms
+    )
     coverage = " + ".join(f"h{k}::int" for k in terms)
     weight = " + ".join(f"CASE WHEN h{k} THEN m - d{k} ELSE 0 END" for k in terms)
+    by_bound = "NOT (" + " OR ".join(f"(h{k} AND NOT c{k})" for k in terms) + ")" if bounded else "false"
+    bound = f" LIMIT {MATCHES_PER_TERM}" if bounded else ""
     branches = " UNION ".join(
         f"(SELECT id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, {held}"
-        f" FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.queries[{k}]"
-        f" LIMIT {MATCHES_PER_TERM})"
+        f" FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.queries[{k}]{bound})"
         for k in terms
     )
     return text(
@@ -176,11 +184,11 @@ def matching_statement(term_count: int) -> Any:
         matched AS MATERIALIZED ({branches}),
         totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding} FROM matched),
         pool AS MATERIALIZED (
-            SELECT match_id, evidence_at, {coverage} AS coverage, {weight} AS weight
+            SELECT match_id, evidence_at, {coverage} AS coverage, {weight} AS weight, {by_bound} AS by_bound
               FROM matched, totals
              ORDER BY coverage DESC, weight DESC, evidence_at DESC, match_id
              LIMIT :limit)
-        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement
+        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement, pool.by_bound
           FROM pool JOIN beliefs ON beliefs.id = pool.match_id
          ORDER BY pool.coverage DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
         """
@@ -212,9 +220,10 @@ def match_of(
     weight: float,
     subject: str,
     statement: str,
+    by_bound: bool,
 ) -> Match:
     inputs = ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape)
-    return Match(inputs, coverage, weight, subject, statement)
+    return Match(inputs, coverage, weight, subject, statement, by_bound)
 
 
 def ranking_inputs_of(

@@ -105,7 +105,13 @@ class PostgresBeliefs(Repo):
         ]
 
     def matching(
-        self, owner: Owner, terms: Sequence[QueryTerm], limit: int, sensitivities: Collection[Sensitivity]
+        self,
+        owner: Owner,
+        terms: Sequence[QueryTerm],
+        limit: int,
+        sensitivities: Collection[Sensitivity],
+        *,
+        bounded: bool = True,
     ) -> list[Match]:
         if not self._search:
             raise WrongSchemaRevision(
@@ -117,7 +123,7 @@ class PostgresBeliefs(Repo):
             **self._within(owner, limit, sensitivities),
             "terms": [" ".join(term) for term in terms],
         }
-        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms)), params)]
+        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms), bounded), params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
