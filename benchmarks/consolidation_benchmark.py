@@ -16,6 +16,13 @@ For each worker count and variant it reports:
   * history events, workflow tasks, activity tasks and local activities per consolidation
 
     .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # the tree before issue #20
+    .venv/bin/python -m benchmarks.consolidation_benchmark --floor floor floor-no-child floor-bare
+
+--floor SHAPE... adds, after the real code, workers running benchmarks/floor_workflows.py: the same workflow
+shape (with "floor", the same history events, workflow tasks, activity tasks and local activities) with
+constant activities and no store, so the line reads what the shape alone costs the worker, Temporal and
+PostgreSQL; the other shapes each drop one element of the design to price it. Each line also prints the
+history's bytes and the 1-minute load average before and after the load run.
 
 Last reading (2 cores, load average 0.9, 320 workflow task slots), CPU ms per consolidation worker / Temporal /
 PostgreSQL, e0db602 -> now: 1 worker 77/79/10 = 165 -> 60/70/10 = 140 (0.85), 2 workers 83/80/10 = 173 ->
@@ -39,10 +46,11 @@ import tempfile
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -50,6 +58,7 @@ from typing import Any
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
+from temporalio.worker import Worker
 
 from activities.contracts import SessionKey
 from adapters.embedded.postgres import start_embedded_postgres
@@ -88,22 +97,49 @@ def answer(request: ProviderRequest) -> dict[str, object]:
     return {"episodes": [{"subjects": ["project:personal-ai-agent"], "sentences": sentences}]}
 
 
+def floor_worker(client: Client, executor: ThreadPoolExecutor, args: argparse.Namespace) -> Worker:
+    """The floor workflows (benchmarks/floor_workflows.py) with the real worker's slots and sticky timeout,
+    and nothing else: no store, no provider, no interceptors."""
+    # Imported here: a baseline's workers import this file's imports from the baseline tree, which may
+    # predate both.
+    from adapters.temporal.worker import STICKY_SCHEDULE_TO_START
+    from benchmarks.floor_workflows import WORKFLOWS, FloorActivities
+
+    return Worker(
+        client,
+        task_queue=args.task_queue,
+        workflows=list(WORKFLOWS),
+        activities=FloorActivities(args.latency).all(),
+        activity_executor=executor,
+        max_concurrent_activities=args.threads,
+        max_concurrent_workflow_tasks=args.workflow_tasks,
+        graceful_shutdown_timeout=timedelta(seconds=2),
+        sticky_queue_schedule_to_start_timeout=STICKY_SCHEDULE_TO_START,
+    )
+
+
 async def serve(args: argparse.Namespace) -> None:
-    """One worker process: the variant's worker code with the scripted provider, until SIGTERM."""
-    engine = create_store_engine(args.database_url, pool_size=args.pool)
+    """One worker process until SIGTERM: the variant's worker code with the scripted provider, or with
+    --shape the floor workflows."""
     client = await connect(args.address)
+    engine = None if args.shape else create_store_engine(args.database_url, pool_size=args.pool)
     with ThreadPoolExecutor(max_workers=args.threads) as executor:
-        worker = build_worker(
-            client,
-            WorkerPorts(PostgresStore(engine), ScriptedProvider(answer, latency_s=args.latency)),
-            executor,
-            task_queue=args.task_queue,
-            max_activities=args.threads,
-            max_workflow_tasks=args.workflow_tasks,
-            graceful_shutdown_s=2,
+        worker = (
+            floor_worker(client, executor, args)
+            if engine is None
+            else build_worker(
+                client,
+                WorkerPorts(PostgresStore(engine), ScriptedProvider(answer, latency_s=args.latency)),
+                executor,
+                task_queue=args.task_queue,
+                max_activities=args.threads,
+                max_workflow_tasks=args.workflow_tasks,
+                graceful_shutdown_s=2,
+            )
         )
         await run_until_signalled(worker)
-    engine.dispose()
+    if engine is not None:
+        engine.dispose()
 
 
 def export_tree(ref: str, into: Path) -> Path:
@@ -115,14 +151,14 @@ def export_tree(ref: str, into: Path) -> Path:
 
 
 @contextmanager
-def workers(tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace
-            ) -> Iterator[list[int]]:
+def workers(tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace,
+            shape: str = "") -> Iterator[list[int]]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env |= {"PYTHONPATH": str(tree), "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "bench-pyc")}
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--address", address,
                "--database-url", database_url, "--task-queue", task_queue, "--latency", str(args.latency),
                "--threads", str(args.threads), "--workflow-tasks", str(args.workflow_tasks),
-               "--pool", str(args.pool)]  # fmt: skip
+               "--pool", str(args.pool), "--shape", shape]  # fmt: skip
     processes = [subprocess.Popen(command, env=env, cwd=tree) for _ in range(count)]
     try:
         yield [p.pid for p in processes]
@@ -201,6 +237,39 @@ async def consolidate(
     return list(await asyncio.gather(*(one(s) for s in sessions)))
 
 
+def fresh_sessions(count: int, tenant: str) -> list[uuid.UUID]:
+    """A floor shape's sessions: ids only, nothing stored."""
+    return [uuid.uuid4() for _ in range(count)]
+
+
+async def consolidate_floor(client: Client, task_queue: str, shape: str, tenant: str, sessions: list[uuid.UUID]
+                            ) -> list[str]:
+    """consolidate() for a floor shape: the same start (signal-with-start, the policy's search attribute) and
+    the same workflow ids, of the floor workflows; floor-bare a plain start."""
+    from benchmarks.floor_workflows import POLICY, SHAPES, FloorBareWorkflow, FloorSessionWorkflow
+
+    session_shape = SHAPES[shape]
+
+    async def one(session: uuid.UUID) -> str:
+        workflow_id = session_workflow_id(tenant, f"p-{session.hex[:8]}", session)
+        handle: WorkflowHandle[Any, int]
+        if session_shape is None:
+            handle = await client.start_workflow(FloorBareWorkflow.run, id=workflow_id, task_queue=task_queue)
+        else:
+            handle = await client.start_workflow(
+                FloorSessionWorkflow.run,
+                session_shape,
+                id=workflow_id,
+                task_queue=task_queue,
+                start_signal=IDLE_SIGNAL,
+                search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, POLICY)]),
+            )
+        await handle.result()
+        return handle.id
+
+    return list(await asyncio.gather(*(one(s) for s in sessions)))
+
+
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -239,13 +308,14 @@ def cpu_sample(processes: dict[str, list[int]]) -> dict[str, float]:
 
 
 async def history_shape(client: Client, workflow_id: str) -> Counter[str]:
-    """History events, workflow tasks, activity tasks and local activities of one consolidation (the
-    session's workflow and its children)."""
+    """History events and their bytes, workflow tasks, activity tasks and local activities of one
+    consolidation (the session's workflow and its children)."""
     shape: Counter[str] = Counter()
     pending = [workflow_id]
     while pending:
         history = await client.get_workflow_handle(pending.pop()).fetch_history()
         shape["history events"] += len(history.events)
+        shape["history bytes"] += sum(event.ByteSize() for event in history.events)
         for event in history.events:
             if event.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:
                 pending.append(
@@ -263,29 +333,32 @@ async def history_shape(client: Client, workflow_id: str) -> Counter[str]:
     return shape
 
 
+Prepare = Callable[[int, str], list[uuid.UUID]]
+Run = Callable[[str, list[uuid.UUID]], Awaitable[list[str]]]
+
+
 async def measure(
-    client: Client,
-    store: UnitOfWorkFactory,
-    task_queue: str,
-    processes: dict[str, list[int]],
-    fields: frozenset[str],
-    args: argparse.Namespace,
+    client: Client, processes: dict[str, list[int]], prepare: Prepare, run: Run, args: argparse.Namespace
 ) -> str:
+    """prepare(count, tenant): sessions made ready before anything is timed (seeded); run(tenant, sessions):
+    consolidate them all at once, their workflow ids."""
     ideal = 3 * args.latency
-    await consolidate(client, task_queue, "warmup", seed_sessions(store, 4, "warmup"), fields)
+    await run("warmup", prepare(4, "warmup"))
     singles = []
     for _ in range(3):
-        sessions = seed_sessions(store, 1, "single")
+        sessions = prepare(1, "single")
         started = time.monotonic()
-        ids = await consolidate(client, task_queue, "single", sessions, fields)
+        ids = await run("single", sessions)
         singles.append(time.monotonic() - started)
     shape = await history_shape(client, ids[0])
-    sessions = seed_sessions(store, args.sessions, "load")
+    sessions = prepare(args.sessions, "load")
+    load_before = os.getloadavg()[0]
     before = cpu_sample(processes)
     started = time.monotonic()
-    await consolidate(client, task_queue, "load", sessions, fields)
+    await run("load", sessions)
     elapsed = time.monotonic() - started
     after = cpu_sample(processes)
+    load_after = os.getloadavg()[0]
     spent = {name: 1000 * (after[name] - before[name]) / args.sessions for name in processes}
     total = sum(spent.values())
     cores = os.cpu_count() or 1
@@ -295,7 +368,8 @@ async def measure(
         f"one session {statistics.median(singles) / ideal:.3f} x 3L | "
         f"CPU/consolidation {total:.0f} ms ("
         + ", ".join(f"{name} {ms:.0f}" for name, ms in spent.items())
-        + f") | {args.sessions} sessions: {rate:.2f}/s of ceiling {ceiling:.1f}/s = {rate / ceiling:.2f} | "
+        + f") | load {load_before:.1f}-{load_after:.1f} | "
+        + f"{args.sessions} sessions: {rate:.2f}/s of ceiling {ceiling:.1f}/s = {rate / ceiling:.2f} | "
         + ", ".join(f"{count} {name}" for name, count in shape.items())
     )
 
@@ -313,10 +387,16 @@ async def connect_when_healthy(address: str, patience_s: float = 60.0) -> Client
 
 
 async def main(args: argparse.Namespace) -> None:
+    from benchmarks.floor_workflows import SHAPES
+
+    if unknown := set(args.floor) - set(SHAPES):
+        raise SystemExit(f"unknown floor shapes {sorted(unknown)}; known: {', '.join(SHAPES)}")
     root = Path(tempfile.mkdtemp(prefix="consolidation-bench-"))
-    variants = {"new": TREE}
+    # name -> (tree, floor shape or "" for the tree's own consolidation)
+    variants = {"new": (TREE, "")}
     if args.baseline:
-        variants = {f"old ({args.baseline})": export_tree(args.baseline, root / "baseline")} | variants
+        variants = {f"old ({args.baseline})": (export_tree(args.baseline, root / "baseline"), "")} | variants
+    variants |= {shape: (TREE, shape) for shape in args.floor}
     database_url = start_embedded_postgres(root / "postgres")
     engine = create_store_engine(database_url, pool_size=4)
     upgrade(engine, "head")
@@ -327,12 +407,20 @@ async def main(args: argparse.Namespace) -> None:
     try:
         client = await connect_when_healthy(server.address)
         for count in args.workers:
-            for name, tree in variants.items():
+            for name, (tree, shape) in variants.items():
                 task_queue = f"bench-{uuid.uuid4().hex[:6]}"
-                with workers(tree, count, task_queue, server.address, database_url, args) as pids:
+                prepare: Prepare
+                run: Run
+                if shape:
+                    prepare = fresh_sessions
+                    run = partial(consolidate_floor, client, task_queue, shape)
+                else:
+                    prepare = partial(seed_sessions, store)
+                    run = partial(consolidate, client, task_queue, fields=input_fields(tree))
+                with workers(tree, count, task_queue, server.address, database_url, args, shape) as pids:
                     processes = {"worker": pids, "temporal": [server.process.pid], "postgres": [postmaster]}
-                    line = await measure(client, store, task_queue, processes, input_fields(tree), args)
-                print(f"{count} worker(s), {name:>14}: {line}", flush=True)
+                    line = await measure(client, processes, prepare, run, args)
+                print(f"{count} worker(s), {name:>15}: {line}", flush=True)
     finally:
         server.stop()
         engine.dispose()
@@ -353,10 +441,19 @@ if __name__ == "__main__":
         "--workflow-tasks", type=int, default=320, help="workflow task slots per worker (as many as threads)"
     )
     parser.add_argument("--pool", type=int, default=20, help="PostgreSQL connection pool per worker")
+    parser.add_argument(
+        "--floor",
+        nargs="*",
+        default=[],
+        metavar="SHAPE",
+        help="floor shapes to run after the real code (benchmarks/floor_workflows.py: floor, floor-no-child, "
+        "floor-no-local, floor-no-upsert, floor-bare)",
+    )
     parser.add_argument("--port", type=int, default=27233)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     parser.add_argument("--task-queue", help=argparse.SUPPRESS)
+    parser.add_argument("--shape", default="", help=argparse.SUPPRESS)
     parsed = parser.parse_args()
     asyncio.run(serve(parsed) if parsed.serve else main(parsed))
