@@ -340,7 +340,7 @@ def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbound
             OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED), bounded=False
         )
     flagged = {m.inputs.id for m in bounded if m.by_bound}
-    # "coffee" is cut (1,011 holders): its holders read through it alone are flagged, never a holder of "lisbon"
+    # "coffee" is cut (1,011 holders): the holders read through it alone are flagged, no holder of "lisbon"
     assert flagged == {m.inputs.id for m in bounded} - {rare.id, both.id}
     assert len(flagged) >= MATCHES_PER_TERM - 1
     assert {m.inputs.id for m in unbounded} == {b.id for b in (*common, rare, both)}
