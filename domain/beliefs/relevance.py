@@ -48,15 +48,20 @@ Measured (benchmarks/recall_benchmark.py, hit@5 fused / the same matches in retr
 with families, 0.927 / 0.764 with weights, unchanged by spelling and stop words, 0.982 / 0.764 with the
 semantic fields, idioms, compounds and specificity, 1.0 / 0.764 with the topic and one-subject-first
 tie-breaks. Dev with one typo a question (dev-typos): 0.727 / 0.618 without spelling, 0.927 / 0.745 with it,
-0.964 / 0.745 since. Dev2 (recall_dev2.json, 67 pairs about another person, frozen before any rule changed on
-it, then tuned on): 0.552 / 0.343 on first reading, 0.910 / 0.537 with the semantic fields, 0.925 / 0.537 now.
+0.964 / 0.745 since, 0.982 / 0.745 with an idiom's misspelt word mended ("for a lviing"). Dev2
+(recall_dev2.json, 67 pairs about another person, frozen before any rule changed on it, then tuned on): 0.552
+/ 0.343 on first reading, 0.910 / 0.537 with the semantic fields, 0.925 / 0.537 now.
 Dev3 (recall_dev3.json, 64 pairs about a third person, written before the tie-breaks and read for totals only,
 ten times: once before, once for how many of its answers match at all, seven times for the variants tried, the
-kept ones included, once in the final run): 0.688 / 0.453 before (0.859 of its answers match at all, 0.719
-within the top 10), 0.766 / 0.453 now. Held-out set (recall_heldout.json, 62 pairs, frozen before any change,
+kept ones included, once in the final run; four more for the re-read, contraction and idiom rules: before,
+after each, in their final run): 0.688 / 0.453 before (0.859 of its answers match at all, 0.719 within the
+top 10), 0.766 / 0.453 now. Held-out set (recall_heldout.json, 62 pairs, frozen before any change,
 totals only): 0.597 / 0.484 before, 0.742 / 0.548 with families and weights, 0.758 / 0.548 with spelling and
 stop words (its fourth reading), 0.742 / 0.532 with the semantic fields (its fifth), 0.790 / 0.532 with the
-topic and one-subject-first tie-breaks (its sixth). The held-out and dev3 numbers are the honest ones (their
+topic and one-subject-first tie-breaks (its sixth), 0.790 / 0.532 with the unbounded re-read, the
+contraction and the idiom rules (its seventh). Held-out 2 (recall_heldout2.json, 66 pairs about a Waikato
+dairy farmer, written after the tie-breaks, totals only, read twice): 0.712 / 0.515 before and after those
+three rules, which changed no dev set but dev-typos. The held-out and dev3 numbers are the honest ones (their
 misses are not read, so nothing was tuned on them) and are short of the 0.9 goal. On dev3, 0.141 of the
 questions share no word or family with their answer, which no ordering reaches; 0.094 match and rank below the
 top 5.

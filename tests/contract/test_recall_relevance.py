@@ -1,15 +1,16 @@
 """Query-relevant recall, kept evidence spans and event facts: one contract over both stores."""
 
 from datetime import timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import recall
 from domain.beliefs.records import ClosedReason, MemoryRecord, SourceSpan
-from domain.beliefs.relevance import MATCHES_PER_TERM, query_terms, within
+from domain.beliefs.relevance import MATCHES_PER_TERM, Match, query_terms, within
 from domain.candidates import Sensitivity
 from domain.events import EventRef, SourceEventKind
-from domain.ports import UnitOfWorkFactory
+from domain.ports import BeliefRepository, UnitOfWorkFactory
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 
 NOW = T0 + timedelta(days=2)
@@ -340,7 +341,7 @@ def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbound
             OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED), bounded=False
         )
     flagged = {m.inputs.id for m in bounded if m.by_bound}
-    # "coffee" is cut (1,011 holders): its holders read through it alone are flagged, never a holder of "lisbon"
+    # "coffee" is cut (1,011 holders): the holders read through it alone are flagged, no holder of "lisbon"
     assert flagged == {m.inputs.id for m in bounded} - {rare.id, both.id}
     assert len(flagged) >= MATCHES_PER_TERM - 1
     assert {m.inputs.id for m in unbounded} == {b.id for b in (*common, rare, both)}
@@ -374,3 +375,37 @@ def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
         )
         assert fresh.id not in {m.inputs.id for m in bounded}
         assert recall(uow, OWNER, NOW, 1, query="coffee?").returned_ids == [fresh.id]
+
+
+class _ReadsCounted:
+    """The store's beliefs repository, recording each matching read's bound (the store does the reading)."""
+
+    def __init__(self, beliefs: BeliefRepository) -> None:
+        self._beliefs = beliefs
+        self.bounds: list[bool] = []
+
+    def matching(self, *args: Any, bounded: bool = True) -> list[Match]:
+        self.bounds.append(bounded)
+        return self._beliefs.matching(*args, bounded=bounded)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._beliefs, name)
+
+
+def test_recall_reads_once_when_no_match_in_its_top_was_read_through_cut_terms_alone(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    common = [
+        belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    rare = belief(subject="travel:city", statement="User visited Lisbon last year.")
+    both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
+    _store(uow_factory, *common, rare, both)
+    with uow_factory() as uow:
+        counted = _ReadsCounted(uow.beliefs)
+        uow.beliefs = counted  # type: ignore[misc]  # read-only in the protocol, not in the stores
+        assert recall(uow, OWNER, NOW, 2, query="coffee in Lisbon").returned_ids == [both.id, rare.id]
+        assert counted.bounds == [True]
+        recall(uow, OWNER, NOW, 2, query="coffee")
+        assert counted.bounds == [True, True, False]

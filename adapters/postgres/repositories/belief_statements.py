@@ -188,7 +188,8 @@ def matching_statement(term_count: int, bounded: bool) -> Any:
               FROM matched, totals
              ORDER BY coverage DESC, weight DESC, evidence_at DESC, match_id
              LIMIT :limit)
-        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement, pool.by_bound
+        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement,
+               pool.by_bound
           FROM pool JOIN beliefs ON beliefs.id = pool.match_id
          ORDER BY pool.coverage DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
         """
