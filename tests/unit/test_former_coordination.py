@@ -81,3 +81,18 @@ def test_a_negation_cut_before_a_relatives_do_forms_no_bare_negation(text: str, 
     formed = statements(text)
     assert unwanted not in formed
     assert not any(statement.startswith("User does not") for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've never been to Asia.", {"User has never been to Asia."}),
+        ("I have never been on a plane.", {"User has never been on a plane."}),
+        # A lapse narrated up to now, as "I haven't had time" is, states no standing negation.
+        ("I haven't been to the gym since January.", set()),
+        ("I haven't been to church in years.", set()),
+    ],
+)
+def test_a_negated_perfect_copula_keeps_its_perfect(text: str, expected: set[str]) -> None:
+    # Both formed "User is never to Asia." / "User is not to the gym." before.
+    assert statements(text) == expected

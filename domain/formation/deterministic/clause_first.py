@@ -126,9 +126,11 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     copula = copula_rest(parse)
     if copula is not None:
         negation = ("never " if never else "not ") if parse.negated else ""
-        if parse.perfect and not parse.negated:
-            # "I've been a vet tech for nine years": a standing state since some time, in its own tense.
-            return "be", f"has {spaced}been".replace("  ", " "), Aspect.PERFECT, copula
+        if parse.perfect:
+            if parse.negated and not never:
+                return None  # "I haven't been to the gym since January": a lapse up to now, as "I haven't had time"
+            # "I've been a vet tech for nine years", "I've never been to Asia": since some time, in its own tense.
+            return "be", f"has {negation}{spaced}been".replace("  ", " "), Aspect.PERFECT, copula
         # "I was born in Manila", "I was a teacher for 20 years": the past stays past.
         tense = "was" if parse.verb.lower in ("was", "were") and not parse.progressive else "is"
         return "be", f"{tense} {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
