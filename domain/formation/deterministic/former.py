@@ -7,7 +7,7 @@ configured, and reads with clause_claims whether a clause retracts something.
 import re
 from collections.abc import Sequence
 
-from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
+from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import affirms, answer_claims, last_question
@@ -24,8 +24,7 @@ from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import opens_with_kin, relative_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
-from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
-from domain.formation.deterministic.requests import request_claims
+from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, refusal_claims
@@ -131,7 +130,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     requested = (
         hinted(lowered, _REQUEST_HINTS)
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
-        or hinted(lowered, REQUEST_HINTS)
+        or hints_request(lowered)
     )
     implied = False
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
@@ -182,7 +181,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         else []
     )
     claims = possessive_claims(text, clause, tokens)
-    if requested:
+    # One wish a clause: a possessive's wish ("Please take my age into account") is the same request worded
+    # by the more specific rule.
+    if requested and not any(claim.kind is ClaimKind.PREFERENCE for claim in claims):
         claims.extend(request_claims(text, tokens))
     if "my" in lowers or "our" in lowers:
         claims.extend(relative_claims(text, tokens))
