@@ -22,7 +22,12 @@ from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
-from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.deterministic.topic_words import (
+    LIMIT_ADJECTIVES,
+    MORE_OCCUPATIONS,
+    OCCUPATIONS,
+    names_a_person,
+)
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
@@ -115,7 +120,8 @@ def opens_with_past(body: str) -> bool:
     if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS or word in _FEELINGS:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
-    return not _OPENING_WORDS.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
+    words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
+    return not _OPENING_WORDS.isdisjoint(words) or any(names_a_person(word) for word in words)
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
@@ -125,7 +131,7 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
     for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
-        if limit or token.lemma in _ROLES or token.lower in _ROLES:
+        if limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
                 after is not None
