@@ -96,3 +96,36 @@ def test_a_negation_cut_before_a_relatives_do_forms_no_bare_negation(text: str, 
 def test_a_negated_perfect_copula_keeps_its_perfect(text: str, expected: set[str]) -> None:
     # Both formed "User is never to Asia." / "User is not to the gym." before.
     assert statements(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "bare"),
+    [
+        ("I swim laps every morning.", "User swims laps every morning.", "User swims every morning."),
+        ("I bike to work every day.", "User bikes to work every day.", "User bikes every day."),
+        ("I run 5k three mornings a week.", "User runs 5k three mornings a week.", "User runs."),
+        ("I hike with my dog on weekends.", "User hikes with their dog on weekends.", "User hikes on weekends."),
+    ],
+)
+def test_an_activity_keeps_what_the_user_does_with_it(text: str, expected: str, bare: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert bare not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I swim, run and bike on other days.",
+            {"User swims on other days.", "User runs on other days.", "User bikes on other days."},
+        ),
+        ("I swim twice a week.", {"User swims twice a week."}),
+    ],
+)
+def test_a_list_of_activities_or_a_bare_one_keeps_its_schedule(text: str, expected: set[str]) -> None:
+    assert expected <= statements(text)
+
+
+def test_an_activity_keeps_no_next_item_as_its_object() -> None:
+    assert "User hikes bake bread." not in statements("On Sundays I hike, bake bread and do a bit of pottery.")
