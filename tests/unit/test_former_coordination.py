@@ -129,3 +129,34 @@ def test_a_list_of_activities_or_a_bare_one_keeps_its_schedule(text: str, expect
 
 def test_an_activity_keeps_no_next_item_as_its_object() -> None:
     assert "User hikes bake bread." not in statements("On Sundays I hike, bake bread and do a bit of pottery.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a PhD student in chemistry, writing up my thesis.", "User is writing up their thesis."),
+        ("I'm in year 12, revising for my A levels.", "User is revising for their A levels."),
+        ("I'm a nurse on a cardiac ward, training to be a midwife.", "User is training to be a midwife."),
+    ],
+)
+def test_a_gerund_after_a_copulas_comma_is_what_the_user_is_doing(text: str, expected: str) -> None:
+    # The first complement's preposition ("in chemistry") kept the gerund from reading as an item of its own.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm into hiking and running.", "User is running."),
+        ("I'm at the office in town, heading out soon.", "User is heading out soon."),
+        ("I'm in Leeds for work, waiting for a train.", "User is waiting for a train."),
+    ],
+)
+def test_a_gerund_of_the_moment_or_a_coordinated_object_is_no_item(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+def test_a_list_of_gerunds_after_a_copula_stays_one_list() -> None:
+    formed = statements("I'm usually either surfing at the point, fishing with my brother, or napping.")
+    assert "User is usually either surfing at the point." not in formed
+    assert "User is fishing with their brother, or napping." not in formed

@@ -80,6 +80,8 @@ _OWN_VERB_PHRASE = _NEGATORS | _MODALS
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
+# A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
+_LIST_OPENING = 2
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
@@ -322,7 +324,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
-    for part in parts[1:]:
+    for previous, part in zip(parts, parts[1:], strict=False):
         if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
             # modality of its own ("she has dementia and can't be left alone")
@@ -344,6 +346,11 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             and verb_lemma(part[0]) != part[0].lower
         ):
             # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
+            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
+            continue
+        if _continues_copula(text, previous, part, found[-1]):
+            # "I'm a PhD student in chemistry, writing up my thesis": after a comma a gerund with its object
+            # is what the user is doing, whatever the first complement held.
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":
@@ -394,6 +401,25 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         for item in found
         if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
     ]
+
+
+def _continues_copula(text: str, previous: list[Token], part: list[Token], last: Item) -> bool:
+    """Whether an item after "I am ..." and a comma is a gerund with its object that is not of the moment;
+    after a gerund it is one more of a list ("I'm usually either climbing at the gym, hiking with the dog, or
+    sleeping")."""
+    head = part[0]
+    if last.lemma != "be" or len(part) < 2 or not head.lower.endswith("ing"):
+        return False
+    if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
+        return False
+    lemma = verb_lemma(head)
+    before = previous[-1].end if previous else head.start
+    return (
+        lemma != head.lower
+        and lemma not in MOMENT
+        and "," in text[before : head.start]
+        and not _momentary(part, lemma)
+    )
 
 
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
