@@ -421,3 +421,24 @@ def test_what_the_user_reports_of_themselves_still_forms(text: str, expected: st
 
 def test_a_verb_that_only_introduces_the_users_next_clause_states_nothing() -> None:
     assert "User feels like." not in statements("I feel like I never have time for myself.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Just moved to Bristol from Leeds last month.", "User moved to Bristol from Leeds last month."),
+        ("Recently started a pottery class.", "User started a pottery class."),
+        ("Finally finished my thesis last week.", "User finished their thesis last week."),
+        ("Still saving up for a new van.", "User is saving up for a new van."),
+    ],
+)
+def test_an_adverb_before_a_left_out_i_keeps_the_clause(text: str, expected: str) -> None:
+    # Each formed nothing: the adverb hid the verb that opens the clause.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Just wondering if you can help.", "Just saw your reply.", "Just checking in.", "Still waiting on it."]
+)
+def test_an_adverb_before_a_verb_of_the_moment_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

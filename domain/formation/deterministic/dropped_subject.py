@@ -31,9 +31,11 @@ from domain.formation.deterministic.topic_words import (
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
-# The first word after a filler, read before tokenizing: most clauses that get here open with no past.
+# The first word after a filler (of either case: "Just moved ..."), read before tokenizing: most clauses that
+# get here open with no past.
 _FIRST_WORD = re.compile(
-    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k)\b[\s,.]*)*"
+    r"(?:(?i:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k|just|recently|finally"
+    r"|still)\b[\s,.]*)*"
     r"(?P<word>[A-Za-z]+)"
 )
 _IRREGULAR_PASTS = frozenset(
@@ -77,6 +79,8 @@ _FILLERS = frozenset(
         "plus",
     }
     | {"ok", "okay", "k"}
+    # An adverb of time before the verb: "Just moved to Denver", "Still living with my parents".
+    | {"just", "recently", "finally", "still"}
 )
 # After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
 _NOT_THE_USER = frozenset(
