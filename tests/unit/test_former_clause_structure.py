@@ -442,3 +442,24 @@ def test_an_adverb_before_a_left_out_i_keeps_the_clause(text: str, expected: str
 )
 def test_an_adverb_before_a_verb_of_the_moment_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Trying to eat less sugar these months.", "User is trying to eat less sugar these months."),
+        ("trying to get my black belt by summer", "User is trying to get their black belt by summer."),
+        ("Trying to lose 10 kg before the wedding.", "User is trying to lose 10 kg before the wedding."),
+    ],
+)
+def test_trying_to_with_its_im_left_out_is_a_goal(text: str, expected: str) -> None:
+    # Each formed nothing: "trying" was read as narrating the moment, as "Trying the app now" does.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Trying to figure out what to cook tonight.", "Trying to remember where I put it.", "Trying the app now."],
+)
+def test_trying_to_work_out_something_now_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

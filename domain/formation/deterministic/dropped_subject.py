@@ -110,6 +110,8 @@ _OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
+# What "trying to" works out in the moment: "Trying to figure out ...", "Trying to remember ...".
+_WORKING_OUT = frozenset({"figure", "remember", "recall", "decide", "understand", "find", "think", "work"})
 # Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
 _PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
 
@@ -177,7 +179,7 @@ def _opening(tokens: list[Token]) -> int | None:
     if first.lower.endswith("ing"):
         # "Saving up for a house": what the user is doing these days, not "Speaking of which".
         lemma = verb_lemma(first)
-        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
+        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
@@ -186,6 +188,17 @@ def _opening(tokens: list[Token]) -> int | None:
     if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None
     return at
+
+
+def _aiming(tokens: list[Token], at: int) -> bool:
+    """ "Trying to eat better on the road": an aim the user pursues, not the moment's errand ("Trying the app
+    now", "Trying to figure out what to cook tonight")."""
+    return (
+        tokens[at].lower == "trying"
+        and at + 2 < len(tokens)
+        and tokens[at + 1].lower == "to"
+        and tokens[at + 2].lemma not in _WORKING_OUT
+    )
 
 
 def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:
