@@ -160,3 +160,17 @@ def test_a_list_of_gerunds_after_a_copula_stays_one_list() -> None:
     formed = statements("I'm usually either surfing at the point, fishing with my brother, or napping.")
     assert "User is usually either surfing at the point." not in formed
     assert "User is fishing with their brother, or napping." not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "bare"),
+    [
+        ("On weekends I go hiking.", "User hikes on weekends.", "User hikes."),
+        ("Every morning I swim.", "User swims every morning.", "User swims."),
+        ("On Sundays I bike with my son.", "User bikes with their son on Sundays.", "User bikes with their son."),
+    ],
+)
+def test_a_schedule_before_the_subject_stays_with_the_activity(text: str, expected: str, bare: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert bare not in formed

@@ -132,6 +132,9 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
             after = activities[-1][0].end
             schedule = frequency(text, after, region_end) or freq
             qualifier = schedule.group(0) if schedule is not None and schedule.start() >= after else ""
+            if not qualifier and parse.lead:
+                # "Every morning I swim": the schedule said before the subject.
+                qualifier = parse.lead[:1].lower() + parse.lead[1:]
             # The verb alone its activity: what it does before the schedule stays with it ("I swim laps
             # every morning", "I run 5k three mornings a week", "I hike with my dog on weekends").
             done = (
