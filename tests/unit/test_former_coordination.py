@@ -174,3 +174,30 @@ def test_a_schedule_before_the_subject_stays_with_the_activity(text: str, expect
     formed = statements(text)
     assert expected in formed
     assert bare not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like hiking and camping.", {"User likes hiking.", "User likes camping."}),
+        ("I love jazz and old films.", {"User loves jazz.", "User loves old films."}),
+        ("I enjoy cooking and the occasional board game.", {"User enjoys the occasional board game."}),
+        ("I hate mornings, traffic and small talk.", {"User hates traffic.", "User hates small talk."}),
+        ("I use Excel and Tableau daily.", {"User uses Tableau daily."}),
+    ],
+)
+def test_each_object_of_a_feeling_or_use_forms_its_claim(text: str, expected: set[str]) -> None:
+    # Only the first object formed before ("User likes hiking.").
+    assert expected <= statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I love my job and my coworkers are great.", "User loves their coworkers are great."),
+        ("I like tea and it keeps me calm.", "User likes it keeps them calm."),
+        ("I love Paris and then we went to Nice.", "User loves then we went to Nice."),
+    ],
+)
+def test_a_statement_after_the_coordinator_is_no_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
