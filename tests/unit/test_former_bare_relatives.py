@@ -62,3 +62,16 @@ def test_a_relatives_own_want_or_need_is_a_fact_about_them(text: str, expected: 
 )
 def test_a_want_about_the_conversation_or_the_user_forms_no_claim_of_the_relative(text: str) -> None:
     assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My friend Priya is a midwife.", "User's friend Priya is a midwife."),
+        ("My dog Pretzel is 4.", "User's dog Pretzel is 4."),
+        ("My neighbour Tom keeps bees.", "User's neighbour Tom keeps bees."),
+    ],
+)
+def test_a_name_in_the_holder_keeps_its_capital(text: str, expected: str) -> None:
+    # Each lowered the name before ("User's friend priya ...").
+    assert expected in statements(text)
