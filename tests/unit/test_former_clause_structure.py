@@ -463,3 +463,27 @@ def test_trying_to_with_its_im_left_out_is_a_goal(text: str, expected: str) -> N
 )
 def test_trying_to_work_out_something_now_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mornings are hard since I work nights at the depot.", "User works nights at the depot."),
+        ("Dinner is easy since I'm vegan.", "User is vegan."),
+    ],
+)
+def test_since_before_a_present_gives_a_reason_the_user_states(text: str, expected: str) -> None:
+    # Both formed nothing: "since" was read only as a time ("since I was 12").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I've loved horses since I was six.", "User was six."),
+        ("It's been quiet since I moved to Leeds.", "User moved to Leeds."),
+        ("I've been tired since I've started nights.", "User has started nights."),
+    ],
+)
+def test_since_before_a_past_is_a_time(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

@@ -17,7 +17,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
-from domain.formation.deterministic.parsing import copula_rest, object_gap, parse_predicate
+from domain.formation.deterministic.parsing import Parse, copula_rest, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
@@ -62,6 +62,7 @@ _SUBORDINATE = frozenset(
     | {"how", "why", "who", "which", "whether", "that", "like"}
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
+_PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
@@ -237,7 +238,10 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
-        asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
+        asserted = (
+            not (before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse))
+            and not opens_question(tokens)
+        )
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
             if asserted:
@@ -261,6 +265,19 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _reason(word: str, parse: Parse) -> bool:
+    """ "since I work nights": "since" before a plain present gives a reason the user states; before a past
+    or a perfect it is a time ("since I was 12", "since I moved")."""
+    verb = parse.verb
+    return (
+        word == "since"
+        and parse.modal is None
+        and not parse.perfect
+        and not parse.progressive
+        and (verb.lower == verb.lemma or verb.lemma == "be" and verb.lower in _PRESENT_BE)
+    )
 
 
 def _described(text: str, tokens: list[Token]) -> list[Claim]:
