@@ -37,3 +37,41 @@ def test_the_relative_holds_the_clause(text: str, expected: str) -> None:
 )
 def test_a_near_miss_forms_nothing_of_it(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My son wants to take over the bakery.", "User's son wants to take over the bakery."),
+        ("My husband needs to have his hip replaced.", "User's husband needs to have his hip replaced."),
+        ("My daughter wants to study law in Edinburgh.", "User's daughter wants to study law in Edinburgh."),
+    ],
+)
+def test_a_relatives_own_want_or_need_is_a_fact_about_them(text: str, expected: str) -> None:
+    # Each formed nothing: a relative's "want" was read as words or thoughts, like "says" or "thinks".
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My mum wants to know when you're free.",
+        "My boss wants me to work Saturdays.",
+        "My daughter says she wants a puppy.",
+    ],
+)
+def test_a_want_about_the_conversation_or_the_user_forms_no_claim_of_the_relative(text: str) -> None:
+    assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My friend Priya is a midwife.", "User's friend Priya is a midwife."),
+        ("My dog Pretzel is 4.", "User's dog Pretzel is 4."),
+        ("My neighbour Tom keeps bees.", "User's neighbour Tom keeps bees."),
+    ],
+)
+def test_a_name_in_the_holder_keeps_its_capital(text: str, expected: str) -> None:
+    # Each lowered the name before ("User's friend priya ...").
+    assert expected in statements(text)

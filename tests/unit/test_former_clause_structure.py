@@ -421,3 +421,69 @@ def test_what_the_user_reports_of_themselves_still_forms(text: str, expected: st
 
 def test_a_verb_that_only_introduces_the_users_next_clause_states_nothing() -> None:
     assert "User feels like." not in statements("I feel like I never have time for myself.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Just moved to Bristol from Leeds last month.", "User moved to Bristol from Leeds last month."),
+        ("Recently started a pottery class.", "User started a pottery class."),
+        ("Finally finished my thesis last week.", "User finished their thesis last week."),
+        ("Still saving up for a new van.", "User is saving up for a new van."),
+    ],
+)
+def test_an_adverb_before_a_left_out_i_keeps_the_clause(text: str, expected: str) -> None:
+    # Each formed nothing: the adverb hid the verb that opens the clause.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Just wondering if you can help.", "Just saw your reply.", "Just checking in.", "Still waiting on it."]
+)
+def test_an_adverb_before_a_verb_of_the_moment_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Trying to eat less sugar these months.", "User is trying to eat less sugar these months."),
+        ("trying to get my black belt by summer", "User is trying to get their black belt by summer."),
+        ("Trying to lose 10 kg before the wedding.", "User is trying to lose 10 kg before the wedding."),
+    ],
+)
+def test_trying_to_with_its_im_left_out_is_a_goal(text: str, expected: str) -> None:
+    # Each formed nothing: "trying" was read as narrating the moment, as "Trying the app now" does.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Trying to figure out what to cook tonight.", "Trying to remember where I put it.", "Trying the app now."],
+)
+def test_trying_to_work_out_something_now_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mornings are hard since I work nights at the depot.", "User works nights at the depot."),
+        ("Dinner is easy since I'm vegan.", "User is vegan."),
+    ],
+)
+def test_since_before_a_present_gives_a_reason_the_user_states(text: str, expected: str) -> None:
+    # Both formed nothing: "since" was read only as a time ("since I was 12").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I've loved horses since I was six.", "User was six."),
+        ("It's been quiet since I moved to Leeds.", "User moved to Leeds."),
+        ("I've been tired since I've started nights.", "User has started nights."),
+    ],
+)
+def test_since_before_a_past_is_a_time(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

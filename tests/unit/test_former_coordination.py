@@ -81,3 +81,123 @@ def test_a_negation_cut_before_a_relatives_do_forms_no_bare_negation(text: str, 
     formed = statements(text)
     assert unwanted not in formed
     assert not any(statement.startswith("User does not") for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've never been to Asia.", {"User has never been to Asia."}),
+        ("I have never been on a plane.", {"User has never been on a plane."}),
+        # A lapse narrated up to now, as "I haven't had time" is, states no standing negation.
+        ("I haven't been to the gym since January.", set()),
+        ("I haven't been to church in years.", set()),
+    ],
+)
+def test_a_negated_perfect_copula_keeps_its_perfect(text: str, expected: set[str]) -> None:
+    # Both formed "User is never to Asia." / "User is not to the gym." before.
+    assert statements(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "bare"),
+    [
+        ("I swim laps every morning.", "User swims laps every morning.", "User swims every morning."),
+        ("I bike to work every day.", "User bikes to work every day.", "User bikes every day."),
+        ("I run 5k three mornings a week.", "User runs 5k three mornings a week.", "User runs."),
+        ("I hike with my dog on weekends.", "User hikes with their dog on weekends.", "User hikes on weekends."),
+    ],
+)
+def test_an_activity_keeps_what_the_user_does_with_it(text: str, expected: str, bare: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert bare not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I swim, run and bike on other days.",
+            {"User swims on other days.", "User runs on other days.", "User bikes on other days."},
+        ),
+        ("I swim twice a week.", {"User swims twice a week."}),
+    ],
+)
+def test_a_list_of_activities_or_a_bare_one_keeps_its_schedule(text: str, expected: set[str]) -> None:
+    assert expected <= statements(text)
+
+
+def test_an_activity_keeps_no_next_item_as_its_object() -> None:
+    assert "User hikes bake bread." not in statements("On Sundays I hike, bake bread and do a bit of pottery.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a PhD student in chemistry, writing up my thesis.", "User is writing up their thesis."),
+        ("I'm in year 12, revising for my A levels.", "User is revising for their A levels."),
+        ("I'm a nurse on a cardiac ward, training to be a midwife.", "User is training to be a midwife."),
+    ],
+)
+def test_a_gerund_after_a_copulas_comma_is_what_the_user_is_doing(text: str, expected: str) -> None:
+    # The first complement's preposition ("in chemistry") kept the gerund from reading as an item of its own.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm into hiking and running.", "User is running."),
+        ("I'm at the office in town, heading out soon.", "User is heading out soon."),
+        ("I'm in Leeds for work, waiting for a train.", "User is waiting for a train."),
+    ],
+)
+def test_a_gerund_of_the_moment_or_a_coordinated_object_is_no_item(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+def test_a_list_of_gerunds_after_a_copula_stays_one_list() -> None:
+    formed = statements("I'm usually either surfing at the point, fishing with my brother, or napping.")
+    assert "User is usually either surfing at the point." not in formed
+    assert "User is fishing with their brother, or napping." not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "bare"),
+    [
+        ("On weekends I go hiking.", "User hikes on weekends.", "User hikes."),
+        ("Every morning I swim.", "User swims every morning.", "User swims."),
+        ("On Sundays I bike with my son.", "User bikes with their son on Sundays.", "User bikes with their son."),
+    ],
+)
+def test_a_schedule_before_the_subject_stays_with_the_activity(text: str, expected: str, bare: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert bare not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like hiking and camping.", {"User likes hiking.", "User likes camping."}),
+        ("I love jazz and old films.", {"User loves jazz.", "User loves old films."}),
+        ("I enjoy cooking and the occasional board game.", {"User enjoys the occasional board game."}),
+        ("I hate mornings, traffic and small talk.", {"User hates traffic.", "User hates small talk."}),
+        ("I use Excel and Tableau daily.", {"User uses Tableau daily."}),
+    ],
+)
+def test_each_object_of_a_feeling_or_use_forms_its_claim(text: str, expected: set[str]) -> None:
+    # Only the first object formed before ("User likes hiking.").
+    assert expected <= statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I love my job and my coworkers are great.", "User loves their coworkers are great."),
+        ("I like tea and it keeps me calm.", "User likes it keeps them calm."),
+        ("I love Paris and then we went to Nice.", "User loves then we went to Nice."),
+    ],
+)
+def test_a_statement_after_the_coordinator_is_no_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

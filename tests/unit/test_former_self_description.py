@@ -51,3 +51,39 @@ def test_a_list_that_is_no_self_description_forms_nothing(text: str) -> None:
 def test_an_age_is_filed_as_who_the_user_is() -> None:
     formed = fallback_candidates([event("44, divorced, work in sales")])
     assert {(c.claim_kind, c.statement) for c in formed} >= {(ClaimKind.ROLE, "User is 44.")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dog person, obviously.", "User is a dog person."),
+        ("Early riser.", "User is an early riser."),
+        ("Introvert, mostly.", "User is an introvert."),
+        ("Huge tea snob here.", "User is a huge tea snob."),
+        ("Wedding florist in Bath, ten years now.", "User is a wedding florist in Bath."),
+        ("Pediatrician, part-time.", "User is a pediatrician."),
+        ("Hotel electrician, nights mostly.", "User is a hotel electrician."),
+        ("Jazz lover here.", "User is a jazz lover."),
+    ],
+)
+def test_a_kind_of_person_with_its_i_am_left_out_forms_who_the_user_is(text: str, expected: str) -> None:
+    # A head naming a kind of person ("person", "owl", "snob", "lover") or a person by its ending ("-ist",
+    # "-ician"), not only the roles listed by name.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dentist appointment tomorrow.",
+        "Big fan of your work!",
+        "Playlist, please.",
+        "Checklist for the move?",
+        "The person at the desk was rude.",
+        "Assist me with this.",
+        "Dog person or cat person?",
+        "Exist, resist, persist.",
+    ],
+)
+def test_a_phrase_that_only_looks_like_a_kind_of_person_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

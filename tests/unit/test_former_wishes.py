@@ -67,3 +67,38 @@ def test_a_one_off_or_unclear_wish_forms_no_rendered_wish(text: str) -> None:
 )
 def test_a_name_wish_needs_an_instruction_and_a_name(text: str) -> None:
     assert not any("to be called" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm new to running so please be patient with me.",
+            "User wants the assistant to be patient with them.",
+        ),
+        ("I'm a slow reader so go easy on me.", "User wants the assistant to go easy on them."),
+        (
+            "So remind me to water the tomatoes every evening.",
+            "User wants the assistant to remind them to water the tomatoes every evening.",
+        ),
+        ("My spelling is awful so please flag my typos.", "User wants their typos flagged."),
+        ("I'm learning French, so correct my grammar please.", "User wants their grammar corrected."),
+    ],
+)
+def test_a_polite_or_so_instruction_about_the_user_is_a_standing_wish(text: str, expected: str) -> None:
+    # How the agent is to treat the user ("with me", "remind me", "my typos") holds beyond this answer.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm stuck so give me a hint.",  # one piece of work for the user
+        "so please send me the file",
+        "I'm confused so explain it again.",  # about this answer, and not the user
+        "So tell me about Rome.",
+        "Remind me to call the bank so I don't forget.",  # "so" opens the user's own clause, not the order
+    ],
+)
+def test_a_task_for_the_user_forms_no_wish(text: str) -> None:
+    assert not any("want" in statement for statement in statements(text))

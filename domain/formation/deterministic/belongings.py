@@ -112,6 +112,13 @@ def _named(tokens: list[Token], at: int) -> list[Token]:
     return tokens[at + 1 : end]
 
 
+def _holder(noun: list[Token]) -> str:
+    """ "User's" and the noun phrase, lower-cased but for a name ("my friend Dan" -> "User's friend Dan"):
+    after "my" no word is capitalised for opening a sentence."""
+    words = (t.text if t.text[:1].isupper() and not t.text.isupper() else t.lower for t in noun)
+    return "User's " + " ".join(words)
+
+
 def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[Claim]:
     """Claims about the things a clause names with "my"/"our" at a clause's start, or names anywhere and
     then calls "it" after a comma ("I'm so tired of my commute, it's 90 minutes each way"); holders in
@@ -120,7 +127,7 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
     mentioned: list[Token] = []  # the last thing named with "my" inside the clause
     for at, token in enumerate(tokens):
         if token.lower == "it" and mentioned and at and "," in text[tokens[at - 1].end : token.start]:
-            holder = "User's " + " ".join(t.lower for t in mentioned)
+            holder = _holder(mentioned)
             claims.extend(held_claims(text, tokens[at + 1 :], holder, False, kin=False))
             mentioned = []
             continue
@@ -139,7 +146,7 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
         head = noun[-1]
         if any(_not_a_thing(t) for t in noun):
             continue
-        holder = "User's " + " ".join(t.lower for t in noun)
+        holder = _holder(noun)
         if holder in formed:
             continue
         plural = head.lower.endswith("s") and head.lemma != head.lower

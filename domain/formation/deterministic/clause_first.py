@@ -71,7 +71,14 @@ _ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "
 _KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
 _KNOWN_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "there", "i", "im"})
 # Verbs whose later items a claim rule's first claim leaves out: more objects owned, more complements.
-_LISTED = POSSESSION | {"be"}
+# Verbs whose coordinated noun phrases are each an object of their own: "I like hiking and camping", "I use
+# Excel and Tableau daily".
+_OBJECT_LISTING = FEELINGS | {"use"}
+_LISTED = POSSESSION | {"be"} | _OBJECT_LISTING
+_POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
+# A coordinated part holding one of these states something of its own: "... and the food is great".
+_FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
+_MAX_OBJECT_WORDS = 4
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
@@ -80,6 +87,8 @@ _OWN_VERB_PHRASE = _NEGATORS | _MODALS
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
+# A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
+_LIST_OPENING = 2
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
@@ -126,9 +135,11 @@ def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
     copula = copula_rest(parse)
     if copula is not None:
         negation = ("never " if never else "not ") if parse.negated else ""
-        if parse.perfect and not parse.negated:
-            # "I've been a vet tech for nine years": a standing state since some time, in its own tense.
-            return "be", f"has {spaced}been".replace("  ", " "), Aspect.PERFECT, copula
+        if parse.perfect:
+            if parse.negated and not never:
+                return None  # "I haven't been to the gym since January": a lapse up to now, as "I haven't had time"
+            # "I've been a vet tech for nine years", "I've never been to Asia": since some time, in its own tense.
+            return "be", f"has {negation}{spaced}been".replace("  ", " "), Aspect.PERFECT, copula
         # "I was born in Manila", "I was a teacher for 20 years": the past stays past.
         tense = "was" if parse.verb.lower in ("was", "were") and not parse.progressive else "is"
         return "be", f"{tense} {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
@@ -278,8 +289,9 @@ def _considering(names: set[str], rest: list[Token]) -> bool:
     )
 
 
-def predicate_items(text: str, parse: Parse) -> list[Item]:
-    """The claims one first-person predicate states, one per coordinated item with its own verb."""
+def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]:
+    """The claims one first-person predicate states, one per coordinated item with its own verb; stated says
+    a claim rule already read its verb as one, so "like" is the verb, not a filler ("I like, um, ...")."""
     if parse.modal not in (None, "would"):
         return []
     head = _head(parse)
@@ -289,7 +301,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     # The lemmatizer's guess for a participle can miss ("thinking" -> "thinke", "hearing" -> "hearing"); the
     # token's own lemma and the participle without its ending are asked too.
     names = {lemma, parse.verb.lemma, parse.verb.lower.removesuffix("ing")} if lemma != "be" else {lemma}
-    if not names.isdisjoint(NOT_VERBS):
+    if not names.isdisjoint(NOT_VERBS) and not (stated and lemma == "like"):
         return []
     infinitive = bool(rest) and rest[0].lower == "to" and not names.isdisjoint(INFINITIVE_OK)
     if not names.isdisjoint(NOT_ASSERTING) and not infinitive and not _considering(names, rest):
@@ -320,7 +332,7 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
     ):
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
-    for part in parts[1:]:
+    for previous, part in zip(parts, parts[1:], strict=False):
         if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
             # modality of its own ("she has dementia and can't be left alone")
@@ -342,6 +354,11 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             and verb_lemma(part[0]) != part[0].lower
         ):
             # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
+            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
+            continue
+        if _continues_copula(text, previous, part, found[-1]):
+            # "I'm a PhD student in chemistry, writing up my thesis": after a comma a gerund with its object
+            # is what the user is doing, whatever the first complement held.
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":
@@ -372,6 +389,8 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
             found.append(opened)
         elif lemma in POSSESSION and part[0].lower in ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
+        elif lemma in _OBJECT_LISTING and _another_object(part, found[0].words):
+            found.append(Item(lemma, verb_phrase, aspect, part))  # "I like hiking and camping"
         elif complement is not None:
             found.append(complement)
         elif _aside(part) or _afterthought(text, part, lemma):
@@ -392,6 +411,33 @@ def predicate_items(text: str, parse: Parse) -> list[Item]:
         for item in found
         if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
     ]
+
+
+def _continues_copula(text: str, previous: list[Token], part: list[Token], last: Item) -> bool:
+    """Whether an item after "I am ..." and a comma is a gerund with its object that is not of the moment;
+    after a gerund it is one more of a list ("I'm usually either climbing at the gym, hiking with the dog, or
+    sleeping")."""
+    head = part[0]
+    if last.lemma != "be" or len(part) < 2 or not head.lower.endswith("ing"):
+        return False
+    if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
+        return False
+    lemma = verb_lemma(head)
+    before = previous[-1].end if previous else head.start
+    return (
+        lemma != head.lower
+        and lemma not in MOMENT
+        and "," in text[before : head.start]
+        and not _momentary(part, lemma)
+    )
+
+
+def _another_object(part: list[Token], first: list[Token]) -> bool:
+    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
+    with a possessive ("my wife and kids") the part shares it and is left alone."""
+    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
+        return False
+    return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)
 
 
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:
@@ -434,6 +480,7 @@ def _coordinated(text: str, parse: Parse) -> bool:
             continue
         if (
             copula is not None
+            or parse.lemma in _OBJECT_LISTING
             or possession
             and token.lower in ARTICLES
             or parse.negated
@@ -453,7 +500,7 @@ def clause_first_claims(
     the first, when a claim rule already formed the first."""
     if coordinated_only and not _coordinated(text, parse):
         return []  # the common case, checked without splitting the complement into items
-    items = predicate_items(text, parse)
+    items = predicate_items(text, parse, stated=coordinated_only)
     if coordinated_only:
         items = [
             item

@@ -22,13 +22,20 @@ from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
-from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.deterministic.topic_words import (
+    LIMIT_ADJECTIVES,
+    MORE_OCCUPATIONS,
+    OCCUPATIONS,
+    names_a_person,
+)
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
-# The first word after a filler, read before tokenizing: most clauses that get here open with no past.
+# The first word after a filler (of either case: "Just moved ..."), read before tokenizing: most clauses that
+# get here open with no past.
 _FIRST_WORD = re.compile(
-    r"(?:(?:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k)\b[\s,.]*)*"
+    r"(?:(?i:so|and|also|oh|well|honestly|actually|ugh|yeah|then|btw|anyway|plus|ok|okay|k|just|recently|finally"
+    r"|still)\b[\s,.]*)*"
     r"(?P<word>[A-Za-z]+)"
 )
 _IRREGULAR_PASTS = frozenset(
@@ -72,6 +79,8 @@ _FILLERS = frozenset(
         "plus",
     }
     | {"ok", "okay", "k"}
+    # An adverb of time before the verb: "Just moved to Denver", "Still living with my parents".
+    | {"just", "recently", "finally", "still"}
 )
 # After the verb these mean something else was the subject: "Worked like a charm", "Fixed it".
 _NOT_THE_USER = frozenset(
@@ -101,6 +110,8 @@ _OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
+# What "trying to" works out in the moment: "Trying to figure out ...", "Trying to remember ...".
+_WORKING_OUT = frozenset({"figure", "remember", "recall", "decide", "understand", "find", "think", "work"})
 # Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
 _PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
 
@@ -115,7 +126,8 @@ def opens_with_past(body: str) -> bool:
     if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS or word in _FEELINGS:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
-    return not _OPENING_WORDS.isdisjoint(_WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS])
+    words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
+    return not _OPENING_WORDS.isdisjoint(words) or any(names_a_person(word) for word in words)
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
@@ -125,7 +137,7 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
     for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
-        if limit or token.lemma in _ROLES or token.lower in _ROLES:
+        if limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
                 after is not None
@@ -167,7 +179,7 @@ def _opening(tokens: list[Token]) -> int | None:
     if first.lower.endswith("ing"):
         # "Saving up for a house": what the user is doing these days, not "Speaking of which".
         lemma = verb_lemma(first)
-        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING
+        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
@@ -176,6 +188,17 @@ def _opening(tokens: list[Token]) -> int | None:
     if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None
     return at
+
+
+def _aiming(tokens: list[Token], at: int) -> bool:
+    """ "Trying to eat better on the road": an aim the user pursues, not the moment's errand ("Trying the app
+    now", "Trying to figure out what to cook tonight")."""
+    return (
+        tokens[at].lower == "trying"
+        and at + 2 < len(tokens)
+        and tokens[at + 1].lower == "to"
+        and tokens[at + 2].lemma not in _WORKING_OUT
+    )
 
 
 def dropped_subject_claims(text: str, tokens: list[Token]) -> list[Claim]:

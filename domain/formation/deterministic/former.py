@@ -7,7 +7,7 @@ configured, and reads with clause_claims whether a clause retracts something.
 import re
 from collections.abc import Sequence
 
-from domain.candidates import CandidateOrigin, Derivation, EvidenceSpan, MemoryCandidate
+from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import affirms, answer_claims, last_question
@@ -17,15 +17,14 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
-from domain.formation.deterministic.parsing import copula_rest, object_gap, parse_predicate
+from domain.formation.deterministic.parsing import Parse, copula_rest, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import opens_with_kin, relative_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
-from domain.formation.deterministic.requests import HINTS as REQUEST_HINTS
-from domain.formation.deterministic.requests import request_claims
+from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, refusal_claims
@@ -63,6 +62,7 @@ _SUBORDINATE = frozenset(
     | {"how", "why", "who", "which", "whether", "that", "like"}
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
+_PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
@@ -131,7 +131,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     requested = (
         hinted(lowered, _REQUEST_HINTS)
         and _REQUEST_HINT.search(text, clause.start, clause.end) is not None
-        or hinted(lowered, REQUEST_HINTS)
+        or hints_request(lowered)
     )
     implied = False
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
@@ -182,7 +182,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         else []
     )
     claims = possessive_claims(text, clause, tokens)
-    if requested:
+    # One wish a clause: a possessive's wish ("Please take my age into account") is the same request worded
+    # by the more specific rule.
+    if requested and not any(claim.kind is ClaimKind.PREFERENCE for claim in claims):
         claims.extend(request_claims(text, tokens))
     if "my" in lowers or "our" in lowers:
         claims.extend(relative_claims(text, tokens))
@@ -236,7 +238,10 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
-        asserted = not (before and before[-1] in _SUBORDINATE) and not opens_question(tokens)
+        asserted = (
+            not (before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse))
+            and not opens_question(tokens)
+        )
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
             if asserted:
@@ -260,6 +265,19 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _reason(word: str, parse: Parse) -> bool:
+    """ "since I work nights": "since" before a plain present gives a reason the user states; before a past
+    or a perfect it is a time ("since I was 12", "since I moved")."""
+    verb = parse.verb
+    return (
+        word == "since"
+        and parse.modal is None
+        and not parse.perfect
+        and not parse.progressive
+        and (verb.lower == verb.lemma or verb.lemma == "be" and verb.lower in _PRESENT_BE)
+    )
 
 
 def _described(text: str, tokens: list[Token]) -> list[Claim]:

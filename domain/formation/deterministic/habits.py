@@ -132,8 +132,18 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
             after = activities[-1][0].end
             schedule = frequency(text, after, region_end) or freq
             qualifier = schedule.group(0) if schedule is not None and schedule.start() >= after else ""
+            if not qualifier and parse.lead:
+                # "Every morning I swim": the schedule said before the subject.
+                qualifier = parse.lead[:1].lower() + parse.lead[1:]
+            # The verb alone its activity: what it does before the schedule stays with it ("I swim laps
+            # every morning", "I run 5k three mornings a week", "I hike with my dog on weekends").
+            done = (
+                _done_before(text, parse, schedule.start() if qualifier and schedule is not None else None)
+                if verb_is_activity and len(activities) == 1
+                else ""
+            )
             for _, activity in activities:
-                complement = " ".join(part for part in (activity.complement, qualifier) if part)
+                complement = " ".join(part for part in (activity.complement, done, qualifier) if part)
                 claims.append(
                     direct_claim(
                         ClaimKind.HABIT,
@@ -172,6 +182,15 @@ def habit_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
                 )
             )
     return claims
+
+
+def _done_before(text: str, parse: Parse, schedule_at: int | None) -> str:
+    """The words right after an activity verb up to its schedule (or the end of what the clause states);
+    none after a comma ("On weekends I hike, bake bread and ...": the next item)."""
+    kept = kept_rest(parse, text)
+    if not kept or text[parse.verb.end : kept[0].start] != " ":
+        return ""
+    return phrase_of(text, [t for t in kept if schedule_at is None or t.end <= schedule_at])
 
 
 def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:

@@ -140,12 +140,28 @@ def _has_claim(words: list[Token]) -> Claim:
     )
 
 
+_OWN_WISHES = frozenset({"want", "need"})
+_ABOUT_OTHERS = frozenset({"me", "us", "you", "him", "her", "them"})
+_ASKING = frozenset({"know", "see", "talk", "ask", "speak", "hear", "meet", "say", "tell"})
+
+
 def _pronoun_of(relative: str) -> str | None:
     return "he" if relative in _MALE else "she" if relative in _FEMALE else None
 
 
 def _said(tokens: list[Token]) -> bool:
-    return any(t.lemma in NOT_ASSERTING for t in tokens[:2])
+    """Whether the holder's predicate is words or thoughts, not a fact: "says ...", "thinks ..."; a want or a
+    need of their own is a fact about them ("wants to take over the farm", "needs a new hip"), one about the
+    user or the conversation ("wants me to ...", "wants to know ...") is not."""
+    for at, token in enumerate(tokens[:2]):
+        if token.lemma not in NOT_ASSERTING:
+            continue
+        if token.lemma not in _OWN_WISHES or at + 1 >= len(tokens):
+            return True
+        after = [t.lower for t in tokens[at + 1 : at + 3]]
+        if after[0] in _ABOUT_OTHERS or after[0] == "to" and after[1:2] and after[1] in _ASKING:
+            return True
+    return False
 
 
 def held_claims(

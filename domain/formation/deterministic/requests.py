@@ -21,6 +21,7 @@ from domain.formation.deterministic.clause_words import ITEM_VERBS
 from domain.formation.deterministic.coordination import is_number, items_of
 from domain.formation.deterministic.inflection import past_participle
 from domain.formation.deterministic.parsing import lowered, phrase_of, plural_noun
+from domain.formation.deterministic.patterns import hinted
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -86,9 +87,23 @@ _RECEIVERS = frozenset({"me", "us"})
 _COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
 _REFUSAL_OPENERS = frozenset({"so", "and", "but"}) | _PLEASE
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+# How the agent is to treat the user holds beyond this answer: "remind me to ...", "fix my typos", "be
+# patient with me", "go easy on me"; "so" asks it as plainly as "please" when it does ("I'm a slow reader so
+# go easy on me"). A task for the user ("give me a hint", "send me the file") is one piece of work.
+_USER_OBJECTS = frozenset({"me", "my"})
+_TREATING = frozenset({"with", "on"})
+_MANNER_WORDS = 2
+_SO = "so"
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
 HINTS = ("please", "pls", "plz", "stop", "call me")
+_USER_HINTS = (" me", " my ")
+
+
+def hints_request(low: str) -> bool:
+    """Whether a clause folded to lower case may hold a request read here: a hint word, or "so" with the
+    user as an object ("so go easy on me")."""
+    return hinted(low, HINTS) or "so " in low and hinted(low, _USER_HINTS)
 
 
 def _standing(tokens: list[Token]) -> int | None:
@@ -121,9 +136,16 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     if rest[0].lower == "stop" and rest[1].lower.endswith("ing"):
         return "not", 1
     negation, at = ("not", 2) if rest[0].lower == "do" and rest[1].lower == "not" else ("", 0)
-    if at + 1 >= len(rest) or not any(t.lower in _PLEASE for t in tokens):
+    if at + 1 >= len(rest):
         return None
     first, second = rest[at], rest[at + 1].lower
+    # Without "please", only right after "so": "Remind me to call the bank so I don't forget" is one errand.
+    opened = len(tokens) - len(rest)
+    asked_so = opened > 0 and tokens[opened - 1].lower == _SO
+    if not negation and _treats_user(rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
+        return negation, at
+    if not any(t.lower in _PLEASE for t in tokens):
+        return None
     # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
     if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
         return None
@@ -135,6 +157,22 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     if "," in text[first.end : rest[at + 1].start]:
         return None  # "Hey, quick question": a greeting, not a verb
     return negation, at
+
+
+def _treats_user(rest: list[Token], at: int) -> bool:
+    """Whether an instruction tells how to treat the user: its verb in the base form with the user as its
+    object ("remind me", "fix my typos") or after a manner word ("be patient with me"), not a task."""
+    verb = rest[at]
+    if verb.lemma != verb.lower or verb.lower in _PLEASE:
+        return False
+    after = [t.lower for t in rest[at + 1 : at + 2 + _MANNER_WORDS]]
+    if after[0] in _USER_OBJECTS:
+        return verb.lower not in STOPWORDS and verb.lower not in _TASKS and verb_lemma(verb) == verb.lower
+    return any(
+        word in _TREATING and after[i + 1 : i + 2] == ["me"] and not _USER_OBJECTS.isdisjoint(after[i + 1 :])
+        for i, word in enumerate(after)
+        if i
+    )
 
 
 def _named_kind(text: str, rest: list[Token], tokens: list[Token]) -> Claim | None:
@@ -176,7 +214,14 @@ def _opening(text: str, tokens: list[Token]) -> int:
         and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
     ):
         return 0
-    return next((at for at, low in enumerate(lowers) if low in _PLEASE and at + 2 < len(lowers)), 0)
+    return next(
+        (
+            at
+            for at, low in enumerate(lowers)
+            if at + 2 < len(lowers) and (low in _PLEASE or low == _SO and _treats_user(tokens, at + 1))
+        ),
+        0,
+    )
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:

@@ -419,6 +419,28 @@ CONDITIONS = frozenset(
         "pain",
     }
 )
+# Heads that name a kind of person after a modifier or alone: "cat person", "night owl", "tea snob", "early
+# riser", "jazz lover", "introvert".
+PERSON_HEADS = frozenset(
+    {"person", "owl", "snob", "nerd", "geek", "addict", "junkie", "lover", "riser", "introvert", "extrovert"}
+)
+# Endings of a person's noun ("florist", "pediatrician", "vegetarian", "historian"); the words these endings
+# also end ("checklist", "assist", "wrist") are told apart in names_a_person.
+_PERSON_ENDINGS = ("ist", "ician", "arian", "orian")
+_MIN_PERSON_CHARS = 6
+
+
+def names_a_person(word: str) -> bool:
+    """Whether a lower-cased word names a kind of person by its head or its ending, beyond the roles listed
+    by name: "-list" after a consonant is a list ("playlist", "checklist", not "cellist" or "novelist") and
+    "-sist" a verb ("assist", "persist")."""
+    if word in PERSON_HEADS:
+        return True
+    if len(word) < _MIN_PERSON_CHARS or not word.endswith(_PERSON_ENDINGS) or word.endswith("sist"):
+        return False
+    return not (word.endswith("list") and word[-5] not in "aeiol")
+
+
 LIMIT_ADJECTIVES = frozenset(
     {
         "allergic",
