@@ -406,8 +406,11 @@ async def main(args: argparse.Namespace) -> None:
     print(f"L = {args.latency:.2f} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     try:
         client = await connect_when_healthy(server.address)
+        order = list(variants.items())
+        if args.abba:
+            order += order[::-1]
         for count in args.workers:
-            for name, (tree, shape) in variants.items():
+            for name, (tree, shape) in order:
                 task_queue = f"bench-{uuid.uuid4().hex[:6]}"
                 prepare: Prepare
                 run: Run
@@ -448,6 +451,13 @@ if __name__ == "__main__":
         metavar="SHAPE",
         help="floor shapes to run after the real code (benchmarks/floor_workflows.py: floor, floor-no-child, "
         "floor-no-local, floor-no-upsert, floor-bare)",
+    )
+    parser.add_argument(
+        "--abba",
+        action="store_true",
+        help="run the variants again in reverse order: every process's CPU per consolidation drifts over a run "
+        "(the neighbours' load; the same code read 110 ms first and 155 ms last in one run), so compare the "
+        "mean of a variant's two lines",
     )
     parser.add_argument("--port", type=int, default=27233)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
