@@ -201,3 +201,14 @@ def test_each_object_of_a_feeling_or_use_forms_its_claim(text: str, expected: se
 )
 def test_a_statement_after_the_coordinator_is_no_object(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I don't drink, 6 years sober this month.", "User does not drink 6 years sober this month."),
+        ("I don't smoke, quit in 2015.", "User does not smoke quit in 2015."),
+    ],
+)
+def test_a_comma_after_a_negated_verb_ends_its_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
