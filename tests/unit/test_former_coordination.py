@@ -212,3 +212,34 @@ def test_a_statement_after_the_coordinator_is_no_object(text: str, unwanted: str
 )
 def test_a_comma_after_a_negated_verb_ends_its_object(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm not into it.", "User is not into it."),
+        ("I'm always behind on it.", "User is always behind on it."),
+        ("I'm on it.", "User is on it."),
+        ("I live with it.", "User lives with it."),
+    ],
+)
+def test_a_preposition_before_a_pointer_only_points_back(text: str, unwanted: str) -> None:
+    # "it" names something said before; with only a preposition before it the claim says nothing alone.
+    assert unwanted not in statements(text)
+
+
+def test_the_field_it_is_no_pointer() -> None:
+    assert "User works in IT." in statements("I work in IT.")
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm 40 and still can't swim.", "User is 40 and still can't swim."),
+        ("I'm 52 and still can't drive.", "User is 52 and still can't drive."),
+    ],
+)
+def test_an_adverb_before_a_modal_opens_its_own_verb_phrase(text: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert unwanted not in formed
+    assert not any("still can't" in statement for statement in formed)

@@ -63,6 +63,8 @@ _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
     {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
+    # A preposition before the pointer points back as well: "I'm not into it", "I live with it".
+    | {"into", "on", "about", "with", "at", "in", "for", "behind", "over", "to", "from"}
 )
 _POINTING = _POINTERS | _POINTER_TAILS
 _UNITS = frozenset({"minute", "second"})
@@ -84,6 +86,8 @@ _MAX_OBJECT_WORDS = 4
 _NEGATORS = frozenset({"never", "not"})
 _MODALS = frozenset({"can", "could", "will", "would", "should", "might", "must", "may", "cannot"})
 _OWN_VERB_PHRASE = _NEGATORS | _MODALS
+# Adverbs before an item's own verb phrase: "... and still can't swim".
+_LEADING_ADVERBS = frozenset({"still", "just", "also", "really", "even", "now"})
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
@@ -216,8 +220,9 @@ def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
 
 
 def _points_back(words: list[Token]) -> bool:
-    """Whether a complement only points back at something said before: "it", "the one", "one before"."""
-    lowers = {t.lower for t in words}
+    """Whether a complement only points back at something said before: "it", "the one", "one before";
+    "IT" written in capitals is the field ("I work in IT"), not a pointer."""
+    lowers = {t.text if t.text == "IT" else t.lower for t in words}
     return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
 
 
@@ -333,7 +338,8 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for previous, part in zip(parts, parts[1:], strict=False):
-        if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
+        lead = next((t.lower for t in part if t.lower not in _LEADING_ADVERBS), "")
+        if part[0].lower in _SUBJECTS or lead in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
             # modality of its own ("she has dementia and can't be left alone")
             break
