@@ -243,3 +243,16 @@ def test_an_adverb_before_a_modal_opens_its_own_verb_phrase(text: str, unwanted:
     formed = statements(text)
     assert unwanted not in formed
     assert not any("still can't" in statement for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a son, 12, and a daughter, 9.", {"User has a son.", "User has a daughter."}),
+        ("I've got a stepson, 15, and a niece, 6, living with us.", {"User has a stepson."}),
+    ],
+)
+def test_a_relatives_age_after_a_comma_is_an_aside(text: str, expected: set[str]) -> None:
+    formed = statements(text)
+    assert expected <= formed
+    assert not any(statement.endswith((", 9.", ", 6.", ", 12.")) for statement in formed)

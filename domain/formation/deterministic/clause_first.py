@@ -338,6 +338,15 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for previous, part in zip(parts, parts[1:], strict=False):
+        if (
+            lemma in POSSESSION
+            and len(part) == 1
+            and is_number(part[0])
+            and found[-1].words
+            and not is_number(found[-1].words[-1])
+            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+        ):
+            continue  # "I have a son, 12, and a daughter, 9": a number after what is had is its age
         lead = next((t.lower for t in part if t.lower not in _LEADING_ADVERBS), "")
         if part[0].lower in _SUBJECTS or lead in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
