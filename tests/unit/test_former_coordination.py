@@ -256,3 +256,21 @@ def test_a_relatives_age_after_a_comma_is_an_aside(text: str, expected: set[str]
     formed = statements(text)
     assert expected <= formed
     assert not any(statement.endswith((", 9.", ", 6.", ", 12.")) for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm booked solid until March.", "User is booked solid until March."),
+        ("I'm on parental leave until June.", "User is on parental leave until June."),
+        ("I'm teaching in Seoul until 2027.", "User is teaching in Seoul until 2027."),
+    ],
+)
+def test_until_a_date_stays_with_the_statement(text: str, expected: str) -> None:
+    # Each was cut before "until" ("User is on parental leave."), which only ends a clause of its own.
+    assert expected in statements(text)
+
+
+def test_until_a_clause_of_its_own_still_ends_the_statement() -> None:
+    formed = statements("I'm staying with my parents until I find a flat.")
+    assert "User is staying with their parents." in formed

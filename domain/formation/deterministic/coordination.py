@@ -13,6 +13,7 @@ from domain.formation.deterministic.clause_words import (
     CONNECTORS,
     FILLERS,
     ITEM_VERBS,
+    LIFE_EVENT_DATES,
     SAME_FORM_PAST,
     STOP,
     TRAILING,
@@ -30,6 +31,8 @@ _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 _DO_FORMS = frozenset({"do", "does", "did"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
+_UNTIL = frozenset({"until", "till", "til"})
+_UNTIL_WHEN = LIFE_EVENT_DATES | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
@@ -76,7 +79,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
         if index and low in STOP:
             following = tokens[index + 1].lower if index < last else ""
             infinitive = following == "to" and low in ASKING
-            if not infinitive and not (low == "since" and following and _dates(tokens[index + 1])):
+            dated = following and _dates(tokens[index + 1], low)
+            if not infinitive and not dated:
                 break
         if low in CONNECTORS:
             if items[-1]:
@@ -86,10 +90,13 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
     return [trimmed for item in items if (trimmed := _trim(item))]
 
 
-def _dates(token: Token) -> bool:
-    """Whether "since" before this word dates the statement ("since 2016", "since college") rather than
-    giving a reason or opening a clause of its own ("since I was 12")."""
-    return token.lower.isdigit() or token.lower in _SINCE_WHEN
+def _dates(token: Token, word: str) -> bool:
+    """Whether "since" or "until" before this word dates the statement ("since 2016", "since college",
+    "until March") rather than giving a reason or opening a clause of its own ("since I was 12", "until I
+    find a flat")."""
+    if word == "since":
+        return token.lower.isdigit() or token.lower in _SINCE_WHEN
+    return word in _UNTIL and (token.lower.isdigit() or token.lower in _UNTIL_WHEN)
 
 
 def _trim(words: list[Token]) -> list[Token]:
