@@ -14,9 +14,11 @@ from domain.formation.deterministic.clause_words import (
     FILLERS,
     ITEM_VERBS,
     LIFE_EVENT_DATES,
+    MOMENT,
     SAME_FORM_PAST,
     STOP,
     TRAILING,
+    TRANSIENT,
 )
 from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
 from domain.formation.deterministic.topic_words import RELATIVES
@@ -36,6 +38,13 @@ _UNTIL_WHEN = LIFE_EVENT_DATES | {"monday", "tuesday", "wednesday", "thursday", 
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
+_UNITS = frozenset({"minute", "second"})
+_POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
+# A coordinated part holding one of these states something of its own: "... and the food is great".
+_FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
+_MAX_OBJECT_WORDS = 4
+# A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
+_LIST_OPENING = 2
 _NAMED_WORDS = 5
 _PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these", "him", "her", "one"})
 _CONTRASTED = ARTICLES | {"the", "my"}
@@ -222,3 +231,45 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
 
 def is_number(token: Token) -> bool:
     return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def momentary(words: list[Token], lemma: str) -> bool:
+    """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
+    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
+    way" is a duration)."""
+    for index, token in enumerate(words):
+        if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
+            continue
+        if token.lower == "here":
+            if lemma == "be":
+                return True
+        elif not (token.lemma in _UNITS and index and is_number(words[index - 1])):
+            return True
+    return False
+
+
+def continues_copula(text: str, previous: list[Token], part: list[Token], last: Item) -> bool:
+    """Whether an item after "I am ..." and a comma is a gerund with its object that is not of the moment;
+    after a gerund it is one more of a list ("I'm usually either climbing at the gym, hiking with the dog, or
+    sleeping")."""
+    head = part[0]
+    if last.lemma != "be" or len(part) < 2 or not head.lower.endswith("ing"):
+        return False
+    if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
+        return False
+    lemma = verb_lemma(head)
+    before = previous[-1].end if previous else head.start
+    return (
+        lemma != head.lower
+        and lemma not in MOMENT
+        and "," in text[before : head.start]
+        and not momentary(part, lemma)
+    )
+
+
+def another_object(part: list[Token], first: list[Token]) -> bool:
+    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
+    with a possessive ("my wife and kids") the part shares it and is left alone."""
+    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
+        return False
+    return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)
