@@ -201,3 +201,76 @@ def test_each_object_of_a_feeling_or_use_forms_its_claim(text: str, expected: se
 )
 def test_a_statement_after_the_coordinator_is_no_object(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I don't drink, 6 years sober this month.", "User does not drink 6 years sober this month."),
+        ("I don't smoke, quit in 2015.", "User does not smoke quit in 2015."),
+    ],
+)
+def test_a_comma_after_a_negated_verb_ends_its_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm not into it.", "User is not into it."),
+        ("I'm always behind on it.", "User is always behind on it."),
+        ("I'm on it.", "User is on it."),
+        ("I live with it.", "User lives with it."),
+    ],
+)
+def test_a_preposition_before_a_pointer_only_points_back(text: str, unwanted: str) -> None:
+    # "it" names something said before; with only a preposition before it the claim says nothing alone.
+    assert unwanted not in statements(text)
+
+
+def test_the_field_it_is_no_pointer() -> None:
+    assert "User works in IT." in statements("I work in IT.")
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I'm 40 and still can't swim.", "User is 40 and still can't swim."),
+        ("I'm 52 and still can't drive.", "User is 52 and still can't drive."),
+    ],
+)
+def test_an_adverb_before_a_modal_opens_its_own_verb_phrase(text: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert unwanted not in formed
+    assert not any("still can't" in statement for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a son, 12, and a daughter, 9.", {"User has a son.", "User has a daughter."}),
+        ("I've got a stepson, 15, and a niece, 6, living with us.", {"User has a stepson."}),
+    ],
+)
+def test_a_relatives_age_after_a_comma_is_an_aside(text: str, expected: set[str]) -> None:
+    formed = statements(text)
+    assert expected <= formed
+    assert not any(statement.endswith((", 9.", ", 6.", ", 12.")) for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm booked solid until March.", "User is booked solid until March."),
+        ("I'm on parental leave until June.", "User is on parental leave until June."),
+        ("I'm teaching in Seoul until 2027.", "User is teaching in Seoul until 2027."),
+    ],
+)
+def test_until_a_date_stays_with_the_statement(text: str, expected: str) -> None:
+    # Each was cut before "until" ("User is on parental leave."), which only ends a clause of its own.
+    assert expected in statements(text)
+
+
+def test_until_a_clause_of_its_own_still_ends_the_statement() -> None:
+    formed = statements("I'm staying with my parents until I find a flat.")
+    assert "User is staying with their parents." in formed

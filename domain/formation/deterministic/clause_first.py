@@ -36,10 +36,13 @@ from domain.formation.deterministic.coordination import (
     ARTICLES,
     QUALIFIERS,
     Item,
+    another_object,
+    continues_copula,
     copula_item,
     is_number,
     item_verb,
     items_of,
+    momentary,
     participle,
     past_form,
     told_of,
@@ -63,9 +66,10 @@ _POINTERS = frozenset({"it", "that", "this", "them", "one"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
     {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
+    # A preposition before the pointer points back as well: "I'm not into it", "I live with it".
+    | {"into", "on", "about", "with", "at", "in", "for", "behind", "over", "to", "from"}
 )
 _POINTING = _POINTERS | _POINTER_TAILS
-_UNITS = frozenset({"minute", "second"})
 _ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "maybe", "almost", "nearly"})
 # Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
 _KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
@@ -75,20 +79,16 @@ _KNOWN_SUBJECTS = frozenset({"it", "he", "she", "they", "we", "you", "there", "i
 # Excel and Tableau daily".
 _OBJECT_LISTING = FEELINGS | {"use"}
 _LISTED = POSSESSION | {"be"} | _OBJECT_LISTING
-_POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
-# A coordinated part holding one of these states something of its own: "... and the food is great".
-_FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
-_MAX_OBJECT_WORDS = 4
 # An item opening with these is a negated statement of its own ("im 40 and never learned"), which the
 # first item's verb does not carry.
 _NEGATORS = frozenset({"never", "not"})
 _MODALS = frozenset({"can", "could", "will", "would", "should", "might", "must", "may", "cannot"})
 _OWN_VERB_PHRASE = _NEGATORS | _MODALS
+# Adverbs before an item's own verb phrase: "... and still can't swim".
+_LEADING_ADVERBS = frozenset({"still", "just", "also", "really", "even", "now"})
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
 )
-# A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
-_LIST_OPENING = 2
 _DROPPED_ADVERBS = frozenset(
     {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
@@ -174,21 +174,6 @@ def _dated(words: list[Token]) -> bool:
     return any(t.lower in LIFE_EVENT_DATES or _year(t) for t in words)
 
 
-def _momentary(words: list[Token], lemma: str) -> bool:
-    """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
-    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
-    way" is a duration)."""
-    for index, token in enumerate(words):
-        if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
-            continue
-        if token.lower == "here":
-            if lemma == "be":
-                return True
-        elif not (token.lemma in _UNITS and index and is_number(words[index - 1])):
-            return True
-    return False
-
-
 # "..., been there 5 yrs": how long at what was just named, not a statement of its own.
 _THERE = frozenset({"there", "here", "doing"})
 _EMPTY = STOPWORDS | {"always", "still", "ever", "never", "too", "though", "lol", "haha"}
@@ -198,7 +183,7 @@ _QUESTION_OPENERS = frozenset({"any", "anyone", "anything", "what", "how", "whic
 
 def _aside(part: list[Token]) -> bool:
     """A comma's afterthought about the moment or about what was just said, not more of the object."""
-    return _momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
+    return momentary(part, "be") or _points_back(part[1:] if part[0].lower.endswith("ing") else part)
 
 
 def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
@@ -216,8 +201,9 @@ def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
 
 
 def _points_back(words: list[Token]) -> bool:
-    """Whether a complement only points back at something said before: "it", "the one", "one before"."""
-    lowers = {t.lower for t in words}
+    """Whether a complement only points back at something said before: "it", "the one", "one before";
+    "IT" written in capitals is the field ("I work in IT"), not a pointer."""
+    lowers = {t.text if t.text == "IT" else t.lower for t in words}
     return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
 
 
@@ -320,7 +306,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
         if not _bare(parse, lemma, aspect):
             return []
         parts = [[], *parts[1:]] if parts and (not parts[0] or parts[0][0].lower not in STOP) else [[]]
-    if len(parts[0]) > MAX_ITEM_WORDS or _momentary(parts[0], lemma):
+    if len(parts[0]) > MAX_ITEM_WORDS or momentary(parts[0], lemma):
         return []
     # "got diagnosed", "got married", "got laid off": "get" before a participle is a change of state, not
     # an errand.
@@ -333,7 +319,17 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
         return []
     found = [Item(lemma, verb_phrase, aspect, parts[0])]
     for previous, part in zip(parts, parts[1:], strict=False):
-        if part[0].lower in _SUBJECTS or part[0].lower in _OWN_VERB_PHRASE or told_of(part):
+        if (
+            lemma in POSSESSION
+            and len(part) == 1
+            and is_number(part[0])
+            and found[-1].words
+            and not is_number(found[-1].words[-1])
+            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+        ):
+            continue  # "I have a son, 12, and a daughter, 9": a number after what is had is its age
+        lead = next((t.lower for t in part if t.lower not in _LEADING_ADVERBS), "")
+        if part[0].lower in _SUBJECTS or lead in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
             # modality of its own ("she has dementia and can't be left alone")
             break
@@ -356,7 +352,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
-        if _continues_copula(text, previous, part, found[-1]):
+        if continues_copula(text, previous, part, found[-1]):
             # "I'm a PhD student in chemistry, writing up my thesis": after a comma a gerund with its object
             # is what the user is doing, whatever the first complement held.
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
@@ -389,7 +385,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             found.append(opened)
         elif lemma in POSSESSION and part[0].lower in ARTICLES:
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I have two kids and a dog named Biscuit"
-        elif lemma in _OBJECT_LISTING and _another_object(part, found[0].words):
+        elif lemma in _OBJECT_LISTING and another_object(part, found[0].words):
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I like hiking and camping"
         elif complement is not None:
             found.append(complement)
@@ -411,33 +407,6 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
         for item in found
         if (item.words or item.lemma not in ("be", "have")) and not _points_back(item.words)
     ]
-
-
-def _continues_copula(text: str, previous: list[Token], part: list[Token], last: Item) -> bool:
-    """Whether an item after "I am ..." and a comma is a gerund with its object that is not of the moment;
-    after a gerund it is one more of a list ("I'm usually either climbing at the gym, hiking with the dog, or
-    sleeping")."""
-    head = part[0]
-    if last.lemma != "be" or len(part) < 2 or not head.lower.endswith("ing"):
-        return False
-    if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
-        return False
-    lemma = verb_lemma(head)
-    before = previous[-1].end if previous else head.start
-    return (
-        lemma != head.lower
-        and lemma not in MOMENT
-        and "," in text[before : head.start]
-        and not _momentary(part, lemma)
-    )
-
-
-def _another_object(part: list[Token], first: list[Token]) -> bool:
-    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
-    with a possessive ("my wife and kids") the part shares it and is left alone."""
-    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
-        return False
-    return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)
 
 
 def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin: bool = True) -> Claim:

@@ -13,9 +13,12 @@ from domain.formation.deterministic.clause_words import (
     CONNECTORS,
     FILLERS,
     ITEM_VERBS,
+    LIFE_EVENT_DATES,
+    MOMENT,
     SAME_FORM_PAST,
     STOP,
     TRAILING,
+    TRANSIENT,
 )
 from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
 from domain.formation.deterministic.topic_words import RELATIVES
@@ -30,9 +33,18 @@ _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 _DO_FORMS = frozenset({"do", "does", "did"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
+_UNTIL = frozenset({"until", "till", "til"})
+_UNTIL_WHEN = LIFE_EVENT_DATES | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
+_UNITS = frozenset({"minute", "second"})
+_POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
+# A coordinated part holding one of these states something of its own: "... and the food is great".
+_FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
+_MAX_OBJECT_WORDS = 4
+# A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
+_LIST_OPENING = 2
 _NAMED_WORDS = 5
 _PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these", "him", "her", "one"})
 _CONTRASTED = ARTICLES | {"the", "my"}
@@ -76,7 +88,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
         if index and low in STOP:
             following = tokens[index + 1].lower if index < last else ""
             infinitive = following == "to" and low in ASKING
-            if not infinitive and not (low == "since" and following and _dates(tokens[index + 1])):
+            dated = following and _dates(tokens[index + 1], low)
+            if not infinitive and not dated:
                 break
         if low in CONNECTORS:
             if items[-1]:
@@ -86,10 +99,13 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
     return [trimmed for item in items if (trimmed := _trim(item))]
 
 
-def _dates(token: Token) -> bool:
-    """Whether "since" before this word dates the statement ("since 2016", "since college") rather than
-    giving a reason or opening a clause of its own ("since I was 12")."""
-    return token.lower.isdigit() or token.lower in _SINCE_WHEN
+def _dates(token: Token, word: str) -> bool:
+    """Whether "since" or "until" before this word dates the statement ("since 2016", "since college",
+    "until March") rather than giving a reason or opening a clause of its own ("since I was 12", "until I
+    find a flat")."""
+    if word == "since":
+        return token.lower.isdigit() or token.lower in _SINCE_WHEN
+    return word in _UNTIL and (token.lower.isdigit() or token.lower in _UNTIL_WHEN)
 
 
 def _trim(words: list[Token]) -> list[Token]:
@@ -215,3 +231,45 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
 
 def is_number(token: Token) -> bool:
     return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def momentary(words: list[Token], lemma: str) -> bool:
+    """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
+    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
+    way" is a duration)."""
+    for index, token in enumerate(words):
+        if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
+            continue
+        if token.lower == "here":
+            if lemma == "be":
+                return True
+        elif not (token.lemma in _UNITS and index and is_number(words[index - 1])):
+            return True
+    return False
+
+
+def continues_copula(text: str, previous: list[Token], part: list[Token], last: Item) -> bool:
+    """Whether an item after "I am ..." and a comma is a gerund with its object that is not of the moment;
+    after a gerund it is one more of a list ("I'm usually either climbing at the gym, hiking with the dog, or
+    sleeping")."""
+    head = part[0]
+    if last.lemma != "be" or len(part) < 2 or not head.lower.endswith("ing"):
+        return False
+    if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
+        return False
+    lemma = verb_lemma(head)
+    before = previous[-1].end if previous else head.start
+    return (
+        lemma != head.lower
+        and lemma not in MOMENT
+        and "," in text[before : head.start]
+        and not momentary(part, lemma)
+    )
+
+
+def another_object(part: list[Token], first: list[Token]) -> bool:
+    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
+    with a possessive ("my wife and kids") the part shares it and is left alone."""
+    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
+        return False
+    return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)

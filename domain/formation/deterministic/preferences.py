@@ -138,6 +138,8 @@ def negated_claims(text: str, parse: Parse) -> list[Claim]:
         return []
     if aspect_of(parse)[0] is not Aspect.SIMPLE:
         return []
+    if "," in text[parse.verb.end : rest[0].start]:
+        return []  # "I don't drink, 6 years sober": what follows the comma is no object of the verb
     kept = cut(rest, text, keep_and=True)
     words = content_words(kept)
     if not words:
