@@ -348,7 +348,9 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
         ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
         ("A: Which town are you from?", "Galway", "User is from Galway."),
-        ("A: Do you have pets?", "three hens and a goat", "User has three hens and a goat."),
+        # One claim a thing had, atomic as the training memories are (was one claim of the whole list).
+        ("A: Do you have pets?", "three hens and a goat", "User has three hens."),
+        ("A: Do you have pets?", "three hens and a goat", "User has a goat."),
         ("A: Do you cook?", "yes, and my son bakes", "User cooks."),
         (
             "A: How long have you played the cello?",
