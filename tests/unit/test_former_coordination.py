@@ -274,3 +274,20 @@ def test_until_a_date_stays_with_the_statement(text: str, expected: str) -> None
 def test_until_a_clause_of_its_own_still_ends_the_statement() -> None:
     formed = statements("I'm staying with my parents until I find a flat.")
     assert "User is staying with their parents." in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I never learned to ride a bike.", "User never learned to ride a bike."),
+        ("I've never learned to drive.", "User has never learned to drive."),
+    ],
+)
+def test_never_before_an_infinitive_is_a_standing_negation(text: str, expected: str) -> None:
+    # Both formed nothing: "to" was read as a pronoun object, as in "I don't want to."
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I don't want to.", "I don't want to go.", "I never meant to."])
+def test_a_negated_infinitive_of_the_moment_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
