@@ -19,13 +19,21 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
-from domain.formation.deterministic.coordination import participle
+from domain.formation.deterministic.coordination import is_number, participle
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
+from domain.formation.deterministic.parsing import (
+    PAST_FORMS,
+    cut,
+    lowered,
+    parse_predicate,
+    phrase_of,
+    plural_noun,
+)
 from domain.formation.deterministic.topic_words import (
     LIMIT_ADJECTIVES,
     MORE_OCCUPATIONS,
     OCCUPATIONS,
+    PARENTS,
     names_a_person,
 )
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -106,7 +114,7 @@ _LIMIT_NEXT = frozenset({"to", "here", "btw", "now", "since"})
 _ROLE_WORDS = 3
 # What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
 _ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
-_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
+_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES | PARENTS
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
@@ -137,10 +145,12 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
     for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
-        if limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
+        parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
+        if parent or limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
-                after is not None
+                not parent
+                and after is not None
                 and after.lower not in (_LIMIT_NEXT if limit else _ROLE_PLACES)
                 and "," not in text[token.end : after.start]
             ):
@@ -158,6 +168,14 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         if token.lower in STOPWORDS:
             return []
     return []
+
+
+def _parent_of_some(tokens: list[Token], at: int) -> bool:
+    """ "dad of 3 boys", "mum of twins": a parent of some the user has, not of someone ("Dad of the bride")."""
+    if tokens[at].lower not in PARENTS or at + 2 >= len(tokens) or tokens[at + 1].lower != "of":
+        return False
+    count = tokens[at + 2]
+    return is_number(count) or plural_noun(count) and count.lower not in STOPWORDS
 
 
 def _opening(tokens: list[Token]) -> int | None:
@@ -179,7 +197,9 @@ def _opening(tokens: list[Token]) -> int | None:
     if first.lower.endswith("ing"):
         # "Saving up for a house": what the user is doing these days, not "Speaking of which".
         lemma = verb_lemma(first)
-        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
+        ongoing = (
+            lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
+        )
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
