@@ -118,8 +118,13 @@ _OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES | PARENTS
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
+# Gerunds only an infinitive follows, whose "to" opens an aim: "Trying to ...", "Hoping to ...".
+_AIMING = frozenset({"trying", "hoping"})
 # What "trying to" works out in the moment: "Trying to figure out ...", "Trying to remember ...".
-_WORKING_OUT = frozenset({"figure", "remember", "recall", "decide", "understand", "find", "think", "work"})
+_WORKING_OUT = frozenset(
+    {"figure", "remember", "recall", "decide", "understand", "find", "think", "work"}
+    | {"hear", "see", "talk", "chat", "meet"}  # "Hoping to hear back soon"
+)
 # Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
 _PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
 
@@ -211,10 +216,10 @@ def _opening(tokens: list[Token]) -> int | None:
 
 
 def _aiming(tokens: list[Token], at: int) -> bool:
-    """ "Trying to eat better on the road": an aim the user pursues, not the moment's errand ("Trying the app
-    now", "Trying to figure out what to cook tonight")."""
+    """ "Trying to eat better on the road", "Hoping to retire at 55": an aim the user pursues, not the
+    moment's errand ("Trying the app now", "Trying to figure out what to cook tonight")."""
     return (
-        tokens[at].lower == "trying"
+        tokens[at].lower in _AIMING
         and at + 2 < len(tokens)
         and tokens[at + 1].lower == "to"
         and tokens[at + 2].lemma not in _WORKING_OUT

@@ -90,6 +90,9 @@ _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "coz": (("because", "because"),),
 }
 _UNSPLIT = frozenset(_CONTRACTIONS)
+# "I wanna learn Japanese" formed "User wannas learn Japanese.": a verb fused with its "to", which no rule
+# renders (both words would cite one typed word).
+_TYPED_TO = frozenset({"wanna", "gonna", "gotta", "hafta"})
 # The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _REQUEST_HINT = re.compile(
     r"(?=[anefgi])\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
@@ -219,7 +222,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
         parse = parse_predicate(predicate_tokens)
-        if parse is None:
+        if parse is None or parse.verb.lower in _TYPED_TO:
             continue
         if n == 0 and at and not _LEAD_WORDS.isdisjoint(lowers[:at]):
             lead = frequency(text, clause.start, tokens[at].start)
