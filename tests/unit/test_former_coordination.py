@@ -291,3 +291,29 @@ def test_never_before_an_infinitive_is_a_standing_negation(text: str, expected: 
 @pytest.mark.parametrize("text", ["I don't want to.", "I don't want to go.", "I never meant to."])
 def test_a_negated_infinitive_of_the_moment_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        (
+            "I work in a bank and on weekends I cook.",
+            {"User works in a bank.", "User cooks on weekends."},
+            "User works in a bank and on weekends.",
+        ),
+        (
+            "I drive a bus, and at night I paint.",
+            {"User drives a bus."},
+            "User drives a bus, and at night.",
+        ),
+    ],
+)
+def test_a_time_before_the_next_i_opens_its_clause(text: str, expected: set[str], unwanted: str) -> None:
+    # The first predicate ran on to the next "I" and took its time along.
+    formed = statements(text)
+    assert expected <= formed
+    assert unwanted not in formed
+
+
+def test_an_object_before_a_later_i_stays_with_its_verb() -> None:
+    assert "User likes camping." in statements("I like hiking and camping I guess.")
