@@ -317,3 +317,21 @@ def test_a_time_before_the_next_i_opens_its_clause(text: str, expected: set[str]
 
 def test_an_object_before_a_later_i_stays_with_its_verb() -> None:
     assert "User likes camping." in statements("I like hiking and camping I guess.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like to paint.", "User likes to paint."),
+        ("I like to read before bed.", "User likes to read before bed."),
+        ("On my days off I like to bake bread.", "User likes to bake bread."),
+    ],
+)
+def test_like_before_an_infinitive_is_an_interest(text: str, expected: str) -> None:
+    # Each formed nothing ("I love to cook" formed its claim).
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I like to think I'm a decent cook.", "I like to say it's a hobby."])
+def test_like_to_before_a_thought_forms_no_interest(text: str) -> None:
+    assert not any(statement.startswith("User likes to") for statement in statements(text))
