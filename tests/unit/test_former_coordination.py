@@ -335,3 +335,20 @@ def test_like_before_an_infinitive_is_an_interest(text: str, expected: str) -> N
 @pytest.mark.parametrize("text", ["I like to think I'm a decent cook.", "I like to say it's a hobby."])
 def test_like_to_before_a_thought_forms_no_interest(text: str) -> None:
     assert not any(statement.startswith("User likes to") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm afraid of flying.", "User is afraid of flying."),
+        ("I'm terribly afraid of dogs.", "User is terribly afraid of dogs."),
+    ],
+)
+def test_afraid_of_something_is_a_standing_fear(text: str, expected: str) -> None:
+    # Both formed nothing: "afraid" was read only as the conversation's ("I'm afraid I can't").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I'm afraid I can't help with that.", "I'm afraid not."])
+def test_a_polite_afraid_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
