@@ -47,3 +47,19 @@ def test_an_aside_is_not_part_of_the_answer(turns: tuple[str, ...], unwanted: st
 
 def test_a_limit_to_the_agents_offer_states_nothing() -> None:
     assert statements("A: Do you want me to add a reminder?", "only if it's quick") == set()
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (
+            ("A: Do you have any pets?", "Two goats and a very loud parrot"),
+            {"User has two goats.", "User has a very loud parrot."},
+        ),
+        (("A: Any siblings?", "An older brother and two sisters."), {"User has an older brother.", "User has two sisters."}),
+        (("A: Do you have kids?", "Three, two boys and a girl"), {"User has three kids, two boys and a girl."}),
+    ],
+)
+def test_each_thing_an_answer_says_the_user_has_forms_its_claim(turns: tuple[str, ...], expected: set[str]) -> None:
+    # The list formed one claim with its sentence capital before ("User has Two goats and a very loud parrot.").
+    assert expected <= statements(*turns)

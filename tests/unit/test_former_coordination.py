@@ -274,3 +274,81 @@ def test_until_a_date_stays_with_the_statement(text: str, expected: str) -> None
 def test_until_a_clause_of_its_own_still_ends_the_statement() -> None:
     formed = statements("I'm staying with my parents until I find a flat.")
     assert "User is staying with their parents." in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I never learned to ride a bike.", "User never learned to ride a bike."),
+        ("I've never learned to drive.", "User has never learned to drive."),
+    ],
+)
+def test_never_before_an_infinitive_is_a_standing_negation(text: str, expected: str) -> None:
+    # Both formed nothing: "to" was read as a pronoun object, as in "I don't want to."
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I don't want to.", "I don't want to go.", "I never meant to."])
+def test_a_negated_infinitive_of_the_moment_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        (
+            "I work in a bank and on weekends I cook.",
+            {"User works in a bank.", "User cooks on weekends."},
+            "User works in a bank and on weekends.",
+        ),
+        (
+            "I drive a bus, and at night I paint.",
+            {"User drives a bus."},
+            "User drives a bus, and at night.",
+        ),
+    ],
+)
+def test_a_time_before_the_next_i_opens_its_clause(text: str, expected: set[str], unwanted: str) -> None:
+    # The first predicate ran on to the next "I" and took its time along.
+    formed = statements(text)
+    assert expected <= formed
+    assert unwanted not in formed
+
+
+def test_an_object_before_a_later_i_stays_with_its_verb() -> None:
+    assert "User likes camping." in statements("I like hiking and camping I guess.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like to paint.", "User likes to paint."),
+        ("I like to read before bed.", "User likes to read before bed."),
+        ("On my days off I like to bake bread.", "User likes to bake bread."),
+    ],
+)
+def test_like_before_an_infinitive_is_an_interest(text: str, expected: str) -> None:
+    # Each formed nothing ("I love to cook" formed its claim).
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I like to think I'm a decent cook.", "I like to say it's a hobby."])
+def test_like_to_before_a_thought_forms_no_interest(text: str) -> None:
+    assert not any(statement.startswith("User likes to") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm afraid of flying.", "User is afraid of flying."),
+        ("I'm terribly afraid of dogs.", "User is terribly afraid of dogs."),
+    ],
+)
+def test_afraid_of_something_is_a_standing_fear(text: str, expected: str) -> None:
+    # Both formed nothing: "afraid" was read only as the conversation's ("I'm afraid I can't").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["I'm afraid I can't help with that.", "I'm afraid not."])
+def test_a_polite_afraid_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

@@ -87,3 +87,21 @@ def test_a_kind_of_person_with_its_i_am_left_out_forms_who_the_user_is(text: str
 )
 def test_a_phrase_that_only_looks_like_a_kind_of_person_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("dad of 3 boys, all under 6", "User is a dad of 3 boys."),
+        ("Proud mum of twins.", "User is a proud mum of twins."),
+        ("Single father of two, full-time.", "User is a single father of two."),
+    ],
+)
+def test_a_parent_of_some_with_i_am_left_out_forms_who_the_user_is(text: str, expected: str) -> None:
+    # Each formed nothing alone: a parent read only in a list of two or more fragments.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["Dad of the bride here, any speech tips?", "Mom of my friend called."])
+def test_a_parent_of_someone_else_forms_no_claim_of_the_user(text: str) -> None:
+    assert not any(statement.startswith("User is a") for statement in statements(text))

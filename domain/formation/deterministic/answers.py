@@ -64,7 +64,12 @@ _WHEN = re.compile(
 _WHERE_ARE = re.compile(r"^where are you (?P<rest>[a-z ]*[a-z])\?$", re.IGNORECASE)
 _ANY = re.compile(r"^(?:(?:and|so|oh)\s+)?(?:got\s+)?any (?P<np>[^?]+)\?$", re.IGNORECASE)
 # Yes/no questions: a "yes" answer states the question's own predicate ("Are you vegetarian?" "yep").
-_FUNCTION_OPENERS = STOPWORDS | {"since", "until", "till", "mostly", "mainly", "about", "around", "only"}
+_FUNCTION_OPENERS = (
+    STOPWORDS | set(NUMBER_WORDS) | {"since", "until", "till", "mostly", "mainly", "about", "around", "only"}
+)
+# "Two goats and a very loud parrot": what an answer says the user has, one thing a claim.
+_AND = " and "
+_COUNTED_OPENERS = frozenset({"a", "an", *NUMBER_WORDS})
 # "And where did you grow up?": a conjunction opening the question is the conversation's.
 _QUESTION_LEAD = re.compile(r"^(?:and|so|oh|ok|okay|also)\b[\s,]*", re.IGNORECASE)
 _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
@@ -239,7 +244,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
                 "User",
                 "has",
                 Aspect.SIMPLE,
-                f"{count.strip()} {_voice(match['np'])}{',' + more if more else ''}",
+                f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}",
             )
         if _counted(next(iter(count.split()), "")):
             return "User", "has", Aspect.SIMPLE, answer  # "Do you have pets?" "two cats, Miso and Tofu"
@@ -271,11 +276,24 @@ def answer_claims(question: str, clause_text: str) -> list[Claim]:
     if borrowed is None:
         return []
     holder, verb_phrase, aspect, complement = borrowed
-    words = [t.lemma for t in tokenize(complement) if t.lemma not in STOPWORDS]
     # The verb, not a preposition the question lent with it ("works as").
     head = next(t for t in reversed(tokenize(verb_phrase)) if t.lower not in _TRAILING_WORDS)
     lemma = verb_lemma(head)
-    kind, longevity = classify(lemma, aspect, frozenset(words))
-    subject = conflict_key(NAMESPACES[kind], [lemma, *words])
-    predicate = Predicate(lemma, verb_phrase, Aspect.BARE, complement)
-    return [Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)]
+    claims: list[Claim] = []
+    for thing in _things_had(verb_phrase, complement):
+        words = [t.lemma for t in tokenize(thing) if t.lemma not in STOPWORDS]
+        kind, longevity = classify(lemma, aspect, frozenset(words))
+        subject = conflict_key(NAMESPACES[kind], [lemma, *words])
+        predicate = Predicate(lemma, verb_phrase, Aspect.BARE, thing)
+        claims.append(Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder))
+    return claims
+
+
+def _things_had(verb_phrase: str, complement: str) -> list[str]:
+    """What the user has, one thing each when the answer lists counted things with "and" and no comma; a
+    comma's list ("three, two boys and a girl") describes one thing."""
+    parts = complement.split(_AND)
+    if verb_phrase != "has" or len(parts) < 2 or "," in complement:
+        return [complement]
+    counted = all(part.split(" ", 1)[0].lower() in _COUNTED_OPENERS or part[:1].isdigit() for part in parts)
+    return parts if counted else [complement]

@@ -249,7 +249,10 @@ def _negated_head(
     negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
     narrates a moment, and a negated modal is a limit the constraint rule reads."""
     rest = parse.rest
-    if parse.modal is not None or "can" in before or rest and rest[0].lower in PRONOUN_OBJECTS:
+    # "to" is a pronoun object's ("I don't want to"), except before the verb "never" denies ("I never
+    # learned to swim").
+    infinitive = never and len(rest) > 1 and rest[0].lower == "to" and rest[1].lower not in STOPWORDS
+    if parse.modal is not None or "can" in before or rest and rest[0].lower in PRONOUN_OBJECTS and not infinitive:
         return None
     if not rest and not (never and parse.lemma in ACTIVITIES):
         return None  # "I never cook" is a standing negation; "I don't know" is not

@@ -235,11 +235,15 @@ def is_number(token: Token) -> bool:
 
 def momentary(words: list[Token], lemma: str) -> bool:
     """Whether a word ties the complement to this moment; "here" only after a copula ("I'm here", not "I
-    moved here from Seoul"), and a minute or a second only when no number counts it ("90 minutes each
-    way" is a duration)."""
+    moved here from Seoul"), a minute or a second only when no number counts it ("90 minutes each way" is a
+    duration), and "afraid" only when no "of" names a fear ("I'm afraid I can't", not "afraid of flying")."""
     for index, token in enumerate(words):
         if token.lower not in TRANSIENT and token.lemma not in TRANSIENT:
             continue
+        if token.lower == "afraid":
+            if words[index + 1 : index + 2] and words[index + 1].lower == "of":
+                continue
+            return True
         if token.lower == "here":
             if lemma == "be":
                 return True

@@ -19,13 +19,21 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
-from domain.formation.deterministic.coordination import participle
+from domain.formation.deterministic.coordination import is_number, participle
 from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.parsing import PAST_FORMS, cut, lowered, parse_predicate, phrase_of
+from domain.formation.deterministic.parsing import (
+    PAST_FORMS,
+    cut,
+    lowered,
+    parse_predicate,
+    phrase_of,
+    plural_noun,
+)
 from domain.formation.deterministic.topic_words import (
     LIMIT_ADJECTIVES,
     MORE_OCCUPATIONS,
     OCCUPATIONS,
+    PARENTS,
     names_a_person,
 )
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -106,12 +114,17 @@ _LIMIT_NEXT = frozenset({"to", "here", "btw", "now", "since"})
 _ROLE_WORDS = 3
 # What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
 _ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
-_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES
+_OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES | PARENTS
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
+# Gerunds only an infinitive follows, whose "to" opens an aim: "Trying to ...", "Hoping to ...".
+_AIMING = frozenset({"trying", "hoping"})
 # What "trying to" works out in the moment: "Trying to figure out ...", "Trying to remember ...".
-_WORKING_OUT = frozenset({"figure", "remember", "recall", "decide", "understand", "find", "think", "work"})
+_WORKING_OUT = frozenset(
+    {"figure", "remember", "recall", "decide", "understand", "find", "think", "work"}
+    | {"hear", "see", "talk", "chat", "meet"}  # "Hoping to hear back soon"
+)
 # Gerunds that narrate the moment when their "I'm" is left out: "Heading out", "Running late".
 _PASSING = frozenset({"head", "run", "wait", "come", "leave", "be", "check", "feel", "wonder", "hope"})
 
@@ -127,7 +140,13 @@ def opens_with_past(body: str) -> bool:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
     words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
-    return not _OPENING_WORDS.isdisjoint(words) or any(names_a_person(word) for word in words)
+    if not _OPENING_WORDS.isdisjoint(words):
+        return True
+    # A plain loop: this runs for most clauses without "I", and any() over a generator costs several times more.
+    for word in words:  # noqa: SIM110
+        if names_a_person(word):
+            return True
+    return False
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
@@ -137,10 +156,12 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
     for end in range(at, min(at + _ROLE_WORDS, len(tokens))):
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
-        if limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
+        parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
+        if parent or limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
-                after is not None
+                not parent
+                and after is not None
                 and after.lower not in (_LIMIT_NEXT if limit else _ROLE_PLACES)
                 and "," not in text[token.end : after.start]
             ):
@@ -158,6 +179,14 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         if token.lower in STOPWORDS:
             return []
     return []
+
+
+def _parent_of_some(tokens: list[Token], at: int) -> bool:
+    """ "dad of 3 boys", "mum of twins": a parent of some the user has, not of someone ("Dad of the bride")."""
+    if tokens[at].lower not in PARENTS or at + 2 >= len(tokens) or tokens[at + 1].lower != "of":
+        return False
+    count = tokens[at + 2]
+    return is_number(count) or plural_noun(count) and count.lower not in STOPWORDS
 
 
 def _opening(tokens: list[Token]) -> int | None:
@@ -179,7 +208,9 @@ def _opening(tokens: list[Token]) -> int | None:
     if first.lower.endswith("ing"):
         # "Saving up for a house": what the user is doing these days, not "Speaking of which".
         lemma = verb_lemma(first)
-        ongoing = lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
+        ongoing = (
+            lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
+        )
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
@@ -191,10 +222,10 @@ def _opening(tokens: list[Token]) -> int | None:
 
 
 def _aiming(tokens: list[Token], at: int) -> bool:
-    """ "Trying to eat better on the road": an aim the user pursues, not the moment's errand ("Trying the app
-    now", "Trying to figure out what to cook tonight")."""
+    """ "Trying to eat better on the road", "Hoping to retire at 55": an aim the user pursues, not the
+    moment's errand ("Trying the app now", "Trying to figure out what to cook tonight")."""
     return (
-        tokens[at].lower == "trying"
+        tokens[at].lower in _AIMING
         and at + 2 < len(tokens)
         and tokens[at + 1].lower == "to"
         and tokens[at + 2].lemma not in _WORKING_OUT

@@ -90,6 +90,9 @@ _CONTRACTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "coz": (("because", "because"),),
 }
 _UNSPLIT = frozenset(_CONTRACTIONS)
+# "I wanna learn Japanese" formed "User wannas learn Japanese.": a verb fused with its "to", which no rule
+# renders (both words would cite one typed word).
+_TYPED_TO = frozenset({"wanna", "gonna", "gotta", "hafta"})
 # The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _REQUEST_HINT = re.compile(
     r"(?=[anefgi])\b(?:always|never|ever|from now on|going forward|in (?:the )?future)\b", re.IGNORECASE
@@ -104,6 +107,10 @@ _CLOSING_SINGLE = re.compile(r"(?<=[\w.,!?])['’](?=\s|$|[.,!?;:])")
 _LEAD_WORDS = frozenset(
     {"every", "each", "on", "most", "some", "daily", "weekly", "nightly", "in", "once", "twice", "thrice"}
 )
+# A time or a place that opens the next clause after "and" or a comma: "... and on weekends I cook".
+_JOINING_WORDS = frozenset({"and", "but", "so", "then"})
+_LEAD_OPENERS = _LEAD_WORDS | {"at", "after", "before", "during", "when"}
+_MAX_LEAD_WORDS = 5
 
 
 def _inside_quote(text: str, start: int, at: int) -> bool:
@@ -214,15 +221,16 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
             continue
-        stop = subjects[n + 1] if n + 1 < len(subjects) else len(tokens)
+        stop = _clause_end(text, tokens, at, subjects[n + 1]) if n + 1 < len(subjects) else len(tokens)
         predicate_tokens = tokens[at + 1 : stop]
         if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
         parse = parse_predicate(predicate_tokens)
-        if parse is None:
+        if parse is None or parse.verb.lower in _TYPED_TO:
             continue
-        if n == 0 and at and not _LEAD_WORDS.isdisjoint(lowers[:at]):
-            lead = frequency(text, clause.start, tokens[at].start)
+        opened = _clause_end(text, tokens, subjects[n - 1], at) if n else 0
+        if at > opened and not _LEAD_WORDS.isdisjoint(lowers[opened:at]):
+            lead = frequency(text, tokens[opened].start, tokens[at].start)
             if lead is not None:
                 parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
@@ -265,6 +273,20 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _clause_end(text: str, tokens: list[Token], at: int, following: int) -> int:
+    """Where the predicate of the subject at at ends before the next subject at following: at a
+    coordinator or a comma when a time or a place opens the next clause ("I work in a bank and on weekends
+    I cook"), else at the next subject."""
+    for i in range(following - 1, max(at, following - _MAX_LEAD_WORDS - 1), -1):
+        low = tokens[i].lower
+        boundary = low in _JOINING_WORDS or "," in text[tokens[i - 1].end : tokens[i].start]
+        if boundary and i + 1 < following:
+            opener = i + 1 if low in _JOINING_WORDS else i
+            if tokens[opener].lower in _LEAD_OPENERS:
+                return i
+    return following
 
 
 def _reason(word: str, parse: Parse) -> bool:

@@ -3,6 +3,7 @@
 
 from domain.candidates import ClaimKind
 from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.clause_words import NOT_ASSERTING
 from domain.formation.deterministic.parsing import (
     Parse,
     aspect_of,
@@ -43,7 +44,9 @@ def interest_claims(text: str, parse: Parse) -> list[Claim]:
             )
         ]
     rest = parse.rest
-    if parse.lemma in {"love", "enjoy", "like"} and parse.modal is None and rest and rest[0].lower != "to":
+    # "I like to paint" is an interest; "I like to think ..." introduces a thought.
+    thought = bool(rest) and rest[0].lower == "to" and (len(rest) < 2 or rest[1].lemma in NOT_ASSERTING)
+    if parse.lemma in {"love", "enjoy", "like"} and parse.modal is None and rest and not thought:
         kept = cut(rest, text)
         words = content_words(kept)
         if not words or rest[0].lower in ("it", "that", "this", "them", "you", "your"):

@@ -15,7 +15,12 @@ from domain.formation.deterministic.coordination import is_number, verb_before_o
 from domain.formation.deterministic.parsing import lowered, phrase_of
 from domain.formation.deterministic.predicate_words import SPOUSAL
 from domain.formation.deterministic.relatives import KIN
-from domain.formation.deterministic.topic_words import LIMIT_ADJECTIVES, MORE_OCCUPATIONS, OCCUPATIONS
+from domain.formation.deterministic.topic_words import (
+    LIMIT_ADJECTIVES,
+    MORE_OCCUPATIONS,
+    OCCUPATIONS,
+    PARENTS,
+)
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 
 _MIN_READ = 2
@@ -25,7 +30,6 @@ _ROLE_WORDS = 3
 _YOUNGEST, _OLDEST = 16, 99
 _STATUS = SPOUSAL | {"single", "retired"}
 _ROLES = OCCUPATIONS | MORE_OCCUPATIONS
-_PARENTS = frozenset({"dad", "mom", "mum", "mother", "father", "parent"})
 _COUNTS = frozenset({"a", "an", "one"})
 _BREAKS = (",", ";")
 _PLACE_WORDS = frozenset({"in", "at", "for", "from", "with", "on", "near"})
@@ -55,7 +59,7 @@ def _reading(text: str, piece: list[Token]) -> str | None:
     if (is_number(first) or first.lower in _COUNTS) and any(t.lemma in KIN for t in piece[1:]):
         return f"I have {words}"
     head = next((t for t in piece[:_ROLE_WORDS] if t.lemma in _ROLES or t.lower in _ROLES), None)
-    parent = any(t.lower in _PARENTS for t in piece) and "of" in lowers
+    parent = any(t.lower in PARENTS for t in piece) and "of" in lowers
     if (head is not None or parent) and first.lower not in STOPWORDS:
         article = "an" if first.lower[:1] in "aeiou" else "a"
         return f"I'm {article} {words}"

@@ -419,6 +419,8 @@ CONDITIONS = frozenset(
         "pain",
     }
 )
+# A parent "of" some: "mom of 3", "single dad of two".
+PARENTS = frozenset({"dad", "mom", "mum", "mother", "father", "parent"})
 # Heads that name a kind of person after a modifier or alone: "cat person", "night owl", "tea snob", "early
 # riser", "jazz lover", "introvert".
 PERSON_HEADS = frozenset(
