@@ -13,7 +13,9 @@ known words one edit away and their families (domain.beliefs.spelling: "alergies
 of any term (an OR query: one matching word counts). A store reads, per term, at most MATCHES_PER_TERM of the
 owner's live beliefs holding it (which ones, beyond the bound, is the store's: PostgreSQL's index order, the
 in-memory store's id order), each with every term it holds, so a belief holding a rarer term is always read
-and a word a large owner holds thousands of times costs a thousand rows, not thousands. A match's coverage is
+and a word a large owner holds thousands of times costs a thousand rows, not thousands. When every term of
+the query is cut (at least MATCHES_PER_TERM holders each), every match read would be by_bound and recall
+would read again unbounded, so the store reads every holder in the same call instead. A match's coverage is
 how many of the query's terms it holds; its weight sums, over those terms, term_weight: ln(matches + 1) -
 ln(matches holding the term), counted over the matches read, so a term most matches hold ("use", "work") tells
 little and a rare one ("camera") much. A store returns at most RELEVANCE_POOL matches: highest coverage, then
