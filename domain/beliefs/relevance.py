@@ -25,7 +25,8 @@ subject and statement.
 
 Fusion. Matches are ordered by coverage, then weight; among matches of equal coverage and weight, by how many
 of the query's terms the subject's topic names (subject_topic: "pet:cat" is about a cat, where "home:chore"
-only mentions one), then specificity, then the retrieval@3 score (evidence age, kind, confidence and utility),
+only mentions one; with the name the statement gives the topic, topic_named: "family:son" with "User's son
+Craig ..." is about Craig, where "User ran into Craig" only mentions him), then specificity, then the retrieval@3 score (evidence age, kind, confidence and utility),
 then by id, each subject once before any subject twice (beliefs sharing a subject are about one thing: five
 equally relevant things tell the agent more than one thing five times); expired ones are left out. Relevance
 decides first because the caller asked about something. Specificity separates beliefs holding the same terms:
@@ -270,6 +271,30 @@ def subject_topic(subject: str) -> str:
     return subject.partition(":")[2] or subject
 
 
+_TITLES: Final = frozenset(("mr", "mrs", "ms", "miss", "dr", "aunt", "uncle"))
+_POSSESSIVES: Final = frozenset(("s", "his", "her", "their", "our"))
+
+
+def topic_named(subject: str, statement: str) -> str:
+    """The subject's topic and the name the statement gives it: "family:son" with "User's son Craig is a
+    police officer." is about Craig (a possessive, at most one word such as "younger", the topic, then a
+    capitalised name, a title such as "Mrs" skipped), so a question naming Craig is about this belief more
+    than about "User ran into Craig at the legion."; otherwise the topic alone."""
+    topic = subject_topic(subject)
+    wanted = _WORD.findall(topic.lower())
+    words = _WORD.findall(statement) if wanted else []
+    lowered = [w.lower() for w in words]
+    for at in range(1, len(words) - len(wanted)):
+        if lowered[at : at + len(wanted)] != wanted or not _POSSESSIVES & set(lowered[max(at - 2, 0) : at]):
+            continue
+        after = words[at + len(wanted) :]
+        if after and after[0].lower() in _TITLES:
+            after = after[1:]
+        if after and after[0][0].isupper():
+            return f"{topic} {after[0]}"
+    return topic
+
+
 def fuse(
     matches: Sequence[Match], terms: Sequence[QueryTerm], now: datetime, limit: int
 ) -> tuple[list[RankingInputs], int]:
@@ -296,7 +321,7 @@ def fuse(
         rarest = {m.inputs.id: r for m, r in zip(every, specificity(terms, every), strict=True)}
 
     def tie_break(match: Match) -> tuple[int, float]:
-        named = len(held_terms(terms, subject_topic(match.subject), "")) if rarest else 0
+        named = len(held_terms(terms, topic_named(match.subject, match.statement), "")) if rarest else 0
         return -named, -rarest.get(match.inputs.id, 0.0)
 
     # stable sorts: among equal tie-breaks, the retrieval@3 order stands
