@@ -26,8 +26,8 @@ subject and statement.
 Fusion. Matches are ordered by coverage, then weight; among matches of equal coverage and weight, by how many
 of the query's terms the subject's topic names (subject_topic: "pet:cat" is about a cat, where "home:chore"
 only mentions one; with the name the statement gives the topic, topic_named: "family:son" with "User's son
-Craig ..." is about Craig, where "User ran into Craig" only mentions him), then specificity, then the retrieval@3 score (evidence age, kind, confidence and utility),
-then by id, each subject once before any subject twice (beliefs sharing a subject are about one thing: five
+Craig ..." is about Craig, where "User ran into Craig" only mentions him), then specificity, then the
+retrieval@3 score (evidence age, kind, confidence and utility), then by id, each subject once before any subject twice (beliefs sharing a subject are about one thing: five
 equally relevant things tell the agent more than one thing five times); expired ones are left out. Relevance
 decides first because the caller asked about something. Specificity separates beliefs holding the same terms:
 per term, the rarest word of its family a belief holds, weighed like a term among the live matches, by lemma
@@ -80,7 +80,7 @@ from typing import Final, NamedTuple
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
 from domain.beliefs.spelling import corrections
-from domain.beliefs.word_families import PHRASES, family
+from domain.beliefs.word_families import PHRASES, family, read_frames
 from domain.candidates import GENERIC_SUBJECTS, Sensitivity
 from domain.formation.language import english_words, lemma
 
@@ -161,7 +161,8 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     them)."""
     names = _names(query)
     said = _PHRASE.sub(
-        lambda idiom: PHRASES[idiom.group()], _mend_idioms(_NEGATED.sub(" ", query.lower()), names)
+        lambda idiom: PHRASES[idiom.group()],
+        _mend_idioms(read_frames(_NEGATED.sub(" ", query.lower())), names),
     )
     words = [w[:MAX_TERM_CHARS] for w in _WORD.findall(said)]
     kept = dict.fromkeys(w for w in (*words, *_compounds(words)) if len(w) > 1 and not _unsearched(w))
