@@ -70,6 +70,7 @@ questions share no word or family with their answer, which no ordering reaches; 
 top 5.
 """
 
+import functools
 import math
 import re
 from collections import Counter
@@ -77,6 +78,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from itertools import groupby, pairwise
 from typing import Final, NamedTuple
+
+import snowballstemmer  # type: ignore[import-untyped]
 
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
 from domain.beliefs.spelling import corrections
@@ -230,10 +233,21 @@ def _searched(word: str, correct: bool) -> QueryTerm:
 
 def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> frozenset[int]:
     """The indexes of the terms a belief holds (any word of the term's family), word for word after
-    lemmatizing, stop words left out of both sides as PostgreSQL leaves them out (the in-memory store's
-    match)."""
-    held = _held_lemmas(subject, statement)
-    return frozenset(i for i, term in enumerate(terms) if _term_lemmas(term) & held)
+    stemming as PostgreSQL's english configuration stems (Snowball's English stemmer: "living" and "lives"
+    are one word, as are "manager" and "manages", where a lemmatizer keeps them apart), stop words left out
+    of both sides as PostgreSQL leaves them out (the in-memory store's match)."""
+    held = frozenset(_stem(w) for w in _WORD.findall(f"{subject} {statement}".lower()) if w not in STOP_WORDS)
+    return frozenset(
+        i for i, term in enumerate(terms) if any(_stem(w) in held for w in term if w not in STOP_WORDS)
+    )
+
+
+_STEMMER: Final = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    return str(_STEMMER.stemWord(word))
 
 
 def _held_lemmas(subject: str, statement: str) -> frozenset[str]:
@@ -253,7 +267,7 @@ def term_weight(matches: int, holding: int) -> float:
 def specificity(terms: Sequence[QueryTerm], matches: Sequence[Match]) -> list[float]:
     """For each match, the sum over the terms it holds of its rarest word's term_weight among these matches:
     of two beliefs holding the same term, one holding "occupation" tells more than one holding "work", a
-    commoner word of the same family. Words are counted by lemma, as the in-memory store matches them, so
+    commoner word of the same family. Words are counted by lemma (not by stem, as the stores match), so
     this also credits what PostgreSQL's stemmer misses ("goes" is not stemmed to "go")."""
     wanted = [_term_lemmas(term) for term in terms]
     held = [_held_lemmas(m.subject, m.statement) for m in matches]

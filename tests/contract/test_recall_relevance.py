@@ -434,3 +434,12 @@ def test_recall_reads_once_unless_a_match_in_its_top_was_read_through_some_cut_t
         # every term cut: the first read reads every holder
         recall(uow, OWNER, NOW, 2, query="coffee")
         assert counted.bounds == [True, True, False, True]
+
+
+def test_both_stores_match_words_postgresql_stems_alike(uow_factory: UnitOfWorkFactory) -> None:
+    lives = belief(subject="family:daughter", statement="User's daughter Leanne lives in Vancouver.")
+    manages = belief(subject="work:role", statement="User line-manages six teachers.")
+    _store(uow_factory, lives, manages)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 5, query="living").returned_ids == [lives.id]
+        assert recall(uow, OWNER, NOW, 5, query="Am I anyone's boss?").returned_ids == [manages.id]
