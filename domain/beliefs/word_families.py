@@ -102,6 +102,7 @@ BROADER: Final[dict[str, frozenset[str]]] = {
         # what the question frames of FRAMES ask for
         ("age", "born birth birthday turn turned"),
         ("origin", "born birthplace hometown emigrate emigrated immigrate immigrated grew raised native"),
+        ("assistant", "answer reply response tone explanation"),
         ("sleep", "asleep awake insomnia nap bedtime"),
         ("day", "monday tuesday wednesday thursday friday saturday sunday"),
         ("weekend", "saturday sunday"),
@@ -159,6 +160,9 @@ FRAMES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     ),
     # "where did my folks come from?", "where is Ana from": the origin, not the last place lived
     (re.compile(r"\bwhere\b(?P<who>.*?)(?:\b(?:come|came|comes) )?\bfrom(?=\s*(?:[?.!]|$))"), "origin"),
+    # "how should you explain things?", "do I want you to sugar-coat things?": how the user wants the
+    # assistant to act, which a statement says of "the assistant" or its answers
+    (re.compile(r"\b(?:should you|(?:want|like) you to)\b"), "assistant"),
 )
 
 
