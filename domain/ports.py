@@ -176,8 +176,9 @@ class BeliefRepository(Protocol):
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
         holds any word of any of terms (domain.beliefs.relevance.query_terms), at most
-        domain.beliefs.relevance.MATCHES_PER_TERM read per term unless not bounded, each with its coverage,
-        weight (domain.beliefs.relevance.term_weight over the matches read), subject, statement and by_bound
+        domain.beliefs.relevance.MATCHES_PER_TERM read per term unless not bounded or every term was cut
+        (then every holder is read, as unbounded), each with its coverage, weight
+        (domain.beliefs.relevance.term_weight over the matches read), subject, statement and by_bound
         (bounded, and every term it holds was cut: domain.beliefs.relevance.Match), highest coverage first,
         then highest weight, then most recent evidence, then by id, at most limit (one query through the
         full-text index)."""

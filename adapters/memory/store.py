@@ -242,7 +242,8 @@ class InMemoryBeliefs(_Repo):
             if b.is_live and b.sensitivity in sensitivities
         ]
         # bounded, each term reads at most MATCHES_PER_TERM of its holders (here the first by id), as
-        # PostgreSQL does, and counts as cut when at least that many of the matches read hold it
+        # PostgreSQL does, and counts as cut when at least that many of the matches read hold it; when every
+        # term is cut, every holder is read instead, as PostgreSQL does in the same statement
         per_term = MATCHES_PER_TERM if bounded else None
         read = {
             b.id
@@ -251,8 +252,12 @@ class InMemoryBeliefs(_Repo):
         }
         matched = [(found, b) for found, b in held if b.id in read]
         holding = Counter(i for found, _ in matched for i in found)
-        weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
         cut = {i for i, n in holding.items() if bounded and n >= MATCHES_PER_TERM}
+        if len(cut) == len(terms):
+            matched = [(found, b) for found, b in held if found]
+            holding = Counter(i for found, _ in matched for i in found)
+            cut = set()
+        weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
         ranked = sorted(
             (
                 Match(

@@ -348,10 +348,9 @@ def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbound
     assert not any(m.by_bound for m in unbounded)
 
 
-def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
-    uow_factory: UnitOfWorkFactory,
-) -> None:
-    # the freshest holder of the only term is stored last with the highest id: past the bound in both stores
+def _stale_coffee_then_fresh(uow_factory: UnitOfWorkFactory) -> MemoryRecord:
+    """More holders of "coffee" than the bound, the freshest stored last with the highest id: past the bound
+    in both stores."""
     stale = [
         belief(
             id=UUID(int=i + 1),
@@ -369,12 +368,34 @@ def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
     )
     _store(uow_factory, *stale)
     _store(uow_factory, fresh)
+    return fresh
+
+
+def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    fresh = _stale_coffee_then_fresh(uow_factory)
+    rare = belief(subject="travel:city", statement="User visited Lisbon last year.", last_evidence_at=T0)
+    _store(uow_factory, rare)
     with uow_factory() as uow:
         bounded = uow.beliefs.matching(
-            OWNER, query_terms("coffee"), MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+            OWNER, query_terms("coffee in Lisbon"), MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
         )
         assert fresh.id not in {m.inputs.id for m in bounded}
-        assert recall(uow, OWNER, NOW, 1, query="coffee?").returned_ids == [fresh.id]
+        # the second place is decided among the holders of "coffee", the cut term
+        assert recall(uow, OWNER, NOW, 2, query="coffee in Lisbon?").returned_ids == [rare.id, fresh.id]
+
+
+def test_a_bounded_read_whose_every_term_is_cut_reads_every_holder(uow_factory: UnitOfWorkFactory) -> None:
+    fresh = _stale_coffee_then_fresh(uow_factory)
+    terms = query_terms("coffee")
+    with uow_factory() as uow:
+        bounded = uow.beliefs.matching(OWNER, terms, 20, within(Sensitivity.RESTRICTED))
+        unbounded = uow.beliefs.matching(OWNER, terms, 20, within(Sensitivity.RESTRICTED), bounded=False)
+    assert bounded == unbounded
+    assert bounded[0].inputs.id == fresh.id
+    assert not any(m.by_bound for m in bounded)
+    assert len(bounded) == 20
 
 
 class _ReadsCounted:
@@ -392,7 +413,7 @@ class _ReadsCounted:
         return getattr(self._beliefs, name)
 
 
-def test_recall_reads_once_when_no_match_in_its_top_was_read_through_cut_terms_alone(
+def test_recall_reads_once_unless_a_match_in_its_top_was_read_through_some_cut_terms_alone(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     common = [
@@ -407,5 +428,18 @@ def test_recall_reads_once_when_no_match_in_its_top_was_read_through_cut_terms_a
         uow.beliefs = counted  # type: ignore[misc]  # read-only in the protocol, not in the stores
         assert recall(uow, OWNER, NOW, 2, query="coffee in Lisbon").returned_ids == [both.id, rare.id]
         assert counted.bounds == [True]
-        recall(uow, OWNER, NOW, 2, query="coffee")
+        # the third is a holder of "coffee" alone, a cut term: read again unbounded
+        recall(uow, OWNER, NOW, 3, query="coffee in Lisbon")
         assert counted.bounds == [True, True, False]
+        # every term cut: the first read reads every holder
+        recall(uow, OWNER, NOW, 2, query="coffee")
+        assert counted.bounds == [True, True, False, True]
+
+
+def test_both_stores_match_words_postgresql_stems_alike(uow_factory: UnitOfWorkFactory) -> None:
+    lives = belief(subject="family:daughter", statement="User's daughter Leanne lives in Vancouver.")
+    manages = belief(subject="work:role", statement="User line-manages six teachers.")
+    _store(uow_factory, lives, manages)
+    with uow_factory() as uow:
+        assert recall(uow, OWNER, NOW, 5, query="living").returned_ids == [lives.id]
+        assert recall(uow, OWNER, NOW, 5, query="Am I anyone's boss?").returned_ids == [manages.id]

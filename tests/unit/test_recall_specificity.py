@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from domain.beliefs.relevance import Match, fuse, query_terms, specificity
+from domain.beliefs.relevance import Match, fuse, held_terms, query_terms, specificity
 from domain.beliefs.retrieval import ranking_inputs
 from tests.builders import T0, belief
 
@@ -39,3 +39,14 @@ def test_specificity_orders_matches_of_equal_coverage_and_weight_before_freshnes
     # a higher coverage still comes first
     two = Match(fresher[0].inputs, 2, 1.0, "work:meeting", "User has a meeting with Ann.")
     assert fuse([job, two], terms, NOW, 1)[0] == [two.inputs]
+
+
+def test_the_in_memory_match_stems_words_as_postgresql_does() -> None:
+    # PostgreSQL's english configuration stems "living" and "lives" alike, and "manager" and "manages"; a
+    # lemmatizer keeps each pair apart, so the in-memory store missed what PostgreSQL found
+    living = query_terms("Where's Leanne living these days?")
+    assert held_terms(living, "family:daughter", "User's daughter Leanne lives in Vancouver.") == {0, 1}
+    boss = query_terms("Am I anyone's boss?")
+    assert held_terms(boss, "work:role", "User line-manages six teachers.") == {1}
+    # stop words stay out of both sides
+    assert held_terms(query_terms("the cat"), "pet:dog", "User walks the dog.") == frozenset()

@@ -3,7 +3,7 @@ each subject once before any subject twice."""
 
 from datetime import timedelta
 
-from domain.beliefs.relevance import Match, fuse, query_terms, subject_topic
+from domain.beliefs.relevance import Match, fuse, query_terms, subject_topic, topic_named
 from domain.beliefs.retrieval import ranking_inputs
 from tests.builders import T0, belief
 
@@ -55,3 +55,29 @@ def test_a_subject_seen_in_a_better_group_does_not_wait_in_a_worse_one() -> None
     again = _match("food:favourite", "User had a roast dinner at Ann's.", 1)
     other = _match("family:visit", "User had Bo over for dinner.", 2)
     assert fuse([again, other, both], terms, NOW, 3)[0] == [both.inputs, again.inputs, other.inputs]
+
+
+def test_the_topic_names_the_person_the_statement_introduces_with_it() -> None:
+    assert topic_named("family:son", "User's son Craig is a police officer.") == "son Craig"
+    assert topic_named("family:son-in-law", "User does not get along with his son-in-law Darren.") == (
+        "son-in-law Darren"
+    )
+    assert (
+        topic_named("person:neighbour", "User's neighbour Mrs Kowalski feeds the cat.")
+        == "neighbour Kowalski"
+    )
+    # not a name after the topic word, or no topic word in the statement: the topic alone
+    assert topic_named("family:son", "User's son plays rugby with Tom.") == "son"
+    assert topic_named("family:call", "User talked to Craig on the phone.") == "call"
+    # the topic must be something the user has ("User's son"), not what the user did ("ran into")
+    assert topic_named("social:ran-into", "User ran into Craig at the legion.") == "ran-into"
+
+
+def test_a_question_naming_a_person_finds_the_belief_saying_who_they_are_first_among_equals() -> None:
+    terms = query_terms("What does Craig do?")
+    who = _match("family:son", "User's son Craig is a police officer in Barrie.", 20)
+    mentions = [
+        _match("family:call", "User talked to Craig on the phone on the long weekend.", 1),
+        _match("social:ran-into", "User ran into Craig at the legion.", 2),
+    ]
+    assert fuse([*mentions, who], terms, NOW, 1)[0] == [who.inputs]
