@@ -324,9 +324,10 @@ def test_each_term_reads_a_bounded_number_of_its_holders_and_every_holder_of_a_r
     assert (ids[0], pool[0].coverage) == (both.id, 2)
 
 
-def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbounded_one_reads_every_holder(
+def _coffee_past_the_bound_and_lisbon(
     uow_factory: UnitOfWorkFactory,
-) -> None:
+) -> tuple[list[MemoryRecord], MemoryRecord, MemoryRecord]:
+    """More holders of "coffee" than the bound, one holder of "lisbon", one holder of both."""
     common = [
         belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
         for i in range(MATCHES_PER_TERM + 10)
@@ -334,6 +335,13 @@ def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbound
     rare = belief(subject="travel:city", statement="User visited Lisbon last year.")
     both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
     _store(uow_factory, *common, rare, both)
+    return common, rare, both
+
+
+def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbounded_one_reads_every_holder(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    common, rare, both = _coffee_past_the_bound_and_lisbon(uow_factory)
     terms = query_terms("coffee in Lisbon")
     with uow_factory() as uow:
         bounded = uow.beliefs.matching(OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED))
@@ -416,13 +424,7 @@ class _ReadsCounted:
 def test_recall_reads_once_unless_a_match_in_its_top_was_read_through_some_cut_terms_alone(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
-    common = [
-        belief(subject="diet:coffee", statement=f"User drinks coffee number {i}.")
-        for i in range(MATCHES_PER_TERM + 10)
-    ]
-    rare = belief(subject="travel:city", statement="User visited Lisbon last year.")
-    both = belief(subject="diet:cafe", statement="User drinks coffee in Lisbon.")
-    _store(uow_factory, *common, rare, both)
+    _, rare, both = _coffee_past_the_bound_and_lisbon(uow_factory)
     with uow_factory() as uow:
         counted = _ReadsCounted(uow.beliefs)
         uow.beliefs = counted  # type: ignore[misc]  # read-only in the protocol, not in the stores
