@@ -352,3 +352,20 @@ def test_afraid_of_something_is_a_standing_fear(text: str, expected: str) -> Non
 @pytest.mark.parametrize("text", ["I'm afraid I can't help with that.", "I'm afraid not."])
 def test_a_polite_afraid_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        (
+            "I've been learning piano for two years.",
+            "User has been learning piano for two years.",
+            "User is learning piano for two years.",
+        ),
+        ("I'm learning Portuguese.", "User is learning Portuguese.", "User has been learning Portuguese."),
+    ],
+)
+def test_learning_keeps_its_perfect(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert unwanted not in formed
