@@ -369,3 +369,21 @@ def test_learning_keeps_its_perfect(text: str, expected: str, unwanted: str) -> 
     formed = statements(text)
     assert expected in formed
     assert unwanted not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        ("I was vegan in college.", "User was vegan in college.", "User is vegan in college."),
+        (
+            "I've been a vegetarian for years.",
+            "User has been a vegetarian for years.",
+            "User is a vegetarian for years.",
+        ),
+        ("I'm gluten intolerant.", "User is gluten intolerant.", "User was gluten intolerant."),
+    ],
+)
+def test_a_limit_keeps_its_tense(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert unwanted not in formed
