@@ -387,3 +387,14 @@ def test_a_limit_keeps_its_tense(text: str, expected: str, unwanted: str) -> Non
     formed = statements(text)
     assert expected in formed
     assert unwanted not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("we just moved house, my youngest started school", "User just moved house, their youngest started school."),
+        ("I sold the van, my knee gave out", "User sold the van, their knee gave out."),
+    ],
+)
+def test_a_things_own_past_after_a_comma_ends_the_item(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

@@ -31,6 +31,10 @@ _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", 
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # "..., my wife does": "do" standing for another person's verb.
 _DO_FORMS = frozenset({"do", "does", "did"})
+_IRREGULAR_PASTS = frozenset(
+    {"went", "gave", "got", "came", "took", "made", "broke", "left", "fell", "ran", "grew", "began", "became"}
+    | {"sold", "bought", "lost", "won", "said", "told", "kept", "found", "wrote", "drove", "paid", "spent"}
+)
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 _UNTIL = frozenset({"until", "till", "til"})
@@ -192,11 +196,19 @@ def told_of(part: list[Token]) -> bool:
     if part[0].lower in ("my", "our"):
         if any(t.lower in _FINITE or t.lower in _DO_FORMS for t in part[2:5]):
             return True
-        # "..., my husband cleans", "..., my partner did the patio": a relative's own verb right after them.
-        return len(part) > 2 and part[1].lemma in RELATIVES and _finite_verb(part[2])
+        # "..., my husband cleans", "..., my partner did the patio": a relative's own verb right after them;
+        # "..., my youngest started school", "..., my knee gave out": anyone's or anything's own past.
+        return len(part) > 2 and (part[1].lemma in RELATIVES and _finite_verb(part[2]) or _past(part[2]))
     second = part[1]
     lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
     return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
+
+
+def _past(token: Token) -> bool:
+    """A verb's simple past, regular or irregular ("started", "gave"), not a plural noun or a participle
+    the lemmatizer cannot tell from an adjective."""
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    return lemma != token.lower and (token.lower.endswith("ed") or token.lower in _IRREGULAR_PASTS)
 
 
 def _finite_verb(token: Token) -> bool:
