@@ -398,3 +398,14 @@ def test_a_limit_keeps_its_tense(text: str, expected: str, unwanted: str) -> Non
 )
 def test_a_things_own_past_after_a_comma_ends_the_item(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I like tea and the way it smells.", "User likes the way it smells."),
+        ("I love him and his family.", "User loves his family."),
+    ],
+)
+def test_a_clause_or_a_pronouns_company_is_no_further_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

@@ -51,6 +51,8 @@ _MAX_OBJECT_WORDS = 4
 _LIST_OPENING = 2
 _NAMED_WORDS = 5
 _PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these", "him", "her", "one"})
+# A coordinated part holding one of these is no object of its own: "... and the way it smells".
+_NOT_IN_OBJECTS = _FINITE_WORDS | _PRONOUNS | {"he", "she", "they", "we", "you", "i"}
 _CONTRASTED = ARTICLES | {"the", "my"}
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
@@ -284,8 +286,11 @@ def continues_copula(text: str, previous: list[Token], part: list[Token], last: 
 
 
 def another_object(part: list[Token], first: list[Token]) -> bool:
-    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
-    with a possessive ("my wife and kids") the part shares it and is left alone."""
-    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
+    """Whether a coordinated part is one more short noun phrase, not a statement of its own ("... and the
+    way it smells"); after an object with a possessive ("my wife and kids") the part shares it, and after a
+    pronoun ("him and his family") it names someone the pronoun's, both left alone."""
+    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _NOT_IN_OBJECTS for t in part):
+        return False
+    if first and first[0].lower in _PRONOUNS:
         return False
     return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)
