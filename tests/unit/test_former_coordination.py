@@ -409,3 +409,14 @@ def test_a_things_own_past_after_a_comma_ends_the_item(text: str, unwanted: str)
 )
 def test_a_clause_or_a_pronouns_company_is_no_further_object(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I hike when I can.", "User hikes when."),
+        ("I swim like a brick lol.", "User swims like a brick lol."),
+    ],
+)
+def test_an_activity_keeps_no_clause_comparison_or_filler_as_its_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
