@@ -133,3 +133,8 @@ def test_been_with_its_ive_left_out_and_a_duration_is_a_standing_state(text: str
 @pytest.mark.parametrize("text", ["Been a while!", "Been busy lately.", "Been there, done that."])
 def test_been_without_a_duration_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize("text", ["Been there for 5 years, loved it.", "been on hold for 20 minutes"])
+def test_been_with_a_pointer_or_a_moments_duration_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
