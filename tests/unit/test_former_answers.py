@@ -63,3 +63,19 @@ def test_a_limit_to_the_agents_offer_states_nothing() -> None:
 def test_each_thing_an_answer_says_the_user_has_forms_its_claim(turns: tuple[str, ...], expected: set[str]) -> None:
     # The list formed one claim with its sentence capital before ("User has Two goats and a very loud parrot.").
     assert expected <= statements(*turns)
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("A: Where do you live?", "Just outside Leicester."), "User lives just outside Leicester."),
+        (("A: Where do you work?", "right by the station"), "User works right by the station."),
+        (
+            ("A: What are your hobbies?", "Knitting, fishing and the odd jigsaw."),
+            "User's hobbies are knitting, fishing and the odd jigsaw.",
+        ),
+    ],
+)
+def test_a_place_after_an_adverb_and_a_list_of_gerunds_are_the_answer(turns: tuple[str, ...], expected: str) -> None:
+    # Before: "User lives in just outside Leicester.", "User's hobbies are Knitting."
+    assert expected in statements(*turns)

@@ -75,3 +75,23 @@ def test_a_want_about_the_conversation_or_the_user_forms_no_claim_of_the_relativ
 def test_a_name_in_the_holder_keeps_its_capital(text: str, expected: str) -> None:
     # Each lowered the name before ("User's friend priya ...").
     assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Me and my wife run a bakery in Leeds.", "User runs a bakery in Leeds."),
+        ("me and my brother own a gym", "User owns a gym."),
+    ],
+)
+def test_me_and_a_relative_is_the_user_and_the_relative(text: str, expected: str) -> None:
+    # Both formed only the relative's claim ("User's wife runs a bakery in Leeds."), as "My wife and I run
+    # a bakery" forms the user's.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["Me and my dad went fishing yesterday.", "Call me and my wife tomorrow."])
+def test_me_and_a_relative_of_the_moment_forms_no_claim_of_the_user(text: str) -> None:
+    # The relative's own claims ("User has a dad.") may form; none of the user's doing.
+    of_the_user = {s for s in statements(text) if s.startswith("User ") and "has a" not in s}
+    assert of_the_user == set()

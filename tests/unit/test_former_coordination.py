@@ -352,3 +352,71 @@ def test_afraid_of_something_is_a_standing_fear(text: str, expected: str) -> Non
 @pytest.mark.parametrize("text", ["I'm afraid I can't help with that.", "I'm afraid not."])
 def test_a_polite_afraid_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        (
+            "I've been learning piano for two years.",
+            "User has been learning piano for two years.",
+            "User is learning piano for two years.",
+        ),
+        ("I'm learning Portuguese.", "User is learning Portuguese.", "User has been learning Portuguese."),
+    ],
+)
+def test_learning_keeps_its_perfect(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert unwanted not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        ("I was vegan in college.", "User was vegan in college.", "User is vegan in college."),
+        (
+            "I've been a vegetarian for years.",
+            "User has been a vegetarian for years.",
+            "User is a vegetarian for years.",
+        ),
+        ("I'm gluten intolerant.", "User is gluten intolerant.", "User was gluten intolerant."),
+    ],
+)
+def test_a_limit_keeps_its_tense(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert unwanted not in formed
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("we just moved house, my youngest started school", "User just moved house, their youngest started school."),
+        ("I sold the van, my knee gave out", "User sold the van, their knee gave out."),
+    ],
+)
+def test_a_things_own_past_after_a_comma_ends_the_item(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I like tea and the way it smells.", "User likes the way it smells."),
+        ("I love him and his family.", "User loves his family."),
+    ],
+)
+def test_a_clause_or_a_pronouns_company_is_no_further_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("I hike when I can.", "User hikes when."),
+        ("I swim like a brick lol.", "User swims like a brick lol."),
+    ],
+)
+def test_an_activity_keeps_no_clause_comparison_or_filler_as_its_object(text: str, unwanted: str) -> None:
+    assert unwanted not in statements(text)

@@ -105,3 +105,36 @@ def test_a_parent_of_some_with_i_am_left_out_forms_who_the_user_is(text: str, ex
 @pytest.mark.parametrize("text", ["Dad of the bride here, any speech tips?", "Mom of my friend called."])
 def test_a_parent_of_someone_else_forms_no_claim_of_the_user(text: str) -> None:
     assert not any(statement.startswith("User is a") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("About me: retired teacher, 67, widowed.", "User is a retired teacher."),
+        ("Background: night nurse, 41, two kids.", "User is a night nurse."),
+    ],
+)
+def test_a_label_before_a_colon_is_no_part_of_the_first_fragment(text: str, expected: str) -> None:
+    # The label's words kept the role out of the first fragment's first words.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Been a smoker for 20 years, quit in January.", "User has been a smoker for 20 years."),
+        ("been vegan since 2015", "User has been vegan since 2015."),
+    ],
+)
+def test_been_with_its_ive_left_out_and_a_duration_is_a_standing_state(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["Been a while!", "Been busy lately.", "Been there, done that."])
+def test_been_without_a_duration_forms_nothing(text: str) -> None:
+    assert statements(text) == set()
+
+
+@pytest.mark.parametrize("text", ["Been there for 5 years, loved it.", "been on hold for 20 minutes"])
+def test_been_with_a_pointer_or_a_moments_duration_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

@@ -102,3 +102,15 @@ def test_a_polite_or_so_instruction_about_the_user_is_a_standing_wish(text: str,
 )
 def test_a_task_for_the_user_forms_no_wish(text: str) -> None:
     assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So remind me what you said earlier.",  # about this conversation
+        "so be honest with me, is it good?",  # about the answer asked for
+        "Please remind me.",
+    ],
+)
+def test_an_instruction_about_the_user_for_this_answer_forms_no_wish(text: str) -> None:
+    assert not any("want" in statement for statement in statements(text))

@@ -101,6 +101,8 @@ _ASIDE = re.compile(
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
+# An adverb before a place's preposition: "just outside Leicester", "right by the station".
+_NEAR_ADVERBS = ("just ", "right ", "quite ", "very ")
 _ENDING_PREPOSITIONS = (" from", " in", " at", "from")
 _YOU = re.compile(r"\b(?:your|yours|yourself|you)\b", re.IGNORECASE)
 _YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
@@ -138,16 +140,22 @@ def _answer(clause_text: str) -> str | None:
     answer = _TRAILING.sub("", _ASIDE.sub("", _LEADING.sub("", clause_text.strip())))
     # "Since 1971, raised all four kids there": a statement with its "I" left out after a comma is an aside.
     comma = answer.find(",")
+    # "Knitting, fishing and the odd jigsaw": after a gerund a gerund is one more of the list.
+    listed = answer.split(" ", 1)[0].lower().rstrip(",").endswith("ing")
     while comma > 0:
-        if opens_with_past(answer[comma + 1 :].lstrip()):
+        following = answer[comma + 1 :].lstrip()
+        if opens_with_past(following) and not (listed and following.split(" ", 1)[0].lower().endswith("ing")):
             answer = answer[:comma]
             break
         comma = answer.find(",", comma + 1)
     if not answer or _NO.match(answer) or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
-    # "Since 1971", "Only on weekends": a function word's capital is the sentence's.
+    # "Since 1971", "Only on weekends", "Knitting, ...": a function word's or a gerund's capital is the
+    # sentence's.
     head, _, tail = answer.partition(" ")
-    return f"{head.lower()} {tail}".strip() if head.lower() in _FUNCTION_OPENERS else answer
+    lowered = head.lower()
+    sentence_capital = lowered in _FUNCTION_OPENERS or lowered.rstrip(",").endswith("ing")
+    return f"{lowered} {tail}".strip() if sentence_capital else answer
 
 
 def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] | None:
@@ -179,6 +187,14 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
     return None
 
 
+def _placed(answer: str) -> bool:
+    """Whether an answer opens with its own place preposition, after an adverb or not."""
+    low = answer.lower()
+    for adverb in _NEAR_ADVERBS:
+        low = low.removeprefix(adverb)
+    return low.startswith(_PLACE_PREPOSITIONS)
+
+
 def _counted(word: str) -> bool:
     return word.lower() in NUMBER_WORDS or word.isdigit()
 
@@ -190,7 +206,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         return "User", "has", Aspect.PERFECT, f"{rest} {answer}"
     if match := _WHERE.match(question):
         verb = _tensed(match)
-        place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"in {answer}"
+        place = answer if _placed(answer) else f"in {answer}"
         return "User", verb, Aspect.PAST, f"{_voice(match['tail'])} {place}".strip()
     if match := _DOING.match(question):
         particle, when = _split_tail(_voice(match["tail"]))

@@ -31,6 +31,10 @@ _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", 
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # "..., my wife does": "do" standing for another person's verb.
 _DO_FORMS = frozenset({"do", "does", "did"})
+_IRREGULAR_PASTS = frozenset(
+    {"went", "gave", "got", "came", "took", "made", "broke", "left", "fell", "ran", "grew", "began", "became"}
+    | {"sold", "bought", "lost", "won", "said", "told", "kept", "found", "wrote", "drove", "paid", "spent"}
+)
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 _UNTIL = frozenset({"until", "till", "til"})
@@ -47,6 +51,8 @@ _MAX_OBJECT_WORDS = 4
 _LIST_OPENING = 2
 _NAMED_WORDS = 5
 _PRONOUNS = frozenset({"it", "them", "that", "this", "those", "these", "him", "her", "one"})
+# A coordinated part holding one of these is no object of its own: "... and the way it smells".
+_NOT_IN_OBJECTS = _FINITE_WORDS | _PRONOUNS | {"he", "she", "they", "we", "you", "i"}
 _CONTRASTED = ARTICLES | {"the", "my"}
 _STRONG = (";", ":", "(", ")", "—", "–", '"', "“", "”", " - ", "!", "?")
 
@@ -192,11 +198,19 @@ def told_of(part: list[Token]) -> bool:
     if part[0].lower in ("my", "our"):
         if any(t.lower in _FINITE or t.lower in _DO_FORMS for t in part[2:5]):
             return True
-        # "..., my husband cleans", "..., my partner did the patio": a relative's own verb right after them.
-        return len(part) > 2 and part[1].lemma in RELATIVES and _finite_verb(part[2])
+        # "..., my husband cleans", "..., my partner did the patio": a relative's own verb right after them;
+        # "..., my youngest started school", "..., my knee gave out": anyone's or anything's own past.
+        return len(part) > 2 and (part[1].lemma in RELATIVES and _finite_verb(part[2]) or _past(part[2]))
     second = part[1]
     lemma = PAST_FORMS.get(second.lower) or verb_lemma(second)
     return lemma != second.lower and not second.lower.endswith(("s", "ing", "en"))
+
+
+def _past(token: Token) -> bool:
+    """A verb's simple past, regular or irregular ("started", "gave"), not a plural noun or a participle
+    the lemmatizer cannot tell from an adjective."""
+    lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
+    return lemma != token.lower and (token.lower.endswith("ed") or token.lower in _IRREGULAR_PASTS)
 
 
 def _finite_verb(token: Token) -> bool:
@@ -272,8 +286,11 @@ def continues_copula(text: str, previous: list[Token], part: list[Token], last: 
 
 
 def another_object(part: list[Token], first: list[Token]) -> bool:
-    """Whether a coordinated part is one more short noun phrase, not a statement of its own; after an object
-    with a possessive ("my wife and kids") the part shares it and is left alone."""
-    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _FINITE_WORDS for t in part):
+    """Whether a coordinated part is one more short noun phrase, not a statement of its own ("... and the
+    way it smells"); after an object with a possessive ("my wife and kids") the part shares it, and after a
+    pronoun ("him and his family") it names someone the pronoun's, both left alone."""
+    if len(part) > _MAX_OBJECT_WORDS or any(t.lower in _NOT_IN_OBJECTS for t in part):
+        return False
+    if first and first[0].lower in _PRONOUNS:
         return False
     return not (first and first[0].lower in _POSSESSIVES and part[0].lower not in _POSSESSIVES)

@@ -118,6 +118,10 @@ _OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES | PARENTS
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
+_SPANS = frozenset({"year", "decade", "month", "yr", "yrs"})
+_SPAN_WORDS = 4  # "for a couple of years"
+# "Been there for 5 years": a pointer, not a state.
+_POINTING = frozenset({"there", "here", "it", "that"})
 # Gerunds only an infinitive follows, whose "to" opens an aim: "Trying to ...", "Hoping to ...".
 _AIMING = frozenset({"trying", "hoping"})
 # What "trying to" works out in the moment: "Trying to figure out ...", "Trying to remember ...".
@@ -204,7 +208,11 @@ def _opening(tokens: list[Token]) -> int | None:
     if first.lower in _PASSIVES:
         return at
     if first.lower == "been":
-        return at if tokens[at + 1].lower.endswith("ing") else None
+        # "been restoring a '68 Mustang"; "Been a smoker for 20 years": a state since some time ("Been a
+        # while" has none).
+        if tokens[at + 1].lower.endswith("ing"):
+            return at
+        return at if tokens[at + 1].lower not in _POINTING and _lasting(tokens[at + 2 :]) else None
     if first.lower.endswith("ing"):
         # "Saving up for a house": what the user is doing these days, not "Speaking of which".
         lemma = verb_lemma(first)
@@ -219,6 +227,17 @@ def _opening(tokens: list[Token]) -> int | None:
     if lemma == first.lower or lemma in _MOMENT and not changed or first.lower.endswith(("s", "ing")):
         return None
     return at
+
+
+def _lasting(words: list[Token]) -> bool:
+    """Whether a phrase says how long in the units of a life: "for 20 years", "for a few months", "since
+    2015"; not "for 20 minutes"."""
+    for at, token in enumerate(words[:-1]):
+        if token.lower == "since" or token.lower == "for" and any(
+            t.lemma in _SPANS for t in words[at + 1 : at + 1 + _SPAN_WORDS]
+        ):
+            return True
+    return False
 
 
 def _aiming(tokens: list[Token], at: int) -> bool:

@@ -28,6 +28,7 @@ from domain.formation.deterministic.requests import hints_request, request_claim
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, refusal_claims
+from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
@@ -111,6 +112,7 @@ _LEAD_WORDS = frozenset(
 _JOINING_WORDS = frozenset({"and", "but", "so", "then"})
 _LEAD_OPENERS = _LEAD_WORDS | {"at", "after", "before", "during", "when"}
 _MAX_LEAD_WORDS = 5
+_ME_AND_WORDS = 2  # "me and my older brother"
 
 
 def _inside_quote(text: str, start: int, at: int) -> bool:
@@ -183,6 +185,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if "i" in lowers
         else []
     )
+    if lowers[:2] == ["me", "and"]:
+        # "Me and my wife run a bakery": the user is a subject as in "My wife and I run a bakery".
+        subjects = sorted({*subjects, *_me_and(tokens)})
     others = (
         [i for i, low in enumerate(lowers) if low in _REWRITE_ONLY_SUBJECTS]
         if not _REWRITE_ONLY_SUBJECTS.isdisjoint(lowers)
@@ -273,6 +278,16 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if " with " in body:
         claims = attachment_claims(claims)
     return claims[:MAX_CLAIMS_PER_CLAUSE]
+
+
+def _me_and(tokens: list[Token]) -> list[int]:
+    """Where "me and my <relative>" opening a clause ends, read as the user's subject; none otherwise."""
+    if len(tokens) < 5 or tokens[2].lower not in ("my", "our"):
+        return []
+    for at in range(3, min(3 + _ME_AND_WORDS, len(tokens) - 1)):
+        if tokens[at].lemma in RELATIVES:
+            return [at]
+    return []
 
 
 def _clause_end(text: str, tokens: list[Token], at: int, following: int) -> int:

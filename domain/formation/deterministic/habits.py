@@ -5,6 +5,7 @@ import re
 
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
+from domain.formation.deterministic.clause_words import FILLERS, STOP
 from domain.formation.deterministic.parsing import (
     AUX,
     Parse,
@@ -43,6 +44,8 @@ _YEARS_OF = re.compile(
     re.IGNORECASE,
 )
 _YEARS_OF_HINTS = ("year",)
+# What opens no object after an activity verb: a clause of its own or a comparison.
+_NO_OBJECT = STOP | {"like"}
 
 
 def activity_of(tok: Token, as_verb: bool) -> Activity | None:
@@ -188,9 +191,12 @@ def _done_before(text: str, parse: Parse, schedule_at: int | None) -> str:
     """The words right after an activity verb up to its schedule (or the end of what the clause states);
     none after a comma ("On weekends I hike, bake bread and ...": the next item)."""
     kept = kept_rest(parse, text)
-    if not kept or text[parse.verb.end : kept[0].start] != " ":
-        return ""
-    return phrase_of(text, [t for t in kept if schedule_at is None or t.end <= schedule_at])
+    if not kept or text[parse.verb.end : kept[0].start] != " " or kept[0].lower in _NO_OBJECT:
+        return ""  # "I hike when I can", "I swim like a brick": a clause or a comparison, not what is done
+    done = [t for t in kept if schedule_at is None or t.end <= schedule_at]
+    while done and done[-1].lower in FILLERS:
+        done.pop()
+    return phrase_of(text, done)
 
 
 def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:

@@ -147,7 +147,10 @@ def skill_claims(text: str, parse: Parse) -> list[Claim]:
             direct_claim(
                 ClaimKind.SKILL,
                 conflict_key("learning", words),
-                Predicate("learn", "learning", Aspect.PROGRESSIVE, phrase_of(text, kept)),
+                # "I've been learning piano for two years" keeps its perfect: "has been learning".
+                Predicate("learn", "been learning", Aspect.PERFECT, phrase_of(text, kept))
+                if parse.been
+                else Predicate("learn", "learning", Aspect.PROGRESSIVE, phrase_of(text, kept)),
                 Longevity.ONGOING,
             )
         ]

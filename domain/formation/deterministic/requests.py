@@ -94,6 +94,8 @@ _USER_OBJECTS = frozenset({"me", "my"})
 _TREATING = frozenset({"with", "on"})
 _MANNER_WORDS = 2
 _SO = "so"
+# After "remind me" these ask about this conversation: "remind me what you said".
+_ASKING_WORDS = frozenset({"what", "how", "where", "when", "who", "which", "why", "if", "whether"})
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
 HINTS = ("please", "pls", "plz", "stop", "call me")
@@ -142,7 +144,7 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     # Without "please", only right after "so": "Remind me to call the bank so I don't forget" is one errand.
     opened = len(tokens) - len(rest)
     asked_so = opened > 0 and tokens[opened - 1].lower == _SO
-    if not negation and _treats_user(rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
+    if not negation and _treats_user(text, rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
         return negation, at
     if not any(t.lower in _PLEASE for t in tokens):
         return None
@@ -159,15 +161,22 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     return negation, at
 
 
-def _treats_user(rest: list[Token], at: int) -> bool:
+def _treats_user(text: str, rest: list[Token], at: int) -> bool:
     """Whether an instruction tells how to treat the user: its verb in the base form with the user as its
-    object ("remind me", "fix my typos") or after a manner word ("be patient with me"), not a task."""
+    object ("remind me to ...", "fix my typos") or after a manner word ("be patient with me"), not a task,
+    nor about what is asked now ("remind me what you said", "be honest with me, is it good?")."""
     verb = rest[at]
-    if verb.lemma != verb.lower or verb.lower in _PLEASE:
+    if verb.lemma != verb.lower or verb.lower in _PLEASE or "?" in text[verb.start : rest[-1].end + 1]:
         return False
     after = [t.lower for t in rest[at + 1 : at + 2 + _MANNER_WORDS]]
     if after[0] in _USER_OBJECTS:
-        return verb.lower not in STOPWORDS and verb.lower not in _TASKS and verb_lemma(verb) == verb.lower
+        said = after[0] == "me" and (len(after) < 2 or after[1] in _ASKING_WORDS)
+        return (
+            not said
+            and verb.lower not in STOPWORDS
+            and verb.lower not in _TASKS
+            and verb_lemma(verb) == verb.lower
+        )
     return any(
         word in _TREATING and after[i + 1 : i + 2] == ["me"] and not _USER_OBJECTS.isdisjoint(after[i + 1 :])
         for i, word in enumerate(after)
@@ -218,7 +227,7 @@ def _opening(text: str, tokens: list[Token]) -> int:
         (
             at
             for at, low in enumerate(lowers)
-            if at + 2 < len(lowers) and (low in _PLEASE or low == _SO and _treats_user(tokens, at + 1))
+            if at + 2 < len(lowers) and (low in _PLEASE or low == _SO and _treats_user(text, tokens, at + 1))
         ),
         0,
     )

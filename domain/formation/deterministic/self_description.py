@@ -31,7 +31,8 @@ _YOUNGEST, _OLDEST = 16, 99
 _STATUS = SPOUSAL | {"single", "retired"}
 _ROLES = OCCUPATIONS | MORE_OCCUPATIONS
 _COUNTS = frozenset({"a", "an", "one"})
-_BREAKS = (",", ";")
+# A colon ends a label before the list: "About me: retired teacher, 67, widowed".
+_BREAKS = (",", ";", ":")
 _PLACE_WORDS = frozenset({"in", "at", "for", "from", "with", "on", "near"})
 
 

@@ -117,11 +117,13 @@ def constraint_claims(text: str, parse: Parse) -> list[Claim]:
     crest = copula_rest(parse)
     if crest and any(t.lower in LIMIT_ADJECTIVES for t in crest[:3]):
         kept = cut(crest, text)
+        # The copula's tense: "I was vegan in college", "I've been a vegetarian for years".
+        tense = "has been" if parse.perfect else "was" if parse.verb.lower in ("was", "were") else "is"
         return [
             direct_claim(
                 ClaimKind.CONSTRAINT,
                 conflict_key("constraint", content_words(kept)),
-                Predicate("be", "is", Aspect.BARE, phrase_of(text, kept)),
+                Predicate("be", tense, Aspect.BARE, phrase_of(text, kept)),
             )
         ]
     return []
