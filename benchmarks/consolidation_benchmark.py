@@ -33,9 +33,10 @@ variants get it; load average 0.3-0.6): 1 worker 90/88/12 = 190 -> 70/69/12 = 15
 80/77/10 = 167 -> 61/62/9 = 133 (0.80); one session 1.06 -> 1.05 x 3L. Goals not met: worker and total CPU
 are about 0.8 of before, against 0.5 and 0.6 asked.
 
-With --floor (three runs, L = 1 s, 1 and 2 workers, load average 1.8-4.6), CPU ms per consolidation: real code
-128-172 (worker 58-76, Temporal 60-84, PostgreSQL 10-12); floor 87-120 (worker 28-37, Temporal 59-83);
-floor-no-child 43-72; floor-bare 44-58. The shape alone is at or above the 100 ms goal; README, "The floor".
+With --floor (five runs, L = 1 s, 1 and 2 workers, load average 0.3-4.6), CPU ms per consolidation: real code
+110-172 (worker 48-76, Temporal 54-84, PostgreSQL 8-13); floor 71-120 (worker 21-37, Temporal 50-83), 0.59-0.85
+of the real code beside it; floor-no-child 43-72; floor-bare 44-61. The shape alone costs about the 100 ms
+goal; README, "The floor".
 """
 
 import argparse
