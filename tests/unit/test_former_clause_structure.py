@@ -512,3 +512,20 @@ def test_hoping_to_hear_or_see_someone_forms_nothing(text: str) -> None:
 def test_a_verb_typed_with_its_to_forms_no_misrendered_claim(text: str) -> None:
     # "I wanna learn Japanese." formed "User wannas learn Japanese."
     assert not any("wanna" in statement or "gonna" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("No caffeine after 2pm for me.", "User has no caffeine after 2pm."),
+        ("No alcohol for me, I'm pregnant.", "User has no alcohol."),
+    ],
+)
+def test_no_thing_for_me_is_a_limit_the_user_keeps(text: str, expected: str) -> None:
+    # Both formed no limit: a clause opening with "no" and naming the user only as "me" read as no statement.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["No problem for me.", "No worries for me either.", "No caffeine for my dad."])
+def test_a_formula_or_someone_elses_no_forms_no_limit(text: str) -> None:
+    assert not any(statement.startswith("User has no") for statement in statements(text))

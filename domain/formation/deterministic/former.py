@@ -27,7 +27,7 @@ from domain.formation.deterministic.reported import only_introduces, reported_by
 from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
-from domain.formation.deterministic.states import constraint_claims, refusal_claims
+from domain.formation.deterministic.states import constraint_claims, kept_from_claims, refusal_claims
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token, tokenize
 
@@ -143,7 +143,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         or hints_request(lowered)
     )
     implied = False
+    # "No caffeine after 2pm for me": a limit that names the user only as "me".
+    kept_from = lowered.startswith("no ") and " for me" in lowered
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
+        if kept_from:
+            return kept_from_claims(text, tokenize(text, clause.start, clause.end))
         past = opens_with_past(body)
         implied = _CANT.match(body) is not None
         # A short first fragment before a comma may open a self-description: "41, divorced, ...".
@@ -194,6 +198,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         else []
     )
     claims = possessive_claims(text, clause, tokens)
+    if kept_from:
+        claims.extend(kept_from_claims(text, tokens))
     # One wish a clause: a possessive's wish ("Please take my age into account") is the same request worded
     # by the more specific rule.
     if requested and not any(claim.kind is ClaimKind.PREFERENCE for claim in claims):
