@@ -64,6 +64,7 @@ _SUBORDINATE = frozenset(
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
+_POSITIONED = ("as a ", "as an ", "as the ", "as my ")
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
@@ -148,6 +149,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
         if kept_from:
             return kept_from_claims(text, tokenize(text, clause.start, clause.end))
+        if lowered.startswith(_POSITIONED):
+            # "As a nurse, what's the best way ...?": the position holds whatever follows its comma.
+            positioned = position_claims(text, tokenize(text, clause.start, clause.end))
+            if positioned:
+                return positioned
         past = opens_with_past(body)
         implied = _CANT.match(body) is not None
         # A short first fragment before a comma may open a self-description: "41, divorced, ...".

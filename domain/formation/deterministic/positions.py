@@ -17,16 +17,25 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key
 _SOMEONE = frozenset({"someone", "somebody", "one", "a person", "person"})
 _WHO = frozenset({"who", "that"})
 _CAPACITIES = frozenset({"role", "job", "work", "capacity", "position"})
+# A phrase closed by a comma names a position in at most this many words.
+_MAX_CLOSED_WORDS = 6
+# "As a result", "As a side note", "As a kid I ...", "As a family, we ...": the discourse's phrases, a
+# childhood and a group the user belongs to, not a position the user holds.
+_NOT_POSITIONS = frozenset(
+    {"result", "matter", "reminder", "example", "rule", "whole", "note", "aside", "consequence", "fact"}
+    | {"kid", "child", "teenager", "teen", "boy", "girl", "baby", "youngster", "toddler"}
+    | {"family", "couple", "team", "group", "company", "society", "country", "nation", "household"}
+)
 
 
 def _introduction(text: str, tokens: list[Token], start: int) -> int | None:
-    """Where the subject after an "As ..." phrase stands, after its comma or without one ("As a mom I
-    worry"), or None."""
+    """Where an "As ..." phrase ends: at the subject after it, with or without a comma ("As a mom I worry"),
+    or at its comma whatever follows ("As a nurse, what's the best way ...?"), or None."""
     for index in range(start + 1, min(len(tokens), MAX_ITEM_WORDS)):
         if tokens[index].lower in ("i", "im") and tokens[index].text[:1] in ("I", "i"):
             return index
         if "," in text[tokens[index - 1].end : tokens[index].start]:
-            return None
+            return index if index - start <= _MAX_CLOSED_WORDS else None
     return None
 
 
@@ -74,7 +83,7 @@ def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
     words = tokens[at + 1 : subject]
     if words[0].lower in _SOMEONE or words[0].lower in ("a", "an") and words[1].lower in _SOMEONE:
         return _experience(text, words)
-    if words[0].lower not in ("a", "an", "the", "my"):
+    if words[0].lower not in ("a", "an", "the", "my") or any(t.lemma in _NOT_POSITIONS for t in words):
         return []
     lemmas = [t.lemma for t in words if t.lemma not in STOPWORDS]
     predicate = Predicate("be", "is", Aspect.BARE, phrase_of(text, words))
