@@ -556,3 +556,18 @@ def test_a_position_closed_by_a_comma_holds_whatever_follows(text: str, expected
 def test_a_phrase_of_the_discourse_or_of_childhood_is_no_position(text: str, unwanted: str) -> None:
     # Each formed its "User is a ..." before.
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Being a teacher, I have summers off.", "User is a teacher."),
+        ("Being a nurse, what vitamins should I take for night shifts?", "User is a nurse."),
+    ],
+)
+def test_being_a_position_is_held_like_as_a_position(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+def test_being_of_the_moment_is_no_position() -> None:
+    assert "User is a pain." not in statements("Being a pain, I know, but can you check again?")

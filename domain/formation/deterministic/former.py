@@ -64,7 +64,7 @@ _SUBORDINATE = frozenset(
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
-_POSITIONED = ("as a ", "as an ", "as the ", "as my ")
+_POSITIONED = ("as a ", "as an ", "as the ", "as my ", "being a ", "being an ")
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})

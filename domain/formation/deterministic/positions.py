@@ -11,6 +11,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims
 from domain.formation.deterministic.clause_words import MAX_ITEM_WORDS
 from domain.formation.deterministic.parsing import parse_predicate, phrase_of
+from domain.formation.deterministic.topic_words import MORE_OCCUPATIONS, OCCUPATIONS, PARENTS, names_a_person
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
@@ -41,13 +42,22 @@ def _introduction(text: str, tokens: list[Token], start: int) -> int | None:
 
 def _as_at(tokens: list[Token]) -> int | None:
     """Where the phrase's "as" stands: first, or after "In my role"/"In my job" ("In my role as a school
-    counselor I see ...")."""
+    counselor I see ..."); "Being" before a role stands for it."""
     if tokens[0].lower == "as":
         return 0
+    if tokens[0].lower == "being" and _names_a_role(tokens[1:4]):
+        return 0  # "Being a teacher, I have summers off"; not "Being a pain, I know, ..."
     lowers = [t.lower for t in tokens[:4]]
     if lowers[:2] == ["in", "my"] and lowers[2] in _CAPACITIES and lowers[3] == "as":
         return 3
     return None
+
+
+def _names_a_role(words: list[Token]) -> bool:
+    return any(
+        t.lemma in OCCUPATIONS or t.lemma in MORE_OCCUPATIONS or t.lower in PARENTS or names_a_person(t.lower)
+        for t in words
+    )
 
 
 def _participle(token: Token) -> bool:
@@ -74,7 +84,7 @@ def _experience(text: str, words: list[Token]) -> list[Claim]:
 
 def position_claims(text: str, tokens: list[Token]) -> list[Claim]:
     """A position held or an experience, introduced before the clause's subject."""
-    if len(tokens) < 4 or tokens[0].lower not in ("as", "in"):
+    if len(tokens) < 4 or tokens[0].lower not in ("as", "in", "being"):
         return []
     at = _as_at(tokens)
     subject = _introduction(text, tokens, at + 1) if at is not None else None
