@@ -225,6 +225,13 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     quoted = '"' in body or "“" in body or " '" in body or "‘" in body or body[:1] == "'"
     if subjects and reported_clause(body):
         subjects = []
+    typed_to = not _TYPED_TO.isdisjoint(lowers)
+    # Where each subject's predicate ends (the next one's time or place after "and" opens its clause).
+    ends = [
+        _clause_end(text, tokens, at, following)
+        for at, following in zip(subjects, subjects[1:], strict=False)
+    ]
+    ends.append(len(tokens))
     for n, at in enumerate(subjects):
         if reported_by_other(tokens, at, subjects[n - 1] if n else -1):
             continue
@@ -238,14 +245,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
             continue
-        stop = _clause_end(text, tokens, at, subjects[n + 1]) if n + 1 < len(subjects) else len(tokens)
+        stop = ends[n]
         predicate_tokens = tokens[at + 1 : stop]
         if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
         parse = parse_predicate(predicate_tokens)
-        if parse is None or parse.verb.lower in _TYPED_TO:
+        if parse is None or typed_to and parse.verb.lower in _TYPED_TO:
             continue
-        opened = _clause_end(text, tokens, subjects[n - 1], at) if n else 0
+        opened = ends[n - 1] if n else 0
         if at > opened and not _LEAD_WORDS.isdisjoint(lowers[opened:at]):
             lead = frequency(text, tokens[opened].start, tokens[at].start)
             if lead is not None:
@@ -263,10 +270,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
-        asserted = (
-            not (before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse))
-            and not opens_question(tokens)
-        )
+        asserted = not (
+            before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse)
+        ) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
             if asserted:

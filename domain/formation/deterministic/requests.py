@@ -95,19 +95,19 @@ _TREATING = frozenset({"with", "on"})
 _MANNER_WORDS = 2
 _SO = "so"
 _ANY_KIND = frozenset({"any"})
-_REFUSAL_HINTS = ("don't ", "do not ")
 # After "remind me" these ask about this conversation: "remind me what you said".
 _ASKING_WORDS = frozenset({"what", "how", "where", "when", "who", "which", "why", "if", "whether"})
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
-HINTS = ("please", "pls", "plz", "stop", "call me")
+# A "don't" may refuse a kind of thing without "please".
+_HINTS = ("please", "pls", "plz", "stop", "call me", "don't ", "do not ")
 _USER_HINTS = (" me", " my ")
 
 
 def hints_request(low: str) -> bool:
     """Whether a clause folded to lower case may hold a request read here: a hint word, "so" with the user
     as an object ("so go easy on me"), or a "don't"."""
-    return hinted(low, HINTS) or "so " in low and hinted(low, _USER_HINTS) or hinted(low, _REFUSAL_HINTS)
+    return hinted(low, _HINTS) or "so " in low and hinted(low, _USER_HINTS)
 
 
 def _standing(tokens: list[Token]) -> int | None:
