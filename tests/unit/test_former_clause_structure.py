@@ -512,3 +512,62 @@ def test_hoping_to_hear_or_see_someone_forms_nothing(text: str) -> None:
 def test_a_verb_typed_with_its_to_forms_no_misrendered_claim(text: str) -> None:
     # "I wanna learn Japanese." formed "User wannas learn Japanese."
     assert not any("wanna" in statement or "gonna" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("No caffeine after 2pm for me.", "User has no caffeine after 2pm."),
+        ("No alcohol for me, I'm pregnant.", "User has no alcohol."),
+    ],
+)
+def test_no_thing_for_me_is_a_limit_the_user_keeps(text: str, expected: str) -> None:
+    # Both formed no limit: a clause opening with "no" and naming the user only as "me" read as no statement.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["No problem for me.", "No worries for me either.", "No caffeine for my dad."])
+def test_a_formula_or_someone_elses_no_forms_no_limit(text: str) -> None:
+    assert not any(statement.startswith("User has no") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("As a midwife, what's the best way to handle night shifts?", "User is a midwife."),
+        ("As a new dad, how do I get my baby to sleep?", "User is a new dad."),
+    ],
+)
+def test_a_position_closed_by_a_comma_holds_whatever_follows(text: str, expected: str) -> None:
+    # Both formed no position: the phrase had to be followed by "I".
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("As a kid I loved trains.", "User is a kid."),
+        ("As a result, I moved.", "User is a result."),
+        ("As a side note, I'm vegan.", "User is a side note."),
+        ("As an example, take my commute.", "User is an example."),
+        ("As a family, we love camping.", "User is a family."),
+    ],
+)
+def test_a_phrase_of_the_discourse_or_of_childhood_is_no_position(text: str, unwanted: str) -> None:
+    # Each formed its "User is a ..." before.
+    assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Being a teacher, I have summers off.", "User is a teacher."),
+        ("Being a nurse, what vitamins should I take for night shifts?", "User is a nurse."),
+    ],
+)
+def test_being_a_position_is_held_like_as_a_position(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+def test_being_of_the_moment_is_no_position() -> None:
+    assert "User is a pain." not in statements("Being a pain, I know, but can you check again?")

@@ -114,3 +114,23 @@ def test_a_task_for_the_user_forms_no_wish(text: str) -> None:
 )
 def test_an_instruction_about_the_user_for_this_answer_forms_no_wish(text: str) -> None:
     assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Don't give me recipes with mushrooms, I can't stand them.", "User does not want recipes with mushrooms."),
+        ("Don't suggest any podcasts, I never listen.", "User does not want any podcasts suggested."),
+        ("Don't recommend restaurants with loud music.", "User does not want restaurants with loud music recommended."),
+    ],
+)
+def test_a_refused_kind_of_thing_is_a_standing_wish_without_please(text: str, expected: str) -> None:
+    # Both formed no wish: without "please" or "from now on" a "don't" was read as about this answer.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Don't tell me the ending!", "Don't worry about it.", "Don't forget the eggs.", "Don't give me the answer."]
+)
+def test_a_dont_about_this_answer_forms_no_wish(text: str) -> None:
+    assert not any("want" in statement for statement in statements(text))

@@ -27,7 +27,7 @@ from domain.formation.deterministic.reported import only_introduces, reported_by
 from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
-from domain.formation.deterministic.states import constraint_claims, refusal_claims
+from domain.formation.deterministic.states import constraint_claims, kept_from_claims, refusal_claims
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.language import Token, tokenize
 
@@ -64,6 +64,7 @@ _SUBORDINATE = frozenset(
 )
 _REWRITE_ONLY_SUBJECTS = frozenset({"we", "im"})
 _PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
+_POSITIONED = ("as a ", "as an ", "as the ", "as my ", "being a ", "being an ")
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
@@ -143,7 +144,16 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         or hints_request(lowered)
     )
     implied = False
+    # "No caffeine after 2pm for me": a limit that names the user only as "me".
+    kept_from = lowered.startswith("no ") and " for me" in lowered
     if _FIRST_PERSON_HINT.search(text, clause.start, clause.end) is None:
+        if kept_from:
+            return kept_from_claims(text, tokenize(text, clause.start, clause.end))
+        if lowered.startswith(_POSITIONED):
+            # "As a nurse, what's the best way ...?": the position holds whatever follows its comma.
+            positioned = position_claims(text, tokenize(text, clause.start, clause.end))
+            if positioned:
+                return positioned
         past = opens_with_past(body)
         implied = _CANT.match(body) is not None
         # A short first fragment before a comma may open a self-description: "41, divorced, ...".
@@ -194,6 +204,8 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         else []
     )
     claims = possessive_claims(text, clause, tokens)
+    if kept_from:
+        claims.extend(kept_from_claims(text, tokens))
     # One wish a clause: a possessive's wish ("Please take my age into account") is the same request worded
     # by the more specific rule.
     if requested and not any(claim.kind is ClaimKind.PREFERENCE for claim in claims):
@@ -213,6 +225,13 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
     quoted = '"' in body or "“" in body or " '" in body or "‘" in body or body[:1] == "'"
     if subjects and reported_clause(body):
         subjects = []
+    typed_to = not _TYPED_TO.isdisjoint(lowers)
+    # Where each subject's predicate ends (the next one's time or place after "and" opens its clause).
+    ends = [
+        _clause_end(text, tokens, at, following)
+        for at, following in zip(subjects, subjects[1:], strict=False)
+    ]
+    ends.append(len(tokens))
     for n, at in enumerate(subjects):
         if reported_by_other(tokens, at, subjects[n - 1] if n else -1):
             continue
@@ -226,14 +245,14 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if quoted and _inside_quote(text, clause.start, tokens[at].start):
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
             continue
-        stop = _clause_end(text, tokens, at, subjects[n + 1]) if n + 1 < len(subjects) else len(tokens)
+        stop = ends[n]
         predicate_tokens = tokens[at + 1 : stop]
         if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
         parse = parse_predicate(predicate_tokens)
-        if parse is None or parse.verb.lower in _TYPED_TO:
+        if parse is None or typed_to and parse.verb.lower in _TYPED_TO:
             continue
-        opened = _clause_end(text, tokens, subjects[n - 1], at) if n else 0
+        opened = ends[n - 1] if n else 0
         if at > opened and not _LEAD_WORDS.isdisjoint(lowers[opened:at]):
             lead = frequency(text, tokens[opened].start, tokens[at].start)
             if lead is not None:
@@ -251,10 +270,9 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             continue
         can = "can" in lowers[at + 1 : at + 1 + parse.verb_at]
         found: list[Claim]
-        asserted = (
-            not (before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse))
-            and not opens_question(tokens)
-        )
+        asserted = not (
+            before and before[-1] in _SUBORDINATE and not _reason(before[-1], parse)
+        ) and not opens_question(tokens)
         if parse.negated and not says_not_stalled(body) and not can:
             found = negated_claims(text, parse)
             if asserted:

@@ -94,18 +94,20 @@ _USER_OBJECTS = frozenset({"me", "my"})
 _TREATING = frozenset({"with", "on"})
 _MANNER_WORDS = 2
 _SO = "so"
+_ANY_KIND = frozenset({"any"})
 # After "remind me" these ask about this conversation: "remind me what you said".
 _ASKING_WORDS = frozenset({"what", "how", "where", "when", "who", "which", "why", "if", "whether"})
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
-HINTS = ("please", "pls", "plz", "stop", "call me")
+# A "don't" may refuse a kind of thing without "please".
+_HINTS = ("please", "pls", "plz", "stop", "call me", "don't ", "do not ")
 _USER_HINTS = (" me", " my ")
 
 
 def hints_request(low: str) -> bool:
-    """Whether a clause folded to lower case may hold a request read here: a hint word, or "so" with the
-    user as an object ("so go easy on me")."""
-    return hinted(low, HINTS) or "so " in low and hinted(low, _USER_HINTS)
+    """Whether a clause folded to lower case may hold a request read here: a hint word, "so" with the user
+    as an object ("so go easy on me"), or a "don't"."""
+    return hinted(low, _HINTS) or "so " in low and hinted(low, _USER_HINTS)
 
 
 def _standing(tokens: list[Token]) -> int | None:
@@ -146,7 +148,7 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     asked_so = opened > 0 and tokens[opened - 1].lower == _SO
     if not negation and _treats_user(text, rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
         return negation, at
-    if not any(t.lower in _PLEASE for t in tokens):
+    if not any(t.lower in _PLEASE for t in tokens) and not (negation and _refuses_a_kind(rest, at)):
         return None
     # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
     if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
@@ -159,6 +161,18 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     if "," in text[first.end : rest[at + 1].start]:
         return None  # "Hey, quick question": a greeting, not a verb
     return negation, at
+
+
+def _refuses_a_kind(rest: list[Token], at: int) -> bool:
+    """ "Don't give me recipes with mushrooms", "Don't suggest any podcasts": a "don't" before a kind
+    of thing holds from now on even without "please"; "Don't tell me the ending" is about this answer."""
+    thing = at + 1
+    if thing < len(rest) and rest[thing].lower in _RECEIVERS:
+        thing += 1
+    if thing >= len(rest):
+        return False
+    word = rest[thing]
+    return word.lower in _ANY_KIND or plural_noun(word) and word.lower not in STOPWORDS
 
 
 def _treats_user(text: str, rest: list[Token], at: int) -> bool:

@@ -214,3 +214,37 @@ def refusal_claims(text: str, tokens: list[Token]) -> list[Claim]:
             )
         ]
     return []
+
+
+# "No problem for me": a formula of the conversation, not a limit.
+_NO_FORMULAS = frozenset(
+    {"problem", "problems", "worries", "worry", "idea", "thanks", "way", "rush", "pressure"}
+)
+
+
+def kept_from_claims(text: str, tokens: list[Token]) -> list[Claim]:
+    """ "No caffeine after 2pm for me", "No alcohol for me, I'm pregnant": a thing the user keeps from,
+    "for me" naming them; not "No, ..." nor a formula ("No problem for me")."""
+    if len(tokens) < 4 or tokens[0].lower != "no" or "," in text[tokens[0].end : tokens[1].start]:
+        return []
+    end = next(
+        (
+            at
+            for at in range(2, len(tokens) - 1)
+            if tokens[at].lower == "for" and tokens[at + 1].lower == "me"
+        ),
+        None,
+    )
+    if end is None or tokens[1].lower in _NO_FORMULAS:
+        return []
+    thing = cut(tokens[1:end], text)
+    words = content_words(thing)
+    if not words or len(thing) < end - 1:
+        return []  # a comma or a clause before "for me": the "no" is not what the user keeps from
+    return [
+        direct_claim(
+            ClaimKind.CONSTRAINT,
+            conflict_key("constraint", ["no", *words]),
+            Predicate("have", "has", Aspect.BARE, f"no {phrase_of(text, thing)}"),
+        )
+    ]
