@@ -17,7 +17,8 @@ queries name two verbs and no noun (timed in process: the unbounded re-read's co
 benchmarks.recall_labelled's, each on its own 1k-belief principal: dev (55 hand-written beliefs, each with a
 question a person would ask about it, among 945 distractors of the same person built from hand-written
 clauses), the frozen dev2 (67 pairs about another person among 933 distractors from its own clauses) and
-the frozen dev3 (64 pairs about a third person among 936 distractors from its own clauses) and the frozen
+the frozen dev3 (64 pairs about a third person among 936 distractors from its own clauses), the frozen dev4
+(64 pairs about a Lagos engineering student among 936 distractors from its own clauses) and the frozen
 heldout (62 pairs among 938 distractors from other clauses) and the frozen heldout2 (66 pairs about a Waikato
 dairy farmer among 934 distractors from its own clauses), evidence ages spread over 60 days; each is reported
 separately, dev3 and the held-out sets as totals only. dev-typos is the dev set with one
@@ -287,6 +288,7 @@ def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
         "dev-typos": lambda: misspelt(DEV),
         "dev2": lambda: frozen("dev2"),
         "dev3": lambda: frozen("dev3"),
+        "dev4": lambda: frozen("dev4"),
         "heldout": lambda: frozen("heldout"),
         "heldout2": lambda: frozen("heldout2"),
     }
@@ -333,8 +335,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "dev-typos", "dev2", "dev3", "heldout", "heldout2"],
-        default=["dev", "dev-typos", "dev2", "dev3", "heldout", "heldout2"],
+        choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
+        default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
         help="labelled sets to score (tune on dev and dev2 alone; dev3 and the held-out sets print totals only)",
     )
     args = parser.parse_args()

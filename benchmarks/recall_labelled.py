@@ -1,12 +1,14 @@
 """The recall benchmark's hand-written relevance sets: beliefs that read like what consolidation forms about
 one person, and questions an agent would be asked, each naming the one belief that answers it.
 
-Five sets, each its own person: DEV (below), which ordering and matching rules may be tuned on; DEV2
+Six sets, each its own person: DEV (below), which ordering and matching rules may be tuned on; DEV2
 (recall_dev2.json, 67 pairs and its own distractor clauses), a second development set written before any
 rule was changed on it, so its first reading is an honest one on fresh text and later readings may be
 tuned on; DEV3 (recall_dev3.json, 64 pairs about a retired Toronto electrician, with colloquial, indirect
 questions and its own distractor clauses), written before the structural ranking changes and read for
-totals only, as a check on each of them; HELDOUT (recall_heldout.json, 62 pairs and its own distractor
+totals only, as a check on each of them; DEV4 (recall_dev4.json, 64 pairs about a Lagos engineering
+student, questions with typos, Nigerian English and indirect phrasing, and its own distractor clauses), written,
+frozen and scored before the rules of its round; HELDOUT (recall_heldout.json, 62 pairs and its own distractor
 clauses), written after DEV and before any rule was changed on it, scored for totals only; and HELDOUT2
 (recall_heldout2.json, 66 pairs about a Waikato dairy farmer, questions with typos, paraphrase and farm slang,
 and its own distractor clauses), written and frozen before the bounded read and the contraction fix, scored
@@ -343,7 +345,7 @@ def misspelt(labelled: LabelledSet) -> LabelledSet:
     return LabelledSet(f"{labelled.name}-typos", tuple(targets), labelled.filler)
 
 
-FROZEN: Final = ("dev2", "dev3", "heldout", "heldout2")
+FROZEN: Final = ("dev2", "dev3", "dev4", "heldout", "heldout2")
 
 
 def frozen_digest(name: str) -> str:

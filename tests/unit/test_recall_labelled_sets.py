@@ -1,4 +1,4 @@
-"""The recall benchmark's frozen relevance sets (dev2, dev3, held-out) stay frozen and apart from each other and
+"""The recall benchmark's frozen relevance sets (dev2, dev3, dev4, held-out) stay frozen and apart from each other and
 from the dev set."""
 
 from itertools import combinations
