@@ -10,9 +10,11 @@ statement of its own ("yes, and my kids ..."); "How many kids do you have?" answ
 four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ...". An
 aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of college", "Since 1971,
 raised all four kids there"), how long after a "yes" ("yep, 22 years this June") and a conjunction opening the
-question ("And where did you grow up?") are not part of the answer. A "no" answer, a "yes" to the agent's
-offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not read here form
-nothing.
+question ("And where did you grow up?") are not part of the answer. A "no" borrows the question's predicate
+too, as the user's own denial ("Do you drink coffee?" "no" is "I don't drink coffee."), which the former reads
+through the same rules as any clause, so only a denial they would form from the user's own words forms. A
+"yes" or "no" to the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a
+question shape not read here form nothing.
 """
 
 import re
@@ -100,6 +102,8 @@ _ASIDE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
+_DENIED = re.compile(r"^(?:(?:god|hell) no|no|nope|nah|not really|not at all|never)\b", re.IGNORECASE)
+_OWN_VOICE = {"your": "my", "yours": "mine", "yourself": "myself", "you": "me"}
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
 # An adverb before a place's preposition: "just outside Leicester", "right by the station".
 _NEAR_ADVERBS = ("just ", "right ", "quite ", "very ")
@@ -275,6 +279,34 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         tail = _TO_DO.sub("", tail)
         return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {tail}".strip()
     return None
+
+
+def denial(question: str, clause_text: str) -> str | None:
+    """A "no" answer as the user's own denial of the question's predicate: "Are you a morning person?" "God
+    no" is "I'm not a morning person.", "Any pets?" "nope" is "I have no pets.". An adverb the denial would
+    drop ("Do you usually ...?" "no" does not say "never") forms nothing; "still" becomes "no longer"."""
+    question = _QUESTION_LEAD.sub("", question.strip())
+    if _DENIED.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
+        return None
+    if match := _ARE_YOU.match(question):
+        rest = _own_voice(match["rest"])
+        return None if rest.lower().startswith("still ") else f"I'm not {rest}."
+    if match := _DO_YOU.match(question):
+        verb = match["verb"].lower()
+        tail, _ = _split_tail(_own_voice(match["tail"]))
+        adverb = (match["adv"] or "").strip().lower()
+        if verb == "have" and not adverb and tail.lower().startswith("any "):
+            return f"I have no {tail[4:]}."
+        negation = {"": "don't", "still": "no longer", "ever": "never"}.get(adverb)
+        return None if negation is None else f"{f'I {negation} {verb} {tail}'.strip()}."
+    if match := _ANY.match(question):
+        np, _ = _split_tail(_own_voice(match["np"]))
+        return f"I have no {np}."
+    return None
+
+
+def _own_voice(phrase: str) -> str:
+    return _YOU.sub(lambda m: _OWN_VOICE[m.group(0).lower()], phrase).strip()
 
 
 def affirms(clause_text: str) -> bool:

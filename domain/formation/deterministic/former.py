@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.answers import affirms, answer_claims, last_question
+from domain.formation.deterministic.answers import affirms, answer_claims, denial, last_question
 from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
@@ -383,7 +383,13 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             claims = clause_claims(text, clause)
-            if question is not None and index == 0:
+            denied = denial(question, clause.text) if question is not None and index == 0 else None
+            if denied is not None:
+                # "God no, I'm useless before 10": the "no" answers the question whatever else the clause
+                # says, as the user's own denial read by the same rules (the span stays the answer's).
+                own = Clause(clause.seq, clause.index, 0, len(denied), denied)
+                claims = [*clause_claims(denied, own), *claims]
+            elif question is not None and index == 0:
                 if not any(c.derivation is Derivation.DIRECT for c in claims):
                     claims = answer_claims(question, clause.text)
                 elif affirms(clause.text):
