@@ -43,6 +43,7 @@ from domain.formation.deterministic.coordination import (
     item_verb,
     items_of,
     momentary,
+    own_subject,
     participle,
     past_form,
     told_of,
@@ -392,8 +393,10 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I like hiking and camping"
         elif complement is not None:
             found.append(complement)
-        elif _aside(part) or _afterthought(text, part, lemma):
-            break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
+        elif _aside(part) or _afterthought(text, part, lemma) or own_subject(part):
+            # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far", "I eat at weird
+            # hours and the canteen closes at 8"
+            break
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:

@@ -47,6 +47,11 @@ _POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # A coordinated part holding one of these states something of its own: "... and the food is great".
 _FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
 _MAX_OBJECT_WORDS = 4
+_SUBJECT_DETERMINERS = _POSSESSIVES | {"the"}
+# A determiner, a noun, a verb and what it takes: the fewest words another subject's statement has here.
+_OWN_SUBJECT_LEAST = 4
+# How far into a coordinated part its own verb may stand: "the right one is".
+_NAMED_REACH = 4
 # A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
 _LIST_OPENING = 2
 _NAMED_WORDS = 5
@@ -217,6 +222,19 @@ def _finite_verb(token: Token) -> bool:
     """A verb's third-person or past form ("cleans", "did"), not its base or an -ing form."""
     lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
     return lemma != token.lower and token.lower not in STOPWORDS and not token.lower.endswith("ing")
+
+
+def own_subject(part: list[Token]) -> bool:
+    """Whether a coordinated part opens with a determined noun and its own verb ("and the canteen closes at
+    8", "and my boss keeps booking calls", "and the right one is starting"): another subject's statement.
+    The verb comes after at least one noun word and has words after it, so a plural noun ending the part
+    ("and the odd coins") is no verb."""
+    if len(part) < _OWN_SUBJECT_LEAST or part[0].lower not in _SUBJECT_DETERMINERS:
+        return False
+    return any(
+        token.lower in _FINITE_WORDS or _finite_verb(token)
+        for token in part[2 : min(len(part) - 1, _NAMED_REACH)]
+    )
 
 
 def copula_item(part: list[Token], first: Item) -> Item | None:
