@@ -116,3 +116,32 @@ def test_a_no_denies_the_questions_predicate(turns: tuple[str, ...], expected: s
 )
 def test_a_no_that_denies_nothing_durable_forms_nothing(turns: tuple[str, ...]) -> None:
     assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # A choice between two kinds: the answer names one, the question the noun.
+        (("A: Are you a cat or a dog person?", "Cat, obviously."), {"User is a cat person."}),
+        (("A: Are you an early or late riser?", "early"), {"User is an early riser."}),
+        # "Who" borrows the question's verb and its preposition as "what" does.
+        (("A: Who do you live with?", "my aunt and her dog"), {"User lives with their aunt and her dog."}),
+        # A "no" to a life's experience says never.
+        (("A: Have you ever been skiing?", "nope"), {"User has never been skiing."}),
+        (("A: Have you done any sailing before?", "No."), {"User has never done any sailing before."}),
+    ],
+)
+def test_more_question_shapes_lend_their_predicate(turns: tuple[str, ...], expected: set[str]) -> None:
+    assert statements(*turns) == expected
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # Neither kind named; a troubleshooting question about this moment.
+        ("A: Are you a cat or a dog person?", "depends on the cat"),
+        ("A: Have you tried restarting the router?", "no"),
+    ],
+)
+def test_an_answer_naming_neither_choice_or_this_moment_forms_nothing(turns: tuple[str, ...]) -> None:
+    assert statements(*turns) == set()

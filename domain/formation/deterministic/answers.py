@@ -7,11 +7,14 @@ alone; the question supplies wording, never a fact. "Where are you based?" answe
 based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a "yes" to
 "Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes on with a
 statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four" forms "User has
-four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ...". An
+four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ..."; "Who do you
+live with?" forms "User lives with ..."; "Are you a morning or evening person?" answered "Evening" forms "User
+is an evening person.". An
 aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of college", "Since 1971,
 raised all four kids there"), how long after a "yes" ("yep, 22 years this June") and a conjunction opening the
 question ("And where did you grow up?") are not part of the answer. A "no" borrows the question's predicate
-too, as the user's own denial ("Do you drink coffee?" "no" is "I don't drink coffee."), which the former reads
+too, as the user's own denial ("Do you drink coffee?" "no" is "I don't drink coffee.", "Have you ever skied?"
+"no" is "I have never skied."), which the former reads
 through the same rules as any clause, so only a denial they would form from the user's own words forms. A
 "yes" or "no" to the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a
 question shape not read here form nothing.
@@ -33,7 +36,7 @@ MAX_ANSWER_WORDS = 14
 _TERMINATORS = (".", "!", "?", "\n")
 _PERFECT = re.compile(r"^how long have you (?P<rest>[^?]+)\?$", re.IGNORECASE)
 _DO = re.compile(
-    r"^(?:what|which)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
+    r"^(?:what|which|who)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
     r"(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
     re.IGNORECASE,
 )
@@ -75,6 +78,13 @@ _COUNTED_OPENERS = frozenset({"a", "an", *NUMBER_WORDS})
 # "And where did you grow up?": a conjunction opening the question is the conversation's.
 _QUESTION_LEAD = re.compile(r"^(?:and|so|oh|ok|okay|also)\b[\s,]*", re.IGNORECASE)
 _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
+# "Are you a morning or evening person?": the answer names one of two kinds, the question the noun.
+_CHOICE = re.compile(
+    r"^are you an? (?P<one>[a-z]+) or (?:an? )?(?P<other>[a-z]+) (?P<noun>[a-z]+)\?$", re.IGNORECASE
+)
+# "Have you ever done any martial arts?", "Have you been to Japan before?": a "no" says never of a life's
+# experience; "Have you tried restarting it?" asks about this moment.
+_HAVE_YOU = re.compile(r"^have you (?:ever (?P<rest>[^?]+)|(?P<before>[^?]+ before))\?$", re.IGNORECASE)
 _DO_YOU = re.compile(
     r"^do you (?P<adv>(?:still|usually|normally|often|also|ever|really) )?(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
     re.IGNORECASE,
@@ -205,6 +215,12 @@ def _counted(word: str) -> bool:
 
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
     """The holder, the verb phrase, the aspect and the complement the question lends the answer."""
+    if match := _CHOICE.match(question):
+        chosen = answer.split(maxsplit=1)[0].strip(",.!").lower()
+        if chosen not in (match["one"].lower(), match["other"].lower()):
+            return None
+        article = "an" if chosen[:1] in "aeiou" else "a"
+        return "User", "is", Aspect.SIMPLE, f"{article} {chosen} {match['noun'].lower()}"
     if match := _PERFECT.match(question):
         rest = _voice(match["rest"])
         return "User", "has", Aspect.PERFECT, f"{rest} {answer}"
@@ -302,6 +318,8 @@ def denial(question: str, clause_text: str) -> str | None:
     if match := _ANY.match(question):
         np, _ = _split_tail(_own_voice(match["np"]))
         return f"I have no {np}."
+    if match := _HAVE_YOU.match(question):
+        return f"I have never {_own_voice(match['rest'] or match['before'])}."
     return None
 
 
