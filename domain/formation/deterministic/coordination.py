@@ -47,6 +47,7 @@ _POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # A coordinated part holding one of these states something of its own: "... and the food is great".
 _FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
 _MAX_OBJECT_WORDS = 4
+_YOUNGEST, _OLDEST = 16, 99
 _SUBJECT_DETERMINERS = _POSSESSIVES | {"the"}
 # A determiner, a noun, a verb and what it takes: the fewest words another subject's statement has here.
 _OWN_SUBJECT_LEAST = 4
@@ -263,6 +264,11 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
 
 def is_number(token: Token) -> bool:
     return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def is_age(token: Token) -> bool:
+    """A number standing alone that reads as an adult's or a teenager's age ("41", not "3" or "2017")."""
+    return token.lower.isdigit() and _YOUNGEST <= int(token.lower) <= _OLDEST
 
 
 def momentary(words: list[Token], lemma: str) -> bool:
