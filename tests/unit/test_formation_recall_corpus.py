@@ -10,7 +10,15 @@ from evals.formation_recall.corpus import CorpusDigestMismatch, Part, load
 
 @pytest.mark.parametrize(
     ("part", "least"),
-    [(Part.DEV, 150), (Part.DEV2, 100), (Part.DEV3, 70), (Part.DEV4, 100), (Part.DEV5, 100), (Part.UNSEEN, 50)],
+    [
+        (Part.DEV, 150),
+        (Part.DEV2, 100),
+        (Part.DEV3, 70),
+        (Part.DEV4, 100),
+        (Part.DEV5, 100),
+        (Part.DEV6, 100),
+        (Part.UNSEEN, 50),
+    ],
 )
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     assert corpus.digest(part) == corpus.recorded_digest(part)

@@ -79,3 +79,69 @@ def test_each_thing_an_answer_says_the_user_has_forms_its_claim(turns: tuple[str
 def test_a_place_after_an_adverb_and_a_list_of_gerunds_are_the_answer(turns: tuple[str, ...], expected: str) -> None:
     # Before: "User lives in just outside Leicester.", "User's hobbies are Knitting."
     assert expected in statements(*turns)
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # A "no" borrows the question's predicate as the user's own denial (issue 17: "Answers to the agent's
+        # question borrow the question's predicate").
+        (("A: Do you like spicy food?", "nope"), {"User does not like spicy food."}),
+        (("A: Are you a vegetarian?", "No."), {"User is not a vegetarian."}),
+        (("A: Any siblings?", "nah"), {"User has no siblings."}),
+        (("A: Do you have any allergies at the moment?", "No"), {"User has no allergies."}),
+        (("A: Do you still ski?", "no"), {"User no longer skis."}),
+        (("A: Do you ever bake?", "No, never."), {"User never bakes."}),
+        # Whatever else the clause says, the "no" answers the question.
+        (
+            ("A: Are you a night owl?", "God no, I'm asleep by nine."),
+            {"User is not a night owl.", "User is asleep by nine."},
+        ),
+    ],
+)
+def test_a_no_denies_the_questions_predicate(turns: tuple[str, ...], expected: set[str]) -> None:
+    assert statements(*turns) == expected
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # A denial the user's own words would not form forms nothing: this moment, this conversation, an
+        # adverb the denial would drop.
+        ("A: Do you have any questions?", "no"),
+        ("A: Do you understand?", "nope"),
+        ("A: Do you usually eat breakfast?", "no"),
+        ("A: Are you still there?", "no"),
+    ],
+)
+def test_a_no_that_denies_nothing_durable_forms_nothing(turns: tuple[str, ...]) -> None:
+    assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # A choice between two kinds: the answer names one, the question the noun.
+        (("A: Are you a cat or a dog person?", "Cat, obviously."), {"User is a cat person."}),
+        (("A: Are you an early or late riser?", "early"), {"User is an early riser."}),
+        # "Who" borrows the question's verb and its preposition as "what" does.
+        (("A: Who do you live with?", "my aunt and her dog"), {"User lives with their aunt and her dog."}),
+        # A "no" to a life's experience says never.
+        (("A: Have you ever been skiing?", "nope"), {"User has never been skiing."}),
+        (("A: Have you done any sailing before?", "No."), {"User has never done any sailing before."}),
+    ],
+)
+def test_more_question_shapes_lend_their_predicate(turns: tuple[str, ...], expected: set[str]) -> None:
+    assert statements(*turns) == expected
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # Neither kind named; a troubleshooting question about this moment.
+        ("A: Are you a cat or a dog person?", "depends on the cat"),
+        ("A: Have you tried restarting the router?", "no"),
+    ],
+)
+def test_an_answer_naming_neither_choice_or_this_moment_forms_nothing(turns: tuple[str, ...]) -> None:
+    assert statements(*turns) == set()

@@ -281,7 +281,8 @@ def test_a_remark_without_a_subject_forms_nothing(text: str) -> None:
     [
         ("A: Do you want me to draft it?", "yes please"),
         ("A: Are you ready to continue?", "yes"),
-        ("A: Do you like spicy food?", "nope"),
+        ("A: Are you ready to continue?", "no"),
+        ("A: Do you want me to draft it?", "nope"),
     ],
 )
 def test_a_yes_or_no_that_states_nothing_of_the_user_forms_nothing(turns: tuple[str, ...]) -> None:

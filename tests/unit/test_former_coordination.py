@@ -420,3 +420,44 @@ def test_a_clause_or_a_pronouns_company_is_no_further_object(text: str, unwanted
 )
 def test_an_activity_keeps_no_clause_comparison_or_filler_as_its_object(text: str, unwanted: str) -> None:
     assert unwanted not in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I eat at odd hours and the canteen shuts at 8.", {"User eats at odd hours."}),
+        (
+            "I have glaucoma in my left eye and the right one is going too.",
+            {"User has glaucoma in their left eye."},
+        ),
+        (
+            "I do my best thinking at night, and my manager keeps booking 8am calls.",
+            {"User does their best thinking at night.", "User's manager keeps booking 8am calls."},
+        ),
+        # A plural noun ending the part is no verb: the odd coins are more of what is collected.
+        ("I collect stamps and the odd coins.", {"User collects stamps and the odd coins."}),
+    ],
+)
+def test_another_subjects_own_verb_after_and_ends_the_item(text: str, expected: set[str]) -> None:
+    assert statements(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A number alone after what the user is, after a comma, is their age; an age takes nothing more.
+        (
+            "I'm a barista, 19, and I'm also at uni.",
+            {"User is a barista.", "User is 19.", "User is also at uni."},
+        ),
+        ("I'm a plumber, 52.", {"User is a plumber.", "User is 52."}),
+    ],
+)
+def test_an_age_after_a_copulas_comma_is_a_complement_of_its_own(text: str, expected: set[str]) -> None:
+    assert statements(text) == expected
+
+
+def test_an_age_takes_nothing_more() -> None:
+    formed = statements("I'm 70 and my son set this up for me.")
+    assert "User is 70." in formed
+    assert not any(statement.startswith("User is 70 ") for statement in formed)

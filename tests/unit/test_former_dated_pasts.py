@@ -41,3 +41,15 @@ def test_a_dated_past_forms_its_claim(text: str, expected: str) -> None:
 )
 def test_an_undated_or_passing_past_forms_nothing_of_it(text: str, unwanted: str) -> None:
     assert not any(s.startswith(unwanted.rstrip(".")) for s in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "ago" closes a time fronted before the "I", not a noun the "I" opens a relative clause about.
+        ("Two years ago I moved to Leeds.", "User moved to Leeds."),
+        ("Since my husband passed a year ago I live alone.", "User lives alone."),
+    ],
+)
+def test_a_time_fronted_with_ago_leaves_the_clause_its_subject(text: str, expected: str) -> None:
+    assert expected in statements(text)

@@ -7,12 +7,17 @@ alone; the question supplies wording, never a fact. "Where are you based?" answe
 based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a "yes" to
 "Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes on with a
 statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four" forms "User has
-four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ...". An
+four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ..."; "Who do you
+live with?" forms "User lives with ..."; "Are you a morning or evening person?" answered "Evening" forms "User
+is an evening person.". An
 aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of college", "Since 1971,
 raised all four kids there"), how long after a "yes" ("yep, 22 years this June") and a conjunction opening the
-question ("And where did you grow up?") are not part of the answer. A "no" answer, a "yes" to the agent's
-offer ("Do you want me to ...?"), an answer that states its own claim, and a question shape not read here form
-nothing.
+question ("And where did you grow up?") are not part of the answer. A "no" borrows the question's predicate
+too, as the user's own denial ("Do you drink coffee?" "no" is "I don't drink coffee.", "Have you ever skied?"
+"no" is "I have never skied."), which the former reads
+through the same rules as any clause, so only a denial they would form from the user's own words forms. A
+"yes" or "no" to the agent's offer ("Do you want me to ...?"), an answer that states its own claim, and a
+question shape not read here form nothing.
 """
 
 import re
@@ -31,7 +36,7 @@ MAX_ANSWER_WORDS = 14
 _TERMINATORS = (".", "!", "?", "\n")
 _PERFECT = re.compile(r"^how long have you (?P<rest>[^?]+)\?$", re.IGNORECASE)
 _DO = re.compile(
-    r"^(?:what|which)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
+    r"^(?:what|which|who)\b(?P<np>[^?]*?)\s*\b(?P<aux>do|did) you (?P<adv>(?:usually|normally|typically|mostly|often) )?"
     r"(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
     re.IGNORECASE,
 )
@@ -73,6 +78,13 @@ _COUNTED_OPENERS = frozenset({"a", "an", *NUMBER_WORDS})
 # "And where did you grow up?": a conjunction opening the question is the conversation's.
 _QUESTION_LEAD = re.compile(r"^(?:and|so|oh|ok|okay|also)\b[\s,]*", re.IGNORECASE)
 _ARE_YOU = re.compile(r"^are you (?P<rest>[^?]+)\?$", re.IGNORECASE)
+# "Are you a morning or evening person?": the answer names one of two kinds, the question the noun.
+_CHOICE = re.compile(
+    r"^are you an? (?P<one>[a-z]+) or (?:an? )?(?P<other>[a-z]+) (?P<noun>[a-z]+)\?$", re.IGNORECASE
+)
+# "Have you ever done any martial arts?", "Have you been to Japan before?": a "no" says never of a life's
+# experience; "Have you tried restarting it?" asks about this moment.
+_HAVE_YOU = re.compile(r"^have you (?:ever (?P<rest>[^?]+)|(?P<before>[^?]+ before))\?$", re.IGNORECASE)
 _DO_YOU = re.compile(
     r"^do you (?P<adv>(?:still|usually|normally|often|also|ever|really) )?(?P<verb>[a-z]+)(?P<tail>[^?]*)\?$",
     re.IGNORECASE,
@@ -100,6 +112,8 @@ _ASIDE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NO = re.compile(r"^(?:no|nope|none|not really|nah|never)\b", re.IGNORECASE)
+_DENIED = re.compile(r"^(?:(?:god|hell) no|no|nope|nah|not really|not at all|never)\b", re.IGNORECASE)
+_OWN_VOICE = {"your": "my", "yours": "mine", "yourself": "myself", "you": "me"}
 _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ", "around ")
 # An adverb before a place's preposition: "just outside Leicester", "right by the station".
 _NEAR_ADVERBS = ("just ", "right ", "quite ", "very ")
@@ -201,6 +215,12 @@ def _counted(word: str) -> bool:
 
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
     """The holder, the verb phrase, the aspect and the complement the question lends the answer."""
+    if match := _CHOICE.match(question):
+        chosen = answer.split(maxsplit=1)[0].strip(",.!").lower()
+        if chosen not in (match["one"].lower(), match["other"].lower()):
+            return None
+        article = "an" if chosen[:1] in "aeiou" else "a"
+        return "User", "is", Aspect.SIMPLE, f"{article} {chosen} {match['noun'].lower()}"
     if match := _PERFECT.match(question):
         rest = _voice(match["rest"])
         return "User", "has", Aspect.PERFECT, f"{rest} {answer}"
@@ -275,6 +295,36 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         tail = _TO_DO.sub("", tail)
         return "User", f"{adverb}{verb}", Aspect.SIMPLE, f"{answer} {tail}".strip()
     return None
+
+
+def denial(question: str, clause_text: str) -> str | None:
+    """A "no" answer as the user's own denial of the question's predicate: "Are you a morning person?" "God
+    no" is "I'm not a morning person.", "Any pets?" "nope" is "I have no pets.". An adverb the denial would
+    drop ("Do you usually ...?" "no" does not say "never") forms nothing; "still" becomes "no longer"."""
+    question = _QUESTION_LEAD.sub("", question.strip())
+    if _DENIED.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
+        return None
+    if match := _ARE_YOU.match(question):
+        rest = _own_voice(match["rest"])
+        return None if rest.lower().startswith("still ") else f"I'm not {rest}."
+    if match := _DO_YOU.match(question):
+        verb = match["verb"].lower()
+        tail, _ = _split_tail(_own_voice(match["tail"]))
+        adverb = (match["adv"] or "").strip().lower()
+        if verb == "have" and not adverb and tail.lower().startswith("any "):
+            return f"I have no {tail[4:]}."
+        negation = {"": "don't", "still": "no longer", "ever": "never"}.get(adverb)
+        return None if negation is None else f"{f'I {negation} {verb} {tail}'.strip()}."
+    if match := _ANY.match(question):
+        np, _ = _split_tail(_own_voice(match["np"]))
+        return f"I have no {np}."
+    if match := _HAVE_YOU.match(question):
+        return f"I have never {_own_voice(match['rest'] or match['before'])}."
+    return None
+
+
+def _own_voice(phrase: str) -> str:
+    return _YOU.sub(lambda m: _OWN_VOICE[m.group(0).lower()], phrase).strip()
 
 
 def affirms(clause_text: str) -> bool:

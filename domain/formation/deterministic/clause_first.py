@@ -39,10 +39,12 @@ from domain.formation.deterministic.coordination import (
     another_object,
     continues_copula,
     copula_item,
+    is_age,
     is_number,
     item_verb,
     items_of,
     momentary,
+    own_subject,
     participle,
     past_form,
     told_of,
@@ -200,6 +202,10 @@ def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
     return text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
 
 
+def _aged(item: Item) -> bool:
+    return item.lemma == "be" and len(item.words) == 1 and is_age(item.words[0])
+
+
 def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before";
     "IT" written in capitals is the field ("I work in IT"), not a pointer."""
@@ -331,6 +337,16 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
         ):
             continue  # "I have a son, 12, and a daughter, 9": a number after what is had is its age
+        if (
+            lemma == "be"
+            and len(part) == 1
+            and is_age(part[0])
+            and found[-1].words
+            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+        ):
+            # "I'm a waitress, 23, and ...": a number alone after what the user is is their age.
+            found.append(Item("be", "is", Aspect.SIMPLE, part))
+            continue
         lead = next((t.lower for t in part if t.lower not in _LEADING_ADVERBS), "")
         if part[0].lower in _SUBJECTS or lead in _OWN_VERB_PHRASE or told_of(part):
             # another subject's statement ("..., it has a few hundred stars"), a negated one, or one with a
@@ -392,8 +408,10 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             found.append(Item(lemma, verb_phrase, aspect, part))  # "I like hiking and camping"
         elif complement is not None:
             found.append(complement)
-        elif _aside(part) or _afterthought(text, part, lemma):
-            break  # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far"
+        elif _aside(part) or _afterthought(text, part, lemma) or own_subject(part) or _aged(found[-1]):
+            # "Moved to Berlin in 2019, still here", "Started a new job, loving it so far", "I eat at weird
+            # hours and the canteen closes at 8"; an age takes nothing more ("..., 45, and a mum of two")
+            break
         else:
             found[-1].words = [*found[-1].words, *part]
     if parse.negated:

@@ -47,6 +47,12 @@ _POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # A coordinated part holding one of these states something of its own: "... and the food is great".
 _FINITE_WORDS = frozenset({"is", "are", "was", "were", "'s", "has", "have", "had", "do", "does", "did"})
 _MAX_OBJECT_WORDS = 4
+_YOUNGEST, _OLDEST = 16, 99
+_SUBJECT_DETERMINERS = _POSSESSIVES | {"the"}
+# A determiner, a noun, a verb and what it takes: the fewest words another subject's statement has here.
+_OWN_SUBJECT_LEAST = 4
+# How far into a coordinated part its own verb may stand: "the right one is".
+_NAMED_REACH = 4
 # A complement opening with a gerund within this many words is a list of gerunds ("either climbing ...").
 _LIST_OPENING = 2
 _NAMED_WORDS = 5
@@ -219,6 +225,19 @@ def _finite_verb(token: Token) -> bool:
     return lemma != token.lower and token.lower not in STOPWORDS and not token.lower.endswith("ing")
 
 
+def own_subject(part: list[Token]) -> bool:
+    """Whether a coordinated part opens with a determined noun and its own verb ("and the canteen closes at
+    8", "and my boss keeps booking calls", "and the right one is starting"): another subject's statement.
+    The verb comes after at least one noun word and has words after it, so a plural noun ending the part
+    ("and the odd coins") is no verb."""
+    if len(part) < _OWN_SUBJECT_LEAST or part[0].lower not in _SUBJECT_DETERMINERS:
+        return False
+    return any(
+        token.lower in _FINITE_WORDS or _finite_verb(token)
+        for token in part[2 : min(len(part) - 1, _NAMED_REACH)]
+    )
+
+
 def copula_item(part: list[Token], first: Item) -> Item | None:
     """An item continuing "I am ...": a short complement of its own ("I'm 34, single"), a participle with
     its phrase ("I'm 67, retired from the post office"), or a progressive verb with an object when the first
@@ -245,6 +264,11 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
 
 def is_number(token: Token) -> bool:
     return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def is_age(token: Token) -> bool:
+    """A number standing alone that reads as an adult's or a teenager's age ("41", not "3" or "2017")."""
+    return token.lower.isdigit() and _YOUNGEST <= int(token.lower) <= _OLDEST
 
 
 def momentary(words: list[Token], lemma: str) -> bool:

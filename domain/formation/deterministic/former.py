@@ -10,13 +10,14 @@ from collections.abc import Sequence
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.answers import affirms, answer_claims, last_question
+from domain.formation.deterministic.answers import affirms, answer_claims, denial, last_question
 from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
+from domain.formation.deterministic.headed_lists import headed_sentences
 from domain.formation.deterministic.parsing import Parse, copula_rest, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
@@ -132,6 +133,12 @@ def _split_contractions(tokens: list[Token]) -> list[Token]:
         for lower, lemma in _CONTRACTIONS.get(token.lower, ((token.lower, token.lemma),)):
             split.append(token._replace(lower=lower, lemma=lemma))
     return split
+
+
+def _sentence_claims(sentence: str, clause: Clause) -> list[Claim]:
+    """The claims of a first-person sentence a clause stands for (a denial, a headed list's item), read by
+    the same rules as the user's own words; the evidence stays the clause's."""
+    return clause_claims(sentence, Clause(clause.seq, clause.index, 0, len(sentence), sentence))
 
 
 def clause_claims(text: str, clause: Clause) -> list[Claim]:
@@ -382,8 +389,18 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
             continue
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
-            claims = clause_claims(text, clause)
-            if question is not None and index == 0:
+            headed = headed_sentences(clause.text)
+            if headed is None:
+                claims = clause_claims(text, clause)
+            else:
+                # "Stuff I can't eat: gluten, dairy": each item read as the sentence its header makes of it.
+                claims = [claim for sentence in headed for claim in _sentence_claims(sentence, clause)]
+            denied = denial(question, clause.text) if question is not None and index == 0 else None
+            if denied is not None:
+                # "God no, I'm useless before 10": the "no" answers the question whatever else the clause
+                # says, as the user's own denial read by the same rules (the span stays the answer's).
+                claims = [*_sentence_claims(denied, clause), *claims]
+            elif question is not None and index == 0:
                 if not any(c.derivation is Derivation.DIRECT for c in claims):
                     claims = answer_claims(question, clause.text)
                 elif affirms(clause.text):

@@ -282,6 +282,7 @@ def object_gap(text: str, tokens: list[Token], at: int) -> bool:
         not noun.lower.isalpha()
         or noun.lower in _JOINING
         or noun.lemma in _TIME_NOUNS
+        or noun.lower == "ago"  # "Two years ago I moved": a time fronted, not a noun the "I" is about
         or text[noun.end : tokens[at].start] != " "
     ):
         return False

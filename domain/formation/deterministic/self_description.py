@@ -11,7 +11,7 @@ A list is a self-description only when at least two of its fragments read so: a 
 """
 
 from domain.formation.deterministic.clause_words import ITEM_VERBS
-from domain.formation.deterministic.coordination import is_number, verb_before_object
+from domain.formation.deterministic.coordination import is_age, is_number, verb_before_object
 from domain.formation.deterministic.parsing import lowered, phrase_of
 from domain.formation.deterministic.predicate_words import SPOUSAL
 from domain.formation.deterministic.relatives import KIN
@@ -27,7 +27,6 @@ _MIN_READ = 2
 _MAX_FRAGMENT_WORDS = 6
 # Where the role's noun may stand in its fragment: "full time electrician".
 _ROLE_WORDS = 3
-_YOUNGEST, _OLDEST = 16, 99
 _STATUS = SPOUSAL | {"single", "retired"}
 _ROLES = OCCUPATIONS | MORE_OCCUPATIONS
 _COUNTS = frozenset({"a", "an", "one"})
@@ -51,7 +50,7 @@ def _reading(text: str, piece: list[Token]) -> str | None:
     words = lowered(phrase_of(text, piece))
     first = piece[0]
     lowers = [t.lower for t in piece]
-    if len(piece) == 1 and first.lower.isdigit() and _YOUNGEST <= int(first.lower) <= _OLDEST:
+    if len(piece) == 1 and is_age(first):
         return f"I'm {words}"
     # "divorced", "married for 10 years", "allergic to peanuts"; "single dad of 2" is a parent.
     alone = len(piece) == 1 or piece[1].lower in STOPWORDS
