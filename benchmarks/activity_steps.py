@@ -1,11 +1,11 @@
 """CPU and SQL statements of each activity step of one consolidation, in process, without Temporal.
 
 The consolidation benchmark measures a worker's CPU per consolidation as a whole; this one splits the part
-spent in activity bodies (store and domain code) by step, so a cut can be aimed and checked. It runs the
-steps of a one-segment consolidation in the order the workflows do (load_batch, the three stages, the
-commit, advance_watermark) on the embedded PostgreSQL with the consolidation benchmark's sessions and
-scripted answers (no latency), and reports per consolidation each step's CPU (this process only) and its
-SQL statements and units of work. The first --warmup sessions are not counted.
+spent in activity bodies (store and domain code) by step, so a cut can be aimed and checked. It runs a
+one-segment consolidation's steps in the order the workflows do (load_batch, the three stages, the commit,
+advance_watermark: evals.consolidation.consolidate_session, each step timed) on the embedded PostgreSQL with
+the consolidation benchmark's sessions and scripted answers (no latency), and reports per consolidation each
+step's CPU (this process only) and its SQL statements and units of work. The first --warmup sessions are not counted.
 
     .venv/bin/python -m benchmarks.activity_steps --sessions 300
 
@@ -17,7 +17,6 @@ advance_watermark 1.9 / 3 / 1; 20 ms and 31 statements in all.
 import argparse
 import tempfile
 import time
-import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -26,10 +25,7 @@ from typing import TypeVar
 
 from sqlalchemy import Engine, event
 
-from activities.batch import BatchActivities
-from activities.commit import CommitActivities
-from activities.contracts import AdvanceWatermarkInput, CommitInput, LoadBatchInput, SessionKey, StageInput
-from activities.stages import StageActivities
+from activities.contracts import SessionKey
 from adapters.embedded.postgres import start_embedded_postgres
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
@@ -37,15 +33,10 @@ from adapters.postgres.uow import PostgresStore
 from adapters.providers.scripted import ScriptedProvider
 from adapters.temporal.client import DEFAULT_FORMATION_POLICY
 from benchmarks.consolidation_benchmark import answer, seed_sessions
-from domain.consolidation import summarize_round
-from domain.formation.segments import passed_gaps
+from evals.consolidation import consolidate_session
 
 In = TypeVar("In")
 Out = TypeVar("Out")
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Steps:
@@ -61,7 +52,7 @@ class Steps:
         event.listen(engine, "before_cursor_execute", lambda *_: self.statements.update([self._current]))
         event.listen(engine, "engine_connect", lambda *_: self.units.update([self._current]))
 
-    def run(self, name: str, step: Callable[[In], Out], arg: In) -> Out:
+    def run(self, name: str, step: Callable[[In], Out], arg: In, /) -> Out:
         self._current = name
         started = time.process_time()
         try:
@@ -79,9 +70,7 @@ def main(args: argparse.Namespace) -> None:
     engine = create_store_engine(start_embedded_postgres(root / "postgres"), pool_size=4)
     upgrade(engine, "head")
     store = PostgresStore(engine)
-    batch = BatchActivities(store, utc_now, None)
-    stages = StageActivities(store, ScriptedProvider(answer), utc_now)
-    commit = CommitActivities(store, utc_now)
+    provider = ScriptedProvider(answer)
     steps = Steps()
     steps.watch(engine)
     try:
@@ -89,42 +78,9 @@ def main(args: argparse.Namespace) -> None:
             if index == args.warmup:
                 steps.clear()
             key = SessionKey(tenant_id="steps", principal_id=f"p-{session.hex[:8]}", session_id=session)
-            run_id, started_at = uuid.uuid4(), utc_now()
-            plan = steps.run(
-                "load_batch", batch.load_batch, LoadBatchInput(session=key, formation_policy=DEFAULT_FORMATION_POLICY)
+            consolidate_session(
+                store, provider, key, DEFAULT_FORMATION_POLICY, datetime.now(UTC), run_step=steps.run
             )
-            reports, commits = [], []
-            for ref in plan.segments:
-                stage_input = StageInput(ref=ref, run_id=run_id)
-                for name, stage in (
-                    ("integrate_episodes", stages.integrate_episodes),
-                    ("anticipate", stages.anticipate),
-                    ("distill", stages.distill),
-                ):
-                    reports.append(steps.run(name, stage, stage_input))
-                commits.append(
-                    steps.run("commit_segment", commit.commit_segment, CommitInput(ref=ref, run_id=run_id))
-                )
-            run = summarize_round(
-                run_id=run_id,
-                owner=key.owner,
-                session_id=session,
-                formation_policy=DEFAULT_FORMATION_POLICY,
-                from_seq=plan.watermark,
-                to_seq=plan.last_seq,
-                stage_reports=reports,
-                commits=commits,
-                started_at=started_at,
-                completed_at=utc_now(),
-            )
-            advance = AdvanceWatermarkInput(
-                session=key,
-                expected=plan.watermark,
-                new=plan.last_seq,
-                run=run,
-                passed=passed_gaps(plan.watermark, plan.last_seq, list(plan.segments)),
-            )
-            steps.run("advance_watermark", batch.advance_watermark, advance)
     finally:
         engine.dispose()
     per = 1 / args.sessions

@@ -8,9 +8,10 @@ activity methods are called directly, so what the evaluation counts (provider ca
 reason categories) is what production records. Rounds repeat while the plan says more is pending.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final
+from typing import Final, Protocol, TypeVar
 from uuid import uuid4
 
 from activities.batch import BatchActivities
@@ -30,6 +31,19 @@ from domain.telemetry import ConsolidationRun
 # A case is a conversation, not a backlog: more rounds than this means the plan never drains.
 MAX_ROUNDS: Final = 16
 
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+
+class StepRunner(Protocol):
+    """Runs one activity step by name: directly, or measured (benchmarks/activity_steps.py)."""
+
+    def __call__(self, name: str, step: Callable[[In], Out], arg: In, /) -> Out: ...
+
+
+def run_directly(name: str, step: Callable[[In], Out], arg: In, /) -> Out:
+    return step(arg)
+
 
 @dataclass
 class SessionRounds:
@@ -46,9 +60,10 @@ def consolidate_session(
     formation_policy: str,
     now: datetime,
     model: MemoryModel | None = None,
+    run_step: StepRunner = run_directly,
 ) -> SessionRounds:
     """Every round of one idle on `session`, consolidated at `now`; `model` is what `provider` calls, the
-    model formation@8 and formation@10 budget their one call at."""
+    model formation@8 and formation@10 budget their one call at; `run_step` runs each activity step."""
 
     def clock() -> datetime:
         return now
@@ -63,7 +78,9 @@ def consolidate_session(
     commit = CommitActivities(uow_factory, clock)
     rounds = SessionRounds()
     for _ in range(MAX_ROUNDS):
-        plan = batch.load_batch(LoadBatchInput(session=session, formation_policy=formation_policy))
+        plan = run_step(
+            "load_batch", batch.load_batch, LoadBatchInput(session=session, formation_policy=formation_policy)
+        )
         if plan.empty:
             break
         run_id = uuid4()
@@ -72,8 +89,12 @@ def consolidate_session(
         admitted = 0
         for ref in plan.segments:
             stage_input = StageInput(ref=ref, run_id=run_id)
-            reports += [stage(stage_input) for stage in stages]
-            report = commit.commit_segment(CommitInput(ref=ref, run_id=run_id, admitted_before=admitted))
+            reports += [run_step(stage.__name__, stage, stage_input) for stage in stages]
+            report = run_step(
+                "commit_segment",
+                commit.commit_segment,
+                CommitInput(ref=ref, run_id=run_id, admitted_before=admitted),
+            )
             admitted += report.admitted
             commits.append(report)
         run = summarize_round(
@@ -88,8 +109,10 @@ def consolidate_session(
             started_at=now,
             completed_at=now,
         )
-        batch.advance_watermark(
-            AdvanceWatermarkInput(session=session, expected=plan.watermark, new=plan.last_seq, run=run)
+        run_step(
+            "advance_watermark",
+            batch.advance_watermark,
+            AdvanceWatermarkInput(session=session, expected=plan.watermark, new=plan.last_seq, run=run),
         )
         rounds.runs.append(run)
         rounds.segments += plan.segments
