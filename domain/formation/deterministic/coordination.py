@@ -20,6 +20,7 @@ from domain.formation.deterministic.clause_words import (
     TRAILING,
     TRANSIENT,
 )
+from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
@@ -31,10 +32,6 @@ _OBJECT_OPENERS = frozenset({"my", "the", "our", "his", "her", "their", "some", 
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s"})
 # "..., my wife does": "do" standing for another person's verb.
 _DO_FORMS = frozenset({"do", "does", "did"})
-_IRREGULAR_PASTS = frozenset(
-    {"went", "gave", "got", "came", "took", "made", "broke", "left", "fell", "ran", "grew", "began", "became"}
-    | {"sold", "bought", "lost", "won", "said", "told", "kept", "found", "wrote", "drove", "paid", "spent"}
-)
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 _UNTIL = frozenset({"until", "till", "til"})
@@ -216,7 +213,7 @@ def _past(token: Token) -> bool:
     """A verb's simple past, regular or irregular ("started", "gave"), not a plural noun or a participle
     the lemmatizer cannot tell from an adjective."""
     lemma = PAST_FORMS.get(token.lower) or verb_lemma(token)
-    return lemma != token.lower and (token.lower.endswith("ed") or token.lower in _IRREGULAR_PASTS)
+    return lemma != token.lower and (token.lower.endswith("ed") or token.lower in IRREGULAR_PASTS)
 
 
 def _finite_verb(token: Token) -> bool:

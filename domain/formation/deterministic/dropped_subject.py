@@ -20,6 +20,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import is_number, participle
+from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
@@ -46,26 +47,8 @@ _FIRST_WORD = re.compile(
     r"|still)\b[\s,.]*)*"
     r"(?P<word>[A-Za-z]+)"
 )
-_IRREGULAR_PASTS = frozenset(
-    {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
-    | {
-        "bought",
-        "built",
-        "sold",
-        "kept",
-        "lost",
-        "won",
-        "met",
-        "drove",
-        "rode",
-        "swam",
-        "fell",
-        "quit",
-        "got",
-    }
-    | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose", "been"}
-    | {"born"}
-)
+# Past forms that open a clause with its "I" left out, with the participles "been" and "born".
+_OPENING_PASTS = IRREGULAR_PASTS | {"been", "born"}
 # Verbs of feeling in their base form leave out "I": "Hate winter.", "Love hiking"; "like" is a filler.
 _FEELINGS = FEELINGS - {"like"}
 # Participles that leave out "I was": "Born and raised in Glasgow".
@@ -140,7 +123,7 @@ def opens_with_past(body: str) -> bool:
     if match is None:
         return False
     word = match["word"].lower()
-    if word.endswith(("ed", "ing")) or word in _IRREGULAR_PASTS or word in _FEELINGS:
+    if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
     words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]

@@ -51,6 +51,14 @@ _IRREGULAR_PARTICIPLE = _IRREGULAR_PAST | {
     "feed": "fed",
     "pay": "paid",
 }
+# Simple pasts the "-ed" ending does not show, as a clause is read: "Moved to Leeds" and "Went back to
+# school" open with a past; "..., my youngest started school" and "..., my knee gave out" state one.
+IRREGULAR_PASTS = frozenset(
+    {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
+    | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit", "got"}
+    | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose"}
+    | {"gave", "said", "told", "found"}
+)
 _CONSONANT_Y = re.compile(r"[^aeiou]y$")
 # One syllable closed by one consonant after one vowel doubles it: "stop" -> "stopped", "plan" -> "planned".
 _DOUBLING = re.compile(r"^[^aeiou]*[aeiou][bdgmnpt]$")
