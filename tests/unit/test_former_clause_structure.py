@@ -143,7 +143,8 @@ def statements(*turns: str) -> set[str]:
         (
             "A: What do you do for a living?",
             "welder, mostly pipelines",
-            "User works as welder, mostly pipelines.",
+            # An agent noun alone reads as "I'm a welder" before the answer borrows the question's "do".
+            "User is a welder.",
         ),
         ("A: Do you have kids?", "three, all grown up", "User has three kids, all grown up."),
         ("A: Do you have pets?", "yes, a lazy old cat", "User has a lazy old cat."),
@@ -347,7 +348,7 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         ("Allergic to penicillin btw", "User is allergic to penicillin."),
         # Answers: a count, a job, a place, a counted noun, a "yes" that goes on.
         ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
-        ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
+        ("A: What's your job?", "bus driver, been at it 9 years", "User is a bus driver."),
         ("A: Which town are you from?", "Galway", "User is from Galway."),
         # One claim a thing had, atomic as the training memories are (was one claim of the whole list).
         ("A: Do you have pets?", "three hens and a goat", "User has three hens."),

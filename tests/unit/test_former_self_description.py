@@ -92,6 +92,39 @@ def test_a_phrase_that_only_looks_like_a_kind_of_person_forms_nothing(text: str)
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("Crane operator, 30 years.", "User is a crane operator."),
+        ("Night cleaner at the hospital.", "User is a night cleaner at the hospital."),
+        ("Dog groomer in Leeds.", "User is a dog groomer in Leeds."),
+        ("Forklift driver, mostly days.", "User is a forklift driver."),
+        ("School bus dispatcher here.", "User is a school bus dispatcher."),
+    ],
+)
+def test_an_agent_noun_with_its_i_am_left_out_forms_who_the_user_is(text: str, expected: str) -> None:
+    # No role list names these: the noun is one who does what its verb says ("operate", "clean", "groom").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dentist at 3, then groceries.",  # an appointment with one, a listed role's noun
+        "Hairdresser on Friday, then lunch with Mum.",
+        "Vet at 10am tomorrow for the cat.",
+        "Shower in the morning then work.",
+        "Nurse at the desk was rude.",  # the role is the subject of its own verb
+        "Number at the top is wrong.",
+        "Printer at work is jammed again.",
+        "Charger for my laptop, where is it?",  # "charge" + "-er", by the user's own thing
+        "Mother in hospital, visiting tonight.",
+    ],
+)
+def test_a_role_noun_that_is_an_appointment_a_subject_or_a_thing_forms_no_role(text: str) -> None:
+    assert not any(statement.startswith("User is a") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("dad of 3 boys, all under 6", "User is a dad of 3 boys."),
         ("Proud mum of twins.", "User is a proud mum of twins."),
         ("Single father of two, full-time.", "User is a single father of two."),
