@@ -173,7 +173,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if related:
             return related
         if not implied:
-            requests = request_claims(text, tokens) if requested else []
+            # "dont use emojis": an instruction typed without its apostrophe reads as "don't".
+            requests = []
+            if requested:
+                unsplit = not _UNSPLIT.isdisjoint(t.lower for t in tokens)
+                requests = request_claims(text, _split_contractions(tokens) if unsplit else tokens)
             if requests:
                 return requests
             # A self-description reads each fragment whole; the dropped-subject path would read "married for
