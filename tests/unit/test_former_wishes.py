@@ -176,3 +176,20 @@ def test_a_please_that_closes_a_request_does_not_open_one(text: str, expected: s
 def test_a_dont_after_a_comma_is_no_item_of_the_clause_before_it(text: str) -> None:
     # Each formed "User does dont ..." / "User does don't ...": the "don't" read as another verb of the list.
     assert not any(" does do" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to shellfish, so nothing with shrimp please.", "User wants nothing with shrimp."),
+        ("Nothing with nuts please, my son is allergic.", "User wants nothing with nuts."),
+        ("I dont like sweet food, also no spicy please", "User does not want spicy."),
+    ],
+)
+def test_a_polite_nothing_with_a_kind_or_a_no_after_also_is_a_standing_wish(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["nothing please, I'm fine", "so nothing else please", "Nothing for me, thanks."])
+def test_a_polite_nothing_that_names_no_kind_forms_no_wish(text: str) -> None:
+    assert not any(statement.startswith("User wants nothing") for statement in statements(text))

@@ -86,7 +86,8 @@ _GIVING = frozenset({"give", "send", "show", "message", "text", "email"})
 _RECEIVERS = frozenset({"me", "us"})
 # Verbs whose object is followed by what it is to be: "keep replies | under five lines".
 _COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
-_REFUSAL_OPENERS = frozenset({"so", "and", "but"}) | _PLEASE
+_REFUSAL_OPENERS = frozenset({"so", "and", "but", "also"}) | _PLEASE
+_REFUSALS = frozenset({"no", "nothing"})
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # How the agent is to treat the user holds beyond this answer: "remind me to ...", "fix my typos", "be
 # patient with me", "go easy on me"; "so" asks it as plainly as "please" when it does ("I'm a slow reader so
@@ -275,13 +276,18 @@ def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
             or "," in text[tokens[at - 1].end : token.start]
         )
         following = tokens[at + 1].lower
-        if token.lower != "no" or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
+        if token.lower not in _REFUSALS or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
             continue
         items = items_of(text, tokens[at + 1 :])
-        if items:
-            refused.append(
-                _wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])
-            )
+        if not items:
+            continue
+        lemmas = ["no", *(t.lemma for t in items[0])]
+        if token.lower == "nothing":
+            # "so nothing with shrimp please": what is refused is anything of the kind its phrase names.
+            if following in _WITH:
+                refused.append(_wish("wants", f"nothing {phrase_of(text, items[0])}", lemmas))
+            continue
+        refused.append(_wish("does not want", phrase_of(text, items[0]), lemmas))
     return refused
 
 
