@@ -92,6 +92,8 @@ _MAX_NOUN_PHRASE = 3
 # out at planting even though he's 81".
 _REASONS = frozenset({"though", "although", "because", "since", "cause", "cuz"})
 _PHRASE_ENDS = (",", ";", ":", "(", ")", ".", "!", "?")
+# What opens a clause whose statement holds, unlike "if" or "when" ("if my wife finds out").
+_ASSERTING_SUBORDINATORS = frozenset({"since", "because", "cause", "cuz", "after"})
 
 
 _COPULA_NEXT = frozenset(
@@ -318,8 +320,12 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             continue  # "my roommate's sister" is someone else's relative
         if tokens[head].lemma not in _PARENTS:
             claims.append(_has_claim(named))
+        # "Since my wife died two years ago I live alone": a reason or a time asserts its own clause, which
+        # ends where the user's own begins.
+        subordinate = at > 0 and tokens[at - 1].lower in _ASSERTING_SUBORDINATORS
         starts_clause = (
             at == 0
+            or subordinate
             or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
             or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
         )
@@ -339,7 +345,10 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             noun = tokens[head]
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
             holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
-            held = held_claims(text, tokens[end:], holder, plural_noun(tokens[head]))
+            stop = len(tokens)
+            if subordinate:
+                stop = next((j for j in range(end, len(tokens)) if tokens[j].lower == "i"), stop)
+            held = held_claims(text, tokens[end:stop], holder, plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims
