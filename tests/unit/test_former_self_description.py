@@ -171,3 +171,22 @@ def test_been_without_a_duration_forms_nothing(text: str) -> None:
 @pytest.mark.parametrize("text", ["Been there for 5 years, loved it.", "been on hold for 20 minutes"])
 def test_been_with_a_pointer_or_a_moments_duration_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Night porter, mostly overnights.", {"User is a night porter.", "User works mostly overnights."}),
+        ("ER nurse, nights, two kids.", {"User is an ER nurse.", "User works nights.", "User has two kids."}),
+        ("Crane operator, nights, 5 on 2 off.", {"User is a crane operator.", "User works nights."}),
+    ],
+)
+def test_a_shift_beside_a_role_is_when_the_user_works(text: str, expected: set[str]) -> None:
+    formed = statements(text)
+    assert expected <= formed
+    assert not any(statement.startswith("User 5") for statement in formed)  # a number is no verb
+
+
+@pytest.mark.parametrize("text", ["Nights, days, whenever really.", "Hiking, weekends mostly, and nights out with friends."])
+def test_a_shift_word_without_a_role_is_no_work(text: str) -> None:
+    assert not any(statement.startswith("User works") for statement in statements(text))
