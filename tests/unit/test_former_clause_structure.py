@@ -17,6 +17,11 @@ AT = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
 
 def statements(*turns: str) -> set[str]:
     """The direct statements of a conversation; a turn opening with "A: " is the agent's."""
+    return {statement for _, statement in stated(*turns)}
+
+
+def stated(*turns: str) -> set[tuple[Polarity, str]]:
+    """The direct statements of a conversation with their polarity; a turn opening with "A: " is the agent's."""
     events = [
         SourceEvent(
             tenant_id="t1",
@@ -31,7 +36,7 @@ def statements(*turns: str) -> set[str]:
         )
         for seq, turn in enumerate(turns, start=1)
     ]
-    return {c.statement for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
+    return {(c.polarity, c.statement) for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
 
 
 @pytest.mark.parametrize(
@@ -573,3 +578,30 @@ def test_being_a_position_is_held_like_as_a_position(text: str, expected: str) -
 
 def test_being_of_the_moment_is_no_position() -> None:
     assert "User is a pain." not in statements("Being a pain, I know, but can you check again?")
+
+
+@pytest.mark.parametrize(
+    ("agent", "user", "retracted"),
+    [
+        ("A: Since you're a nurse, here are some shift tips.", "I'm not a nurse, I'm a care assistant.", "User no longer is a nurse."),
+        ("A: Got it, you're vegan.", "I'm not vegan, I just avoid dairy.", "User no longer is vegan."),
+        ("A: As a runner, you'll like this.", "I'm not a runner.", "User no longer is a runner."),
+    ],
+)
+def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(agent: str, user: str, retracted: str) -> None:
+    formed = stated(agent, user)
+    assert (Polarity.RETRACT, retracted) in formed
+    assert not any(polarity is Polarity.ASSERT and "not" in statement.split() for polarity, statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("agent", "user", "denied"),
+    [
+        # The agent said nothing of the user: the denial is the user's own statement.
+        ("A: Do you want a vegan recipe?", "I'm not vegan.", "User is not vegan."),
+        # The agent said something else of the user.
+        ("A: Since you're a nurse, here are some tips.", "I'm not a morning person.", "User is not a morning person."),
+    ],
+)
+def test_a_denial_of_what_the_agent_did_not_say_stays_a_statement(agent: str, user: str, denied: str) -> None:
+    assert (Polarity.ASSERT, denied) in stated(agent, user)
