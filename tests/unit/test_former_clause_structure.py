@@ -605,3 +605,22 @@ def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(agent: str
 )
 def test_a_denial_of_what_the_agent_did_not_say_stays_a_statement(agent: str, user: str, denied: str) -> None:
     assert (Polarity.ASSERT, denied) in stated(agent, user)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Live on a houseboat near Utrecht.", "User lives on a houseboat near Utrecht."),
+        ("Work from home mostly, two days in the office.", "User works from home mostly."),
+        ("Work nights at the care home.", "User works nights at the care home."),
+    ],
+)
+def test_live_or_work_with_its_i_left_out_says_where_or_how(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Work through this with me.", "Work on the intro first.", "Work it out for me please.", "Live and learn!"]
+)
+def test_live_or_work_as_an_instruction_or_a_saying_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

@@ -53,6 +53,12 @@ _FIRST_WORD = re.compile(
 _OPENING_PASTS = IRREGULAR_PASTS | {"been", "born"}
 # Verbs of feeling in their base form leave out "I": "Hate winter.", "Love hiking"; "like" is a filler.
 _FEELINGS = FEELINGS - {"like"}
+# Base forms that leave out "I" when they say where or how the user lives or works, with the words that may
+# follow them so: "Live on a narrowboat", "Work from home", "Work nights".
+_LIVING: dict[str, frozenset[str]] = {
+    "live": frozenset({"in", "on", "at", "near", "with", "alone", "abroad", "outside"}),
+    "work": frozenset({"in", "at", "from", "as", "for", "nights", "days", "evenings", "weekends", "remotely"}),
+}
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
 _FILLERS = frozenset(
@@ -130,7 +136,7 @@ def opens_with_past(body: str) -> bool:
     if match is None:
         return False
     word = match["word"].lower()
-    if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS:
+    if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS or word in _LIVING:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
     words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
@@ -232,6 +238,10 @@ def _opening(tokens: list[Token]) -> int | None:
             lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
         )
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
+    if first.lower in _LIVING:
+        # "Live on a narrowboat", "Work from home mostly": where or how the user lives or works, which no
+        # instruction to the agent asks ("Work through this with me" is one).
+        return at if tokens[at + 1].lower in _LIVING[first.lower] else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
         return at if tokens[at + 1].lower != "to" else None
