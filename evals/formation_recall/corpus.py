@@ -1,9 +1,10 @@
 """The formation recall corpus: ordinary speech to an agent, labelled with the claims a person would expect.
 
-Seven frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl`,
+Eight frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl`,
 `dev3.jsonl`, `dev4.jsonl`, `dev5.jsonl` and `dev6.jsonl`, which rule work may be tuned on (`dev2` was
 written and frozen before the second round of rule work read any miss, `dev3` before the fourth, `dev4`
-before the sixth, `dev5` before the seventh, `dev6` before the eighth), and
+before the sixth, `dev5` before the seventh, `dev6` before the eighth); `dev7.jsonl`, written and frozen
+before the ninth round, which that round read as totals only (its transfer check, `TOTALS_ONLY`); and
 `unseen.jsonl`, authored and committed before any rule change and never read while changing rules. The
 loader refuses a part whose content no longer matches its record, so an edit is a deliberate re-freeze that
 shows in review.
@@ -40,7 +41,13 @@ class Part(StrEnum):
     DEV4 = "dev4"
     DEV5 = "dev5"
     DEV6 = "dev6"
+    DEV7 = "dev7"
     UNSEEN = "unseen"
+
+
+# Parts rule work reads as totals only, never by miss: `unseen` always, and `dev7` while it is the ninth
+# round's check that rules read on `dev` to `dev6` transfer to people they were not written for.
+TOTALS_ONLY = frozenset({Part.DEV7, Part.UNSEEN})
 
 
 class CorpusDigestMismatch(ValueError):

@@ -1,6 +1,6 @@
 """Direct recall and benign precision of a former over the formation recall corpus.
 
-Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|dev2|dev3|dev4|dev5|dev6|unseen] [--misses] [--json]
+Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|dev2|dev3|dev4|dev5|dev6|dev7|unseen] [--misses] [--json]
 
 Direct recall is the share of expected claims some formed direct candidate of the same polarity states.
 Benign precision is the share of formed direct candidates that state an expected claim or one the case
@@ -13,7 +13,8 @@ statement-only controls with) against any acceptable rendering; the labels name 
 longevity, so the scorer's full match is not applied. The runtime's statement equivalence
 (`domain.formation.equivalence.same_claim`, stricter because merging is irreversible) is reported beside it
 for continuity with the first measurements. `--misses` lists what the development parts missed under the
-main matcher; it refuses the unseen part, which must not steer rule work.
+main matcher; it refuses the unseen part, which must not steer rule work, and any other part read as totals
+only (`corpus.TOTALS_ONLY`).
 """
 
 import argparse
@@ -27,7 +28,7 @@ from domain.events import SourceEvent
 from domain.formation.deterministic.former import fallback_candidates
 from domain.formation.equivalence import same_claim
 from domain.policy.versions import DISTILLATION_SCORER
-from evals.formation_recall.corpus import Case, GoldClaim, Part, load
+from evals.formation_recall.corpus import TOTALS_ONLY, Case, GoldClaim, Part, load
 from evals.scorer import FormedBelief, GoldExpectation, score_statement
 
 Matcher = Callable[[GoldClaim, MemoryCandidate], bool]
@@ -144,8 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     parts = [Part(p) for p in args.part] if args.part else list(Part)
-    if args.misses and Part.UNSEEN in parts:
-        parser.error("--misses reads the development parts only")
+    if args.misses and TOTALS_ONLY & set(parts):
+        parser.error("--misses reads the development parts only, not " + ", ".join(sorted(TOTALS_ONLY)))
     results = [score(part, matcher=matcher) for matcher in MATCHERS for part in parts]
     if args.json:
         for result in results:

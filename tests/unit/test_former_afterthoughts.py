@@ -44,3 +44,31 @@ def test_a_project_for_someone_is_filed_as_a_project() -> None:
     assert (ClaimKind.ONGOING_PROJECT, "User is building a treehouse for their kids.") in {
         (c.claim_kind, c.statement) for c in formed
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A past with its "I" left out after a comma.
+        ("I have celiac disease, diagnosed in 2019.", "User has celiac disease."),
+        ("I have type 2 diabetes, found out last year.", "User has type 2 diabetes."),
+        # A span of time after a possession's comma.
+        ("I have evening shifts at the library, 10 hours a week.", "User has evening shifts at the library."),
+    ],
+)
+def test_a_left_out_past_or_a_span_after_a_comma_ends_the_item(text: str, expected: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert not any(statement.startswith(expected[:-1] + ",") for statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "and", not a comma, before the past coordinates it.
+        ("I started a blog last month and named it Tea Time.", "User started a blog last month and named it Tea Time."),
+        ("I have two kids, 3 and 5.", "User has two kids."),
+    ],
+)
+def test_a_coordinated_past_or_an_age_is_not_cut_as_an_aside(text: str, expected: str) -> None:
+    assert expected in statements(text)

@@ -145,3 +145,32 @@ def test_more_question_shapes_lend_their_predicate(turns: tuple[str, ...], expec
 )
 def test_an_answer_naming_neither_choice_or_this_moment_forms_nothing(turns: tuple[str, ...]) -> None:
     assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("A: Any allergies?", "Penicillin."), "User is allergic to penicillin."),
+        (("A: Do you have any food allergies?", "Peanuts, quite a bad one"), "User is allergic to peanuts."),
+    ],
+)
+def test_an_answer_about_allergies_names_what_the_user_is_allergic_to(
+    turns: tuple[str, str], expected: str
+) -> None:
+    formed = statements(*turns)
+    assert expected in formed
+    assert not any(statement.startswith("User has P") for statement in formed)  # was "User has Penicillin."
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("A: Any allergies?", "not that I know of"),
+        ("A: Do you have any questions?", "yes"),
+        ("A: Do you have any questions?", "yes, one about the refund"),
+        ("A: Is there anything else I can help with?", "yes, my car insurance"),
+        ("A: Do you have any pets?", "yes"),  # was "User has any pets."
+    ],
+)
+def test_an_answer_that_names_nothing_of_the_user_forms_nothing(turns: tuple[str, str]) -> None:
+    assert statements(*turns) == set()

@@ -95,3 +95,28 @@ def test_me_and_a_relative_of_the_moment_forms_no_claim_of_the_user(text: str) -
     # The relative's own claims ("User has a dad.") may form; none of the user's doing.
     of_the_user = {s for s in statements(text) if s.startswith("User ") and "has a" not in s}
     assert of_the_user == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We have twins and a baby, and the youngest has reflux.", "User's youngest has reflux."),
+        ("I have three kids and the eldest just started college.", "User's eldest just started college."),
+        ("I have two sons and my oldest plays rugby.", "User's oldest plays rugby."),
+    ],
+)
+def test_the_youngest_or_eldest_of_the_users_children_holds_what_is_said_of_them(text: str, expected: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert not any(statement.startswith("User has a") and "est" in statement for statement in formed)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The youngest is 12 and my son is 14.",  # no relative of the user named before "the youngest"
+        "I'm the oldest of five.",
+    ],
+)
+def test_an_ordinal_of_no_relative_named_holds_nothing(text: str) -> None:
+    assert not any(statement.startswith(("User's youngest", "User's oldest")) for statement in statements(text))

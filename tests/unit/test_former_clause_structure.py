@@ -17,6 +17,11 @@ AT = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
 
 def statements(*turns: str) -> set[str]:
     """The direct statements of a conversation; a turn opening with "A: " is the agent's."""
+    return {statement for _, statement in stated(*turns)}
+
+
+def stated(*turns: str) -> set[tuple[Polarity, str]]:
+    """The direct statements of a conversation with their polarity; a turn opening with "A: " is the agent's."""
     events = [
         SourceEvent(
             tenant_id="t1",
@@ -31,7 +36,7 @@ def statements(*turns: str) -> set[str]:
         )
         for seq, turn in enumerate(turns, start=1)
     ]
-    return {c.statement for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
+    return {(c.polarity, c.statement) for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
 
 
 @pytest.mark.parametrize(
@@ -143,7 +148,8 @@ def statements(*turns: str) -> set[str]:
         (
             "A: What do you do for a living?",
             "welder, mostly pipelines",
-            "User works as welder, mostly pipelines.",
+            # An agent noun alone reads as "I'm a welder" before the answer borrows the question's "do".
+            "User is a welder.",
         ),
         ("A: Do you have kids?", "three, all grown up", "User has three kids, all grown up."),
         ("A: Do you have pets?", "yes, a lazy old cat", "User has a lazy old cat."),
@@ -347,7 +353,7 @@ def test_a_correction_only_retracts(text: str, retracted: str, thing: str) -> No
         ("Allergic to penicillin btw", "User is allergic to penicillin."),
         # Answers: a count, a job, a place, a counted noun, a "yes" that goes on.
         ("A: How many languages do you speak?", "three, badly", "User speaks three languages, badly."),
-        ("A: What's your job?", "bus driver, been at it 9 years", "User works as bus driver."),
+        ("A: What's your job?", "bus driver, been at it 9 years", "User is a bus driver."),
         ("A: Which town are you from?", "Galway", "User is from Galway."),
         # One claim a thing had, atomic as the training memories are (was one claim of the whole list).
         ("A: Do you have pets?", "three hens and a goat", "User has three hens."),
@@ -572,3 +578,49 @@ def test_being_a_position_is_held_like_as_a_position(text: str, expected: str) -
 
 def test_being_of_the_moment_is_no_position() -> None:
     assert "User is a pain." not in statements("Being a pain, I know, but can you check again?")
+
+
+@pytest.mark.parametrize(
+    ("agent", "user", "retracted"),
+    [
+        ("A: Since you're a nurse, here are some shift tips.", "I'm not a nurse, I'm a care assistant.", "User no longer is a nurse."),
+        ("A: Got it, you're vegan.", "I'm not vegan, I just avoid dairy.", "User no longer is vegan."),
+        ("A: As a runner, you'll like this.", "I'm not a runner.", "User no longer is a runner."),
+    ],
+)
+def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(agent: str, user: str, retracted: str) -> None:
+    formed = stated(agent, user)
+    assert (Polarity.RETRACT, retracted) in formed
+    assert not any(polarity is Polarity.ASSERT and "not" in statement.split() for polarity, statement in formed)
+
+
+@pytest.mark.parametrize(
+    ("agent", "user", "denied"),
+    [
+        # The agent said nothing of the user: the denial is the user's own statement.
+        ("A: Do you want a vegan recipe?", "I'm not vegan.", "User is not vegan."),
+        # The agent said something else of the user.
+        ("A: Since you're a nurse, here are some tips.", "I'm not a morning person.", "User is not a morning person."),
+    ],
+)
+def test_a_denial_of_what_the_agent_did_not_say_stays_a_statement(agent: str, user: str, denied: str) -> None:
+    assert (Polarity.ASSERT, denied) in stated(agent, user)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Live on a houseboat near Utrecht.", "User lives on a houseboat near Utrecht."),
+        ("Work from home mostly, two days in the office.", "User works from home mostly."),
+        ("Work nights at the care home.", "User works nights at the care home."),
+    ],
+)
+def test_live_or_work_with_its_i_left_out_says_where_or_how(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Work through this with me.", "Work on the intro first.", "Work it out for me please.", "Live and learn!"]
+)
+def test_live_or_work_as_an_instruction_or_a_saying_forms_nothing(text: str) -> None:
+    assert statements(text) == set()

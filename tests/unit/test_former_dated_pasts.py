@@ -53,3 +53,23 @@ def test_an_undated_or_passing_past_forms_nothing_of_it(text: str, unwanted: str
 )
 def test_a_time_fronted_with_ago_leaves_the_clause_its_subject(text: str, expected: str) -> None:
     assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Since my husband retired in 2020 I do all the gardening.", "User's husband retired in 2020."),
+        ("I moved here after my dad retired in 2010.", "User's dad retired in 2010."),
+        ("Because my partner works nights I do the school run.", "User's partner works nights."),
+    ],
+)
+def test_a_relatives_clause_after_since_because_or_after_is_theirs(text: str, expected: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    # The relative's clause ends where the user's own begins ("... in 2020 they do all the gardening").
+    assert not any(statement.startswith(expected[:-1] + " ") for statement in formed)
+
+
+@pytest.mark.parametrize("text", ["If my wife finds out I'll be in trouble.", "When my son drives I get nervous."])
+def test_a_relatives_clause_after_if_or_when_states_nothing_of_them(text: str) -> None:
+    assert not any(statement.startswith("User's") for statement in statements(text))

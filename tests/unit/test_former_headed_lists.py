@@ -38,3 +38,18 @@ def test_a_header_lends_each_item_its_predicate(text: str, expected: set[str]) -
 )
 def test_a_header_that_names_no_predicate_of_the_user_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Places I've lived: Leeds", {"User has lived in Leeds."}),
+        ("Cities I've worked: Berlin, Munich.", {"User has worked in Berlin.", "User has worked in Munich."}),
+        ("Countries I've been: Peru, Chile", {"User has been to Peru.", "User has been to Chile."}),
+    ],
+)
+def test_a_places_header_lends_its_preposition_too(text: str, expected: set[str]) -> None:
+    formed = statements(text)
+    assert expected <= formed
+    # Was "User has lived Leeds.": the place read as the verb's object.
+    assert "User has lived Leeds." not in formed

@@ -92,6 +92,39 @@ def test_a_phrase_that_only_looks_like_a_kind_of_person_forms_nothing(text: str)
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("Crane operator, 30 years.", "User is a crane operator."),
+        ("Night cleaner at the hospital.", "User is a night cleaner at the hospital."),
+        ("Dog groomer in Leeds.", "User is a dog groomer in Leeds."),
+        ("Forklift driver, mostly days.", "User is a forklift driver."),
+        ("School bus dispatcher here.", "User is a school bus dispatcher."),
+    ],
+)
+def test_an_agent_noun_with_its_i_am_left_out_forms_who_the_user_is(text: str, expected: str) -> None:
+    # No role list names these: the noun is one who does what its verb says ("operate", "clean", "groom").
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dentist at 3, then groceries.",  # an appointment with one, a listed role's noun
+        "Hairdresser on Friday, then lunch with Mum.",
+        "Vet at 10am tomorrow for the cat.",
+        "Shower in the morning then work.",
+        "Nurse at the desk was rude.",  # the role is the subject of its own verb
+        "Number at the top is wrong.",
+        "Printer at work is jammed again.",
+        "Charger for my laptop, where is it?",  # "charge" + "-er", by the user's own thing
+        "Mother in hospital, visiting tonight.",
+    ],
+)
+def test_a_role_noun_that_is_an_appointment_a_subject_or_a_thing_forms_no_role(text: str) -> None:
+    assert not any(statement.startswith("User is a") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("dad of 3 boys, all under 6", "User is a dad of 3 boys."),
         ("Proud mum of twins.", "User is a proud mum of twins."),
         ("Single father of two, full-time.", "User is a single father of two."),
@@ -138,3 +171,22 @@ def test_been_without_a_duration_forms_nothing(text: str) -> None:
 @pytest.mark.parametrize("text", ["Been there for 5 years, loved it.", "been on hold for 20 minutes"])
 def test_been_with_a_pointer_or_a_moments_duration_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Night porter, mostly overnights.", {"User is a night porter.", "User works mostly overnights."}),
+        ("ER nurse, nights, two kids.", {"User is an ER nurse.", "User works nights.", "User has two kids."}),
+        ("Crane operator, nights, 5 on 2 off.", {"User is a crane operator.", "User works nights."}),
+    ],
+)
+def test_a_shift_beside_a_role_is_when_the_user_works(text: str, expected: set[str]) -> None:
+    formed = statements(text)
+    assert expected <= formed
+    assert not any(statement.startswith("User 5") for statement in formed)  # a number is no verb
+
+
+@pytest.mark.parametrize("text", ["Nights, days, whenever really.", "Hiking, weekends mostly, and nights out with friends."])
+def test_a_shift_word_without_a_role_is_no_work(text: str) -> None:
+    assert not any(statement.startswith("User works") for statement in statements(text))

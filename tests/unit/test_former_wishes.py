@@ -134,3 +134,62 @@ def test_a_refused_kind_of_thing_is_a_standing_wish_without_please(text: str, ex
 )
 def test_a_dont_about_this_answer_forms_no_wish(text: str) -> None:
     assert not any("want" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A first word that only looks like a verb ("Honestly", "Lol") yields to the "please" that opens the
+        # instruction.
+        ("Honestly I'm a slow reader so pls don't send me long articles.", "User does not want long articles."),
+        ("Lol I hate phone calls so please use email for everything.", "User wants email used for everything."),
+        # "dont" typed without its apostrophe, alone or after a comma.
+        ("dont recommend chain restaurants pls", "User does not want chain restaurants recommended."),
+        ("I'm vegan, dont send me recipes with eggs.", "User does not want recipes with eggs."),
+        ("I work nights, don't email me newsletters.", "User does not want newsletters."),
+    ],
+)
+def test_a_wish_opened_after_a_discourse_word_or_a_comma_is_read(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A "please" that closes a request of no verb keeps its reading from the clause's start.
+        ("Metric units please, I'm in Germany.", "User wants metric units."),
+        ("Short answers please, I'm busy.", "User wants short answers."),
+    ],
+)
+def test_a_please_that_closes_a_request_does_not_open_one(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "so i sleep till 2pm, dont message me tips for mornings",
+        "I eat fish, don't eat meat.",
+        "I'm tired, don't give me the lecture.",
+    ],
+)
+def test_a_dont_after_a_comma_is_no_item_of_the_clause_before_it(text: str) -> None:
+    # Each formed "User does dont ..." / "User does don't ...": the "don't" read as another verb of the list.
+    assert not any(" does do" in statement for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to shellfish, so nothing with shrimp please.", "User wants nothing with shrimp."),
+        ("Nothing with nuts please, my son is allergic.", "User wants nothing with nuts."),
+        ("I dont like sweet food, also no spicy please", "User does not want spicy."),
+    ],
+)
+def test_a_polite_nothing_with_a_kind_or_a_no_after_also_is_a_standing_wish(text: str, expected: str) -> None:
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize("text", ["nothing please, I'm fine", "so nothing else please", "Nothing for me, thanks."])
+def test_a_polite_nothing_that_names_no_kind_forms_no_wish(text: str) -> None:
+    assert not any(statement.startswith("User wants nothing") for statement in statements(text))

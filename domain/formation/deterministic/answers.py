@@ -98,6 +98,10 @@ _QUALIFYING = re.compile(
 # A question about the agent's offer or this moment: a "yes" says nothing about the user.
 _OWN_STATEMENT = re.compile(r"(?:and|but|so|though|my|our|i|i'm|im|we|he|she|they|it)\b", re.IGNORECASE)
 _OFFER = re.compile(r"\b(?:me|I|sure|ready|ok|okay|there)\b", re.IGNORECASE)
+# A question about the conversation itself: whatever answers it says nothing about the user.
+_CONVERSATION = re.compile(r"\b(?:questions?|anything else)\b", re.IGNORECASE)
+# "Do you have any pets?" "yes": a "yes" to "any" says there are some, not what ("User has any pets.").
+_ANY_WORD = re.compile(r"\bany\b", re.IGNORECASE)
 _LEADING = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|sure|well|um|uh|oh|so|hmm|ok|okay)\b[\s,!.:-]*)+", re.IGNORECASE
 )
@@ -119,6 +123,9 @@ _PLACE_PREPOSITIONS = ("in ", "at ", "on ", "near ", "from ", "outside ", "by ",
 _NEAR_ADVERBS = ("just ", "right ", "quite ", "very ")
 _ENDING_PREPOSITIONS = (" from", " in", " at", "from")
 _YOU = re.compile(r"\b(?:your|yours|yourself|you)\b", re.IGNORECASE)
+# A question after the user's allergies ("Any allergies?", "Do you have any food allergies?"): the answer
+# names what they are allergic to.
+_ALLERGIES = re.compile(r"^(?:do you have |got )?any (?:[a-z]+ )?allergies\b", re.IGNORECASE)
 _YOU_VOICE = {"your": "their", "yours": "theirs", "yourself": "themselves", "you": "them"}
 
 
@@ -194,6 +201,8 @@ def _affirmed(question: str, clause_text: str) -> tuple[str, str, Aspect, str] |
     if match := _DO_YOU.match(question):
         if match["verb"].lower() == "have" and added:
             return "User", "has", Aspect.SIMPLE, added  # "Do you have kids?" "yes, a daughter"
+        if not added and _ANY_WORD.search(match["tail"]):
+            return None
         # "Do you still drive?": the adverb stays before the verb, "ever" asks and is not stated.
         adverb = (match["adv"] or "").lower().replace("ever ", "")
         verb = f"{adverb}{third_person(match['verb'].lower())}"
@@ -236,6 +245,12 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
             Aspect.PROGRESSIVE,
             f"{particle} {answer} {when}".strip(),
         )
+    if _ALLERGIES.search(question):
+        # "Any allergies?" "Penicillin": what the user is allergic to, not an allergy they have.
+        allergen = answer.split(",", 1)[0]
+        if allergen.split(" ", 1)[0].lower() in STOPWORDS:
+            return None  # "not that I know of", "just the usual"
+        return "User", "is", Aspect.SIMPLE, f"allergic to {allergen[:1].lower()}{allergen[1:]}"
     if match := _VERB_ANY.match(question):
         # "Do you play any instruments?" "piano and a bit of guitar"; "Do you have any pets?" "two cats"
         return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, answer
@@ -335,6 +350,8 @@ def affirms(clause_text: str) -> bool:
 def answer_claims(question: str, clause_text: str) -> list[Claim]:
     """The claim a short answer makes with the predicate of the question it answers."""
     question = _QUESTION_LEAD.sub("", question.strip())
+    if _CONVERSATION.search(question):
+        return []  # "Do you have any questions?" "yes, one about pricing": about this conversation
     answer = _answer(clause_text)
     borrowed = _borrowed(question, answer) if answer is not None else None
     if borrowed is None:

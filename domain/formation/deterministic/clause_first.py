@@ -50,6 +50,7 @@ from domain.formation.deterministic.coordination import (
     told_of,
     verb_before_object,
 )
+from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     Parse,
@@ -181,6 +182,8 @@ _THERE = frozenset({"there", "here", "doing"})
 _EMPTY = STOPWORDS | {"always", "still", "ever", "never", "too", "though", "lol", "haha"}
 # After a comma these open a question of the user's: "..., any good curriculum for 4th grade math?".
 _QUESTION_OPENERS = frozenset({"any", "anyone", "anything", "what", "how", "which", "who", "why", "where"})
+# Units of a span of time a count after a comma measures: "15 hours a week", "8 yrs".
+_SPANS = frozenset({"hour", "hr", "hrs", "day", "week", "month", "year", "yr", "yrs", "decade", "minute"})
 
 
 def _aside(part: list[Token]) -> bool:
@@ -191,15 +194,21 @@ def _aside(part: list[Token]) -> bool:
 def _afterthought(text: str, part: list[Token], lemma: str) -> bool:
     """A comma's fragment that states or asks something of its own, not more of the object: a count after
     a verb that does not list what it counts ("a tasting menu for the wedding, 40 guests"; a possession's
-    and a copula's counts are theirs), a left-out "I've been" ("..., been there 5 yrs"), a question ("...,
-    any good curriculum for 4th grade math?") or function words alone ("..., always have")."""
+    and a copula's counts are theirs, but not a span of time: "a part time job, 15 hours a week"), a
+    left-out "I've been" ("..., been there 5 yrs"), a past with its "I" left out ("..., got like $120 so
+    far", "I have MS, diagnosed 2015"), a question ("..., any good curriculum for 4th grade math?") or
+    function words alone ("..., always have")."""
     first = part[0].lower
     if first == "been" or first in _QUESTION_OPENERS or all(t.lower in _EMPTY for t in part):
         return True
-    if len(part) < 2 or not is_number(part[0]) or lemma in POSSESSION or lemma == "be":
+    # A comma, not "and", before it: "I run the 800 and 1500" lists, "... and named it Doughy" coordinates.
+    if not text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(","):
         return False
-    # A comma, not "and", before the count: "I run the 800 and 1500" lists.
-    return text[max(0, part[0].start - 3) : part[0].start].rstrip().endswith(",")
+    if first in IRREGULAR_PASTS or first.endswith("ed") and verb_lemma(part[0]) != first:
+        return True
+    if len(part) < 2 or not is_number(part[0]):
+        return False
+    return not (lemma in POSSESSION or lemma == "be") or part[1].lemma in _SPANS
 
 
 def _aged(item: Item) -> bool:

@@ -83,6 +83,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
                 if any(mark in gap for mark in _STRONG):
                     break
                 if "," in gap:
+                    if low == "do" and index < last and tokens[index + 1].lower == "not":
+                        break  # "I sleep till 2pm, dont message me ...": a clause of its own, not an item
                     items.append([])
         if low == "but" and index < last and past_form(tokens[index + 1]):
             if items[-1]:

@@ -24,6 +24,7 @@ from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
+    TIME_NOUNS,
     cut,
     lowered,
     parse_predicate,
@@ -36,6 +37,7 @@ from domain.formation.deterministic.topic_words import (
     OCCUPATIONS,
     PARENTS,
     names_a_person,
+    names_an_agent,
 )
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
@@ -51,6 +53,12 @@ _FIRST_WORD = re.compile(
 _OPENING_PASTS = IRREGULAR_PASTS | {"been", "born"}
 # Verbs of feeling in their base form leave out "I": "Hate winter.", "Love hiking"; "like" is a filler.
 _FEELINGS = FEELINGS - {"like"}
+# Base forms that leave out "I" when they say where or how the user lives or works, with the words that may
+# follow them so: "Live on a narrowboat", "Work from home", "Work nights".
+_LIVING: dict[str, frozenset[str]] = {
+    "live": frozenset({"in", "on", "at", "near", "with", "alone", "abroad", "outside"}),
+    "work": frozenset({"in", "at", "from", "as", "for", "nights", "days", "evenings", "weekends", "remotely"}),
+}
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
 _FILLERS = frozenset(
@@ -98,6 +106,11 @@ _ROLE_WORDS = 3
 # What may follow a role: where it is done ("at a seafood place") or the speaker's "here".
 _ROLE_PLACES = frozenset({"at", "in", "for", "here", "from", "with", "by", "on"})
 _OPENING_WORDS = _ROLES | LIMIT_ADJECTIVES | PARENTS
+# The prepositions of a role's place that also say when ("at 3", "on Friday"), and times without a number.
+_WHEN = frozenset({"at", "on", "in"})
+_CLOCK = frozenset({"noon", "midday", "midnight", "lunch", "lunchtime", "tomorrow", "tonight"})
+_TIME_DETERMINERS = frozenset({"the", "this", "next"})
+_OWN = frozenset({"my", "our"})
 _WORD = re.compile(r"[a-z]+")
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
@@ -123,7 +136,7 @@ def opens_with_past(body: str) -> bool:
     if match is None:
         return False
     word = match["word"].lower()
-    if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS:
+    if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS or word in _LIVING:
         return True
     # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
     words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
@@ -131,7 +144,7 @@ def opens_with_past(body: str) -> bool:
         return True
     # A plain loop: this runs for most clauses without "I", and any() over a generator costs several times more.
     for word in words:  # noqa: SIM110
-        if names_a_person(word):
+        if names_a_person(word) or names_an_agent(word):
             return True
     return False
 
@@ -144,18 +157,24 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
         parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
-        if parent or limit or token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower):
+        named = token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower)
+        # An agent noun not named as a role ("Bus driver, 14 years") is no job when placed by the user's own
+        # thing: "Charger for my laptop" is "charge" + "-er".
+        agent = not named and names_an_agent(token.lower) and not _by_own_thing(tokens, end)
+        if parent or limit or named or agent:
             after = tokens[end + 1] if end + 1 < len(tokens) else None
             if (
                 not parent
                 and after is not None
                 and after.lower not in (_LIMIT_NEXT if limit else _ROLE_PLACES)
                 and "," not in text[token.end : after.start]
-            ):
+            ) or _appointment(tokens, end + 1):
                 return []
             kept = cut(tokens[at:], text)
             while kept and (kept[-1].lower in FILLERS or kept[-1].lower == "here"):
                 kept.pop()
+            if any(t.lemma == "be" for t in kept[end - at + 1 :]):
+                return []  # "Nurse at the desk was rude", "Chef at a bistro is my dream": the role is a subject
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
             noun = lowered(phrase_of(text, kept))
@@ -166,6 +185,22 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         if token.lower in STOPWORDS:
             return []
     return []
+
+
+def _appointment(tokens: list[Token], at: int) -> bool:
+    """ "Dentist at 3, then groceries", "Hairdresser on Friday": a role's noun followed by when, not where, is
+    an appointment with one, not what the user is."""
+    if at + 1 >= len(tokens) or tokens[at].lower not in _WHEN:
+        return False
+    when = tokens[at + 1]
+    if when.lower in _TIME_DETERMINERS and at + 2 < len(tokens):
+        when = tokens[at + 2]  # "in the morning", "on the weekend"
+    return when.lower[:1].isdigit() or is_number(when) or when.lemma in TIME_NOUNS or when.lower in _CLOCK
+
+
+def _by_own_thing(tokens: list[Token], at: int) -> bool:
+    """ "... for my laptop", "... on our fridge": a place that is the user's own thing."""
+    return at + 2 < len(tokens) and tokens[at + 2].lower in _OWN
 
 
 def _parent_of_some(tokens: list[Token], at: int) -> bool:
@@ -203,6 +238,10 @@ def _opening(tokens: list[Token]) -> int | None:
             lemma != first.lower and lemma not in _MOMENT and lemma not in _PASSING or _aiming(tokens, at)
         )
         return at if ongoing and tokens[at + 1].lower in _GERUND_OBJECTS else None
+    if first.lower in _LIVING:
+        # "Live on a narrowboat", "Work from home mostly": where or how the user lives or works, which no
+        # instruction to the agent asks ("Work through this with me" is one).
+        return at if tokens[at + 1].lower in _LIVING[first.lower] else None
     if first.lower in _FEELINGS:
         # "Hate winter.": a feeling is the speaker's, never an instruction; "Hate to bother you" is a formula.
         return at if tokens[at + 1].lower != "to" else None

@@ -18,7 +18,7 @@ from domain.formation.deterministic.clause_first import clause_first_claims, ope
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.headed_lists import headed_sentences
-from domain.formation.deterministic.parsing import Parse, copula_rest, object_gap, parse_predicate
+from domain.formation.deterministic.parsing import Parse, copula_rest, cut, object_gap, parse_predicate
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
@@ -30,7 +30,7 @@ from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, kept_from_claims, refusal_claims
 from domain.formation.deterministic.topic_words import RELATIVES
-from domain.formation.language import Token, tokenize
+from domain.formation.language import STOPWORDS, Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
 _FIRST_FRAGMENT_WORDS = 4
@@ -68,6 +68,9 @@ _PRESENT_BE = frozenset({"am", "'m", "is", "are", "'re"})
 _POSITIONED = ("as a ", "as an ", "as the ", "as my ", "being a ", "being an ")
 # Before the clause's first subject these make a negation a correction: "Wait, I don't have a sister".
 _CORRECTING = frozenset({"wait", "correction", "oops", "whoops"})
+# An agent's turn that says what the user is: "Since you're a teacher", "Got it, you're a vegetarian", "As a
+# nurse, you ...".
+_ATTRIBUTING = re.compile(r"\byou(?:'re|’re| are)\b|(?:^|[.!?]\s+)as an? \w+,", re.IGNORECASE)
 _HEDGES = frozenset({"think", "guess", "believe", "suspect", "probably", "maybe", "possibly", "perhaps"})
 # The lookahead skips positions no alternative opens at (a leading \b gets no prefix scan): patterns.py.
 _FIRST_PERSON_HINT = re.compile(r"(?=[IiMmOoWw])\b(?:I|i|my|My|MY|[Oo]ur|[Ww]e|[Ii]m|[Ii]ve)\b")
@@ -141,8 +144,10 @@ def _sentence_claims(sentence: str, clause: Clause) -> list[Claim]:
     return clause_claims(sentence, Clause(clause.seq, clause.index, 0, len(sentence), sentence))
 
 
-def clause_claims(text: str, clause: Clause) -> list[Claim]:
-    """All claims one clause of an owner-asserted event states; empty when it states none."""
+def clause_claims(text: str, clause: Clause, attributed: frozenset[str] = frozenset()) -> list[Claim]:
+    """All claims one clause of an owner-asserted event states; empty when it states none. attributed holds
+    the words of what the agent's last turn said the user is ("Since you're a teacher, ..."), which a denial
+    in the clause corrects."""
     body = clause.text
     lowered = folded(body)
     requested = (
@@ -173,7 +178,11 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
         if related:
             return related
         if not implied:
-            requests = request_claims(text, tokens) if requested else []
+            # "dont use emojis": an instruction typed without its apostrophe reads as "don't".
+            requests = []
+            if requested:
+                unsplit = not _UNSPLIT.isdisjoint(t.lower for t in tokens)
+                requests = request_claims(text, _split_contractions(tokens) if unsplit else tokens)
             if requests:
                 return requests
             # A self-description reads each fragment whole; the dropped-subject path would read "married for
@@ -265,7 +274,7 @@ def clause_claims(text: str, clause: Clause) -> list[Claim]:
             if lead is not None:
                 parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
-        cued = n == 0 and not _CORRECTING.isdisjoint(lowers[:at])
+        cued = n == 0 and (not _CORRECTING.isdisjoint(lowers[:at]) or _contradicts(text, attributed, parse))
         correction = correction_claims(text, clause, parse, region_end, cued)
         if correction:
             claims.extend(correction)
@@ -329,6 +338,24 @@ def _clause_end(text: str, tokens: list[Token], at: int, following: int) -> int:
     return following
 
 
+def _contradicts(text: str, attributed: frozenset[str], parse: Parse) -> bool:
+    """ "Since you're a teacher, ..." "I'm not a teacher": a denial of what the agent just said the user is
+    corrects it, as "Wait, I'm not ..." does. Every content word the denial names must be the agent's."""
+    complement = copula_rest(parse) if attributed and parse.negated else None
+    if not complement:
+        return False
+    named = [t.lemma for t in cut(complement, text) if t.lemma not in STOPWORDS]
+    return bool(named) and all(word in attributed for word in named)
+
+
+def attribution(text: str) -> frozenset[str]:
+    """The lemmas of an agent's turn that says what the user is ("you're a ...", "As a vegetarian, ..."), or
+    none."""
+    if _ATTRIBUTING.search(text) is None:
+        return frozenset()
+    return frozenset(t.lemma for t in tokenize(text) if t.lemma not in STOPWORDS)
+
+
 def _reason(word: str, parse: Parse) -> bool:
     """ "since I work nights": "since" before a plain present gives a reason the user states; before a past
     or a perfect it is a time ("since I was 12", "since I moved")."""
@@ -383,15 +410,18 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     # first to word it (the more specific) keeps its subject.
     merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     question: str | None = None
+    attributed: frozenset[str] = frozenset()
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
-            question = last_question(event.text) if event.kind is SourceEventKind.ASSISTANT_MESSAGE else None
+            agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
+            question = last_question(event.text) if agent else None
+            attributed = attribution(event.text) if agent else frozenset()
             continue
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             headed = headed_sentences(clause.text)
             if headed is None:
-                claims = clause_claims(text, clause)
+                claims = clause_claims(text, clause, attributed if index == 0 else frozenset())
             else:
                 # "Stuff I can't eat: gluten, dairy": each item read as the sentence its header makes of it.
                 claims = [claim for sentence in headed for claim in _sentence_claims(sentence, clause)]
@@ -415,6 +445,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 else:
                     entry[1].setdefault(event.seq, clause.text)
         question = None
+        attributed = frozenset()
     candidates: list[MemoryCandidate] = []
     for (_, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))

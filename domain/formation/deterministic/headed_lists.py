@@ -38,6 +38,12 @@ _OPEN_ENDED = re.compile(
 )
 
 
+# "Places I've lived: Leeds, Cardiff": a header naming places with a verb that takes its place after a
+# preposition lends the preposition too ("I've lived in Leeds."), also to one item alone.
+_PLACES = re.compile(r"^(?:places|cities|countries|towns|states)\b", re.IGNORECASE)
+_PLACED_VERB = re.compile(r"\b(?:(?P<been>been)|live|lived|work|worked|stayed|grew up|moved)$", re.IGNORECASE)
+
+
 def _items(listed: str) -> list[str]:
     """The list's items, each without its break, its closing stop or a joining "and"."""
     items = [_ITEM_OPENERS.sub("", part.strip().rstrip(".!")) for part in _ITEM_BREAK.split(listed.strip())]
@@ -49,7 +55,12 @@ def headed_sentences(clause_text: str) -> list[str] | None:
     body = clause_text.strip()
     if ":" not in body[:48] or body.endswith("?"):
         return None
-    if (relative := _RELATIVE_HEADER.match(body)) is not None and _OPEN_ENDED.search(relative["vp"]) is None:
+    relative = _RELATIVE_HEADER.match(body)
+    placed = _PLACED_VERB.search(relative["vp"]) if relative is not None and _PLACES.match(body) else None
+    if relative is not None and placed is not None:
+        preposition = "to" if placed["been"] else "in"
+        return [f"{relative['vp']} {preposition} {item}." for item in _items(relative["items"])] or None
+    if relative is not None and _OPEN_ENDED.search(relative["vp"]) is None:
         items = _items(relative["items"])
         if len(items) < _MIN_ITEMS:
             return None

@@ -90,7 +90,7 @@ _JOINING = frozenset(
     {"and", "or", "but", "so", "then", "because", "when", "if", "as", "while", "than", "now"}
 )
 _FRONTING = frozenset({"in", "at", "on", "for", "with", "during", "after", "before", "from", "by", "to"})
-_TIME_NOUNS = frozenset(
+TIME_NOUNS = frozenset(
     {"day", "morning", "night", "evening", "afternoon", "week", "weekend", "month", "year", "summer"}
     | {"winter", "spring", "fall", "autumn", "time", "semester", "season", "moment", "hour", "minute"}
     | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
@@ -281,7 +281,7 @@ def object_gap(text: str, tokens: list[Token], at: int) -> bool:
     if (
         not noun.lower.isalpha()
         or noun.lower in _JOINING
-        or noun.lemma in _TIME_NOUNS
+        or noun.lemma in TIME_NOUNS
         or noun.lower == "ago"  # "Two years ago I moved": a time fronted, not a noun the "I" is about
         or text[noun.end : tokens[at].start] != " "
     ):

@@ -92,6 +92,10 @@ _MAX_NOUN_PHRASE = 3
 # out at planting even though he's 81".
 _REASONS = frozenset({"though", "although", "because", "since", "cause", "cuz"})
 _PHRASE_ENDS = (",", ";", ":", "(", ")", ".", "!", "?")
+# One of the user's children or grandchildren by age, standing for the noun: "my youngest", "the eldest".
+_ORDINALS = frozenset({"youngest", "eldest", "oldest"})
+# What opens a clause whose statement holds, unlike "if" or "when" ("if my wife finds out").
+_ASSERTING_SUBORDINATORS = frozenset({"since", "because", "cause", "cuz", "after"})
 
 
 _COPULA_NEXT = frozenset(
@@ -218,6 +222,17 @@ def _had(tokens: list[Token], at: int) -> tuple[str, str | None] | None:
     return None
 
 
+def _the_eldest(tokens: list[Token], at: int) -> bool:
+    """ "I have three kids and the youngest has a peanut allergy": "the" before an ordinal stands for "my"
+    once the clause has named the user's relatives."""
+    return (
+        tokens[at].lower == "the"
+        and at + 1 < len(tokens)
+        and tokens[at + 1].lower in _ORDINALS
+        and any(t.lemma in KIN for t in tokens[:at])
+    )
+
+
 def opens_with_kin(body: str) -> bool:
     """The cheap test before tokenizing: whether a clause's first word names a relative ("Grandkids are
     ...", "Wife works nights")."""
@@ -303,10 +318,14 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         if token.lower in ("have", "has") and at and tokens[at - 1].lower == "i":
             mentioned = _had(tokens, at) or mentioned
             continue
-        if token.lower not in ("my", "our"):
+        if token.lower not in ("my", "our") and not _the_eldest(tokens, at):
             continue
         head = next(
-            (j for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens))) if tokens[j].lemma in KIN),
+            (
+                j
+                for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens)))
+                if tokens[j].lemma in KIN or tokens[j].lower in _ORDINALS and _states(tokens[j + 1 :] or [tokens[j]])
+            ),
             None,
         )
         if head is not None and any(mark in text[token.end : tokens[head].start] for mark in _PHRASE_ENDS):
@@ -316,10 +335,14 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         named = tokens[at + 1 : head + 1]
         if any(t.lower == "'s" for t in named):
             continue  # "my roommate's sister" is someone else's relative
-        if tokens[head].lemma not in _PARENTS:
+        if tokens[head].lemma not in _PARENTS and tokens[head].lower not in _ORDINALS:
             claims.append(_has_claim(named))
+        # "Since my wife died two years ago I live alone": a reason or a time asserts its own clause, which
+        # ends where the user's own begins.
+        subordinate = at > 0 and tokens[at - 1].lower in _ASSERTING_SUBORDINATORS
         starts_clause = (
             at == 0
+            or subordinate
             or tokens[at - 1].lower in ("and", "so", "but", "ugh", "well", "oh", "now")
             or any(mark in text[tokens[at - 1].end : token.start] for mark in (",", ":"))
         )
@@ -339,7 +362,10 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             noun = tokens[head]
             holder = "User's " + " ".join(t.lower for t in tokens[at + 1 : head + 1])
             holder = " ".join([holder, *(t.text for t in tokens[head + 1 : end])])
-            held = held_claims(text, tokens[end:], holder, plural_noun(tokens[head]))
+            stop = len(tokens)
+            if subordinate:
+                stop = next((j for j in range(end, len(tokens)) if tokens[j].lower == "i"), stop)
+            held = held_claims(text, tokens[end:stop], holder, plural_noun(tokens[head]))
             stated = bool(held)
             claims.extend(held)
     return claims

@@ -51,6 +51,7 @@ _INSTRUCTING = (
     | {"use", "include", "add", "cite", "answer", "reply", "respond", "format", "mention", "spell", "label"}
     | {"round", "put", "remember", "remind", "call", "address", "assume", "describe", "define", "link"}
     | {"quote", "stop", "start", "talk", "speak", "ask", "flag", "warn", "note", "be", "default", "bold"}
+    | {"message", "text", "email", "ping"}
 )
 # "No worries", "no problem": a formula of the conversation, not a refusal.
 _FORMULAS = frozenset(
@@ -81,11 +82,12 @@ _NOUN_WORDS = (
 _NO_OBJECT_VERBS = frozenset(
     {"be", "go", "talk", "speak", "answer", "reply", "respond", "ask", "look", "try"}
 )
-_GIVING = frozenset({"give", "send", "show"})
+_GIVING = frozenset({"give", "send", "show", "message", "text", "email"})
 _RECEIVERS = frozenset({"me", "us"})
 # Verbs whose object is followed by what it is to be: "keep replies | under five lines".
 _COMPLEMENTED = frozenset({"keep", "make", "leave", "get"})
-_REFUSAL_OPENERS = frozenset({"so", "and", "but"}) | _PLEASE
+_REFUSAL_OPENERS = frozenset({"so", "and", "but", "also"}) | _PLEASE
+_REFUSALS = frozenset({"no", "nothing"})
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
 # How the agent is to treat the user holds beyond this answer: "remind me to ...", "fix my typos", "be
 # patient with me", "go easy on me"; "so" asks it as plainly as "please" when it does ("I'm a slow reader so
@@ -100,7 +102,7 @@ _ASKING_WORDS = frozenset({"what", "how", "where", "when", "who", "which", "why"
 # Hints of the forms read here, on the clause folded to lower case (the always/never forms are hinted by
 # the former).
 # A "don't" may refuse a kind of thing without "please".
-_HINTS = ("please", "pls", "plz", "stop", "call me", "don't ", "do not ")
+_HINTS = ("please", "pls", "plz", "stop", "call me", "don't ", "do not ", "dont ")
 _USER_HINTS = (" me", " my ")
 
 
@@ -229,22 +231,36 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
-    # greeting, not a verb.
-    if (
-        lowers[:2] == ["do", "not"]
-        or _imperative(tokens[0])
-        and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
-    ):
-        return 0
-    return next(
+    asked = next(
         (
             at
             for at, low in enumerate(lowers)
-            if at + 2 < len(lowers) and (low in _PLEASE or low == _SO and _treats_user(text, tokens, at + 1))
+            if at + 2 < len(lowers)
+            and (
+                low in _PLEASE
+                or low == _SO
+                and _treats_user(text, tokens, at + 1)
+                # "I sleep till 2pm, dont message me ...": a "don't" after a comma opens a clause of its own.
+                or low == "do"
+                and lowers[at + 1] == "not"
+                and "," in text[tokens[at - 1].end : tokens[at].start]
+            )
         ),
-        0,
+        None,
     )
+    # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
+    # greeting, not a verb. A first word that only looks like a verb yields to a later "please" that opens an
+    # instruction ("Btw I'm colorblind so pls don't ...": "btw" is its own lemma, as a verb's base form is),
+    # not one that closes a request ("Metric units please, I'm in Germany").
+    opens = asked is not None and "," not in text[tokens[asked].end : tokens[asked + 1].start]
+    if (
+        lowers[:2] == ["do", "not"]
+        or _imperative(tokens[0])
+        and (not opens or lowers[0] in _INSTRUCTING)
+        and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
+    ):
+        return 0
+    return asked or 0
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
@@ -260,13 +276,18 @@ def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
             or "," in text[tokens[at - 1].end : token.start]
         )
         following = tokens[at + 1].lower
-        if token.lower != "no" or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
+        if token.lower not in _REFUSALS or not opens or following in _THIS_ONE | _PLEASE | _FORMULAS:
             continue
         items = items_of(text, tokens[at + 1 :])
-        if items:
-            refused.append(
-                _wish("does not want", phrase_of(text, items[0]), ["no", *(t.lemma for t in items[0])])
-            )
+        if not items:
+            continue
+        lemmas = ["no", *(t.lemma for t in items[0])]
+        if token.lower == "nothing":
+            # "so nothing with shrimp please": what is refused is anything of the kind its phrase names.
+            if following in _WITH:
+                refused.append(_wish("wants", f"nothing {phrase_of(text, items[0])}", lemmas))
+            continue
+        refused.append(_wish("does not want", phrase_of(text, items[0]), lemmas))
     return refused
 
 

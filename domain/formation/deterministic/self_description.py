@@ -20,6 +20,8 @@ from domain.formation.deterministic.topic_words import (
     MORE_OCCUPATIONS,
     OCCUPATIONS,
     PARENTS,
+    names_a_person,
+    names_an_agent,
 )
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 
@@ -33,6 +35,9 @@ _COUNTS = frozenset({"a", "an", "one"})
 # A colon ends a label before the list: "About me: retired teacher, 67, widowed".
 _BREAKS = (",", ";", ":")
 _PLACE_WORDS = frozenset({"in", "at", "for", "from", "with", "on", "near"})
+# The parts of the day or week a shift covers, and the adverbs before them: "mostly nights".
+_SHIFTS = frozenset({"nights", "overnights", "evenings", "days", "earlies", "lates"})
+_SHIFT_ADVERBS = frozenset({"mostly", "mainly", "usually", "always", "only", "just"})
 
 
 def _fragments(text: str, tokens: list[Token]) -> list[list[Token]]:
@@ -58,14 +63,15 @@ def _reading(text: str, piece: list[Token]) -> str | None:
         return f"I'm {words}"
     if (is_number(first) or first.lower in _COUNTS) and any(t.lemma in KIN for t in piece[1:]):
         return f"I have {words}"
-    head = next((t for t in piece[:_ROLE_WORDS] if t.lemma in _ROLES or t.lower in _ROLES), None)
+    head = next((t for t in piece[:_ROLE_WORDS] if _role_noun(t)), None)
     parent = any(t.lower in PARENTS for t in piece) and "of" in lowers
     if (head is not None or parent) and first.lower not in STOPWORDS:
         article = "an" if first.lower[:1] in "aeiou" else "a"
         return f"I'm {article} {words}"
     # "work in IT", "wear a pump", "teach high school chemistry": a plain verb before its object or its
     # place, or a verb an item may open with before anything; "zero free time" is none.
-    if len(piece) < 2 or verb_lemma(first) != first.lemma or first.lemma != first.lower:
+    # A number is no verb: "4 on 3 off" formed "User 4s on 3 off.".
+    if len(piece) < 2 or first.lower[:1].isdigit() or verb_lemma(first) != first.lemma or first.lemma != first.lower:
         return None
     after = piece[1].lower
     if (
@@ -78,15 +84,24 @@ def _reading(text: str, piece: list[Token]) -> str | None:
     return None
 
 
+def _role_noun(token: Token) -> bool:
+    return token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower) or names_an_agent(token.lower)
+
+
+def _shift(text: str, piece: list[Token]) -> str | None:
+    """ "nights", "mostly overnights": when the user works, beside the role they work in ("Warehouse picker,
+    nights")."""
+    at = 1 if piece[0].lower in _SHIFT_ADVERBS and len(piece) > 1 else 0
+    return f"I work {lowered(phrase_of(text, piece))}" if piece[at].lower in _SHIFTS else None
+
+
 def self_description(text: str, tokens: list[Token]) -> list[str]:
     """The first-person sentences a list of fragments stands for; empty when it is no self-description."""
-    pieces = _fragments(text, tokens)
+    pieces = [piece for piece in _fragments(text, tokens) if len(piece) <= _MAX_FRAGMENT_WORDS]
     # One age a person has: "20, 30, 40" is a list of numbers.
     ages = sum(1 for piece in pieces if len(piece) == 1 and piece[0].lower.isdigit())
-    readings = [
-        _reading(text, piece)
-        for piece in pieces
-        if len(piece) <= _MAX_FRAGMENT_WORDS and not (ages > 1 and piece[0].lower.isdigit())
-    ]
+    readings = [_reading(text, piece) for piece in pieces if not (ages > 1 and piece[0].lower.isdigit())]
     found = [reading for reading in readings if reading is not None]
+    if any(reading.startswith(("I'm a ", "I'm an ")) for reading in found):
+        found += [shift for piece in pieces if (shift := _shift(text, piece)) is not None]
     return found if len(found) >= _MIN_READ else []

@@ -4,6 +4,8 @@ relatives, possessions, languages, credentials, states, conditions and dietary o
 import re
 from dataclasses import dataclass
 
+from domain.formation.language import lemma
+
 
 @dataclass(frozen=True, slots=True)
 class Activity:
@@ -441,6 +443,28 @@ def names_a_person(word: str) -> bool:
     if len(word) < _MIN_PERSON_CHARS or not word.endswith(_PERSON_ENDINGS) or word.endswith("sist"):
         return False
     return not (word.endswith("list") and word[-5] not in "aeiol")
+
+
+# An agent noun's verb has at least this many letters: shorter ones are mostly chance ("dinner", "summer",
+# "letter", "bigger" look like "din", "sum", "let", "big" + "-er").
+_MIN_AGENT_VERB = 4
+
+
+def names_an_agent(word: str) -> bool:
+    """Whether a lower-cased word is an agent noun, one who does what its verb says ("driver", "picker",
+    "bartender", "welder", "attendant", "translator"), beyond the roles listed by name: with its "-er", "-or"
+    or "-ant" cut, its "-ing" form lemmatizes to a verb of the stem ("driving" -> "drive"). The relatives and
+    things of a life are nouns of their own ("mother", "printer", "scooter")."""
+    if word.endswith(("er", "or")):
+        stem = word[:-2]
+    elif word.endswith("ant"):
+        stem = word[:-3]
+    else:
+        return False
+    if word in RELATIVES or word in VEHICLES_AND_THINGS:
+        return False
+    verb = lemma(stem + "ing")
+    return len(verb) >= _MIN_AGENT_VERB and verb != stem + "ing" and verb in (stem, stem + "e", stem[:-1])
 
 
 LIMIT_ADJECTIVES = frozenset(
