@@ -66,7 +66,10 @@ def test_a_left_out_past_or_a_span_after_a_comma_ends_the_item(text: str, expect
     ("text", "expected"),
     [
         # "and", not a comma, before the past coordinates it.
-        ("I started a blog last month and named it Tea Time.", "User started a blog last month and named it Tea Time."),
+        (
+            "I started a blog last month and named it Tea Time.",
+            "User started a blog last month and named it Tea Time.",
+        ),
         ("I have two kids, 3 and 5.", "User has two kids."),
     ],
 )

@@ -105,7 +105,9 @@ def test_me_and_a_relative_of_the_moment_forms_no_claim_of_the_user(text: str) -
         ("I have two sons and my oldest plays rugby.", "User's oldest plays rugby."),
     ],
 )
-def test_the_youngest_or_eldest_of_the_users_children_holds_what_is_said_of_them(text: str, expected: str) -> None:
+def test_the_youngest_or_eldest_of_the_users_children_holds_what_is_said_of_them(
+    text: str, expected: str
+) -> None:
     formed = statements(text)
     assert expected in formed
     assert not any(statement.startswith("User has a") and "est" in statement for statement in formed)
@@ -119,4 +121,6 @@ def test_the_youngest_or_eldest_of_the_users_children_holds_what_is_said_of_them
     ],
 )
 def test_an_ordinal_of_no_relative_named_holds_nothing(text: str) -> None:
-    assert not any(statement.startswith(("User's youngest", "User's oldest")) for statement in statements(text))
+    assert not any(
+        statement.startswith(("User's youngest", "User's oldest")) for statement in statements(text)
+    )

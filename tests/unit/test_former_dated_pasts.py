@@ -70,6 +70,8 @@ def test_a_relatives_clause_after_since_because_or_after_is_theirs(text: str, ex
     assert not any(statement.startswith(expected[:-1] + " ") for statement in formed)
 
 
-@pytest.mark.parametrize("text", ["If my wife finds out I'll be in trouble.", "When my son drives I get nervous."])
+@pytest.mark.parametrize(
+    "text", ["If my wife finds out I'll be in trouble.", "When my son drives I get nervous."]
+)
 def test_a_relatives_clause_after_if_or_when_states_nothing_of_them(text: str) -> None:
     assert not any(statement.startswith("User's") for statement in statements(text))

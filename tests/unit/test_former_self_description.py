@@ -187,6 +187,8 @@ def test_a_shift_beside_a_role_is_when_the_user_works(text: str, expected: set[s
     assert not any(statement.startswith("User 5") for statement in formed)  # a number is no verb
 
 
-@pytest.mark.parametrize("text", ["Nights, days, whenever really.", "Hiking, weekends mostly, and nights out with friends."])
+@pytest.mark.parametrize(
+    "text", ["Nights, days, whenever really.", "Hiking, weekends mostly, and nights out with friends."]
+)
 def test_a_shift_word_without_a_role_is_no_work(text: str) -> None:
     assert not any(statement.startswith("User works") for statement in statements(text))

@@ -144,10 +144,10 @@ def _sentence_claims(sentence: str, clause: Clause) -> list[Claim]:
     return clause_claims(sentence, Clause(clause.seq, clause.index, 0, len(sentence), sentence))
 
 
-def clause_claims(text: str, clause: Clause, attributed: frozenset[str] = frozenset()) -> list[Claim]:
-    """All claims one clause of an owner-asserted event states; empty when it states none. attributed holds
-    the words of what the agent's last turn said the user is ("Since you're a teacher, ..."), which a denial
-    in the clause corrects."""
+def clause_claims(text: str, clause: Clause, attributed: str = "") -> list[Claim]:
+    """All claims one clause of an owner-asserted event states; empty when it states none. attributed is the
+    agent's last turn when it said what the user is ("Since you're a teacher, ..."), which a denial in the
+    clause corrects."""
     body = clause.text
     lowered = folded(body)
     requested = (
@@ -338,22 +338,20 @@ def _clause_end(text: str, tokens: list[Token], at: int, following: int) -> int:
     return following
 
 
-def _contradicts(text: str, attributed: frozenset[str], parse: Parse) -> bool:
+def _contradicts(text: str, attributed: str, parse: Parse) -> bool:
     """ "Since you're a teacher, ..." "I'm not a teacher": a denial of what the agent just said the user is
-    corrects it, as "Wait, I'm not ..." does. Every content word the denial names must be the agent's."""
+    corrects it, as "Wait, I'm not ..." does. Every content word the denial names must be the agent's (their
+    words read only here, after a denial: most turns hold none)."""
     complement = copula_rest(parse) if attributed and parse.negated else None
     if not complement:
         return False
     named = [t.lemma for t in cut(complement, text) if t.lemma not in STOPWORDS]
-    return bool(named) and all(word in attributed for word in named)
+    return bool(named) and set(named) <= {t.lemma for t in tokenize(attributed)}
 
 
-def attribution(text: str) -> frozenset[str]:
-    """The lemmas of an agent's turn that says what the user is ("you're a ...", "As a vegetarian, ..."), or
-    none."""
-    if _ATTRIBUTING.search(text) is None:
-        return frozenset()
-    return frozenset(t.lemma for t in tokenize(text) if t.lemma not in STOPWORDS)
+def attribution(text: str) -> str:
+    """An agent's turn when it says what the user is ("you're a ...", "As a vegetarian, ..."), else ""."""
+    return text if _ATTRIBUTING.search(text) is not None else ""
 
 
 def _reason(word: str, parse: Parse) -> bool:
@@ -410,18 +408,18 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     # first to word it (the more specific) keeps its subject.
     merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     question: str | None = None
-    attributed: frozenset[str] = frozenset()
+    attributed = ""
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
             agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
             question = last_question(event.text) if agent else None
-            attributed = attribution(event.text) if agent else frozenset()
+            attributed = attribution(event.text) if agent else ""
             continue
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             headed = headed_sentences(clause.text)
             if headed is None:
-                claims = clause_claims(text, clause, attributed if index == 0 else frozenset())
+                claims = clause_claims(text, clause, attributed if index == 0 else "")
             else:
                 # "Stuff I can't eat: gluten, dairy": each item read as the sentence its header makes of it.
                 claims = [claim for sentence in headed for claim in _sentence_claims(sentence, clause)]
@@ -445,7 +443,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 else:
                     entry[1].setdefault(event.seq, clause.text)
         question = None
-        attributed = frozenset()
+        attributed = ""
     candidates: list[MemoryCandidate] = []
     for (_, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))

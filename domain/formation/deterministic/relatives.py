@@ -324,7 +324,9 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             (
                 j
                 for j in range(at + 1, min(at + 1 + _MAX_NOUN_PHRASE, len(tokens)))
-                if tokens[j].lemma in KIN or tokens[j].lower in _ORDINALS and _states(tokens[j + 1 :] or [tokens[j]])
+                if tokens[j].lemma in KIN
+                or tokens[j].lower in _ORDINALS
+                and _states(tokens[j + 1 :] or [tokens[j]])
             ),
             None,
         )

@@ -71,7 +71,12 @@ def _reading(text: str, piece: list[Token]) -> str | None:
     # "work in IT", "wear a pump", "teach high school chemistry": a plain verb before its object or its
     # place, or a verb an item may open with before anything; "zero free time" is none.
     # A number is no verb: "4 on 3 off" formed "User 4s on 3 off.".
-    if len(piece) < 2 or first.lower[:1].isdigit() or verb_lemma(first) != first.lemma or first.lemma != first.lower:
+    if (
+        len(piece) < 2
+        or first.lower[:1].isdigit()
+        or verb_lemma(first) != first.lemma
+        or first.lemma != first.lower
+    ):
         return None
     after = piece[1].lower
     if (
@@ -85,7 +90,12 @@ def _reading(text: str, piece: list[Token]) -> str | None:
 
 
 def _role_noun(token: Token) -> bool:
-    return token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower) or names_an_agent(token.lower)
+    return (
+        token.lemma in _ROLES
+        or token.lower in _ROLES
+        or names_a_person(token.lower)
+        or names_an_agent(token.lower)
+    )
 
 
 def _shift(text: str, piece: list[Token]) -> str | None:
