@@ -27,9 +27,10 @@ subject and statement.
 
 Fusion. Matches are ordered by coverage, then by how many terms they hold directly (not only through a
 WordNet relative: a looser relation never outranks the word itself), then weight; among matches equal in
-all three, by how many of the query's terms the subject's topic names (subject_topic: "pet:cat" is about a cat, where "home:chore"
-only mentions one; with the name the statement gives the topic, topic_named: "family:son" with "User's son
-Craig ..." is about Craig, where "User ran into Craig" only mentions him), then specificity, then the
+all three, by how many of the query's terms the subject's topic names (subject_topic: "pet:cat" is about a
+cat, where "home:chore" only mentions one; with the name the statement gives the topic, topic_named:
+"family:son" with "User's son Craig ..." is about Craig, where "User ran into Craig" only mentions him),
+then specificity, then the
 retrieval@3 score (evidence age, kind, confidence and utility), then by id, each subject once before any
 subject twice (beliefs sharing a subject are about one thing: five equally relevant things tell the agent
 more than one thing five times); expired ones are left out. Relevance
@@ -48,9 +49,10 @@ statement-length normalisation (k1 1.2, b 0.75 or 0.3): dev 0.982 -> 0.964, dev2
 no change on any set, dev3 included. A word held only in the subject's namespace ("work" in "work:meeting")
 counted as half a term or none, or the subject's words as extra weight: dev2 0.910 -> 0.896 and 0.881. Every
 inflection of a query word searched too ("swim": "swam", "swum"): no change on dev or dev2, dev3 0.750 against
-0.766 without (in the scoring harness). WordNet relatives counted as plain family words (not ranked below the word
-itself): dev2 0.955 -> 0.910, dev3 0.844 -> 0.828; every sense instead of the frequent ones, the same; also
-hypernyms, verb troponyms and similar adjectives: dev 0.964, dev2 0.881, dev3 0.781 (README, "WordNet").
+0.766 without (in the scoring harness). WordNet relatives counted as plain family words (not ranked below
+the word itself): dev2 0.955 -> 0.910, dev3 0.844 -> 0.828; every sense instead of the frequent ones, the
+same; also hypernyms, verb troponyms and similar adjectives: dev 0.964, dev2 0.881, dev3 0.781 (README,
+"WordNet").
 
 Measured (benchmarks/recall_benchmark.py, hit@5 fused / the same matches in retrieval@3 order). Dev set
 (benchmarks/recall_labelled.py, 55 pairs, tuned on): 0.873 / 0.745 before word families and weights, 0.891

@@ -16,9 +16,13 @@ from typing import Final
 _PARTS: Final = ("n", "v", "a", "r")
 # WordNet's detachment rules (morphy): a regular ending and what replaces it, per part of speech.
 _ENDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
-          ("ies", "y")),
-    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "n": (
+        ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+        ("ies", "y"),
+    ),
+    "v": (
+        ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ),
     "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "r": (),
 }  # fmt: skip
