@@ -55,7 +55,7 @@ from adapters.postgres.uow import PostgresStore
 from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
 from benchmarks.scratch_database import scratch_database
 from domain.beliefs.recall import recall
-from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, within
+from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, searched_terms, within
 from domain.beliefs.retrieval import rank
 from domain.candidates import Sensitivity
 from domain.owner import Owner
@@ -260,7 +260,7 @@ def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> di
             if not hit:
                 missed.append(query)
             pool = uow.beliefs.matching(
-                owner, query_terms(query), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
+                owner, searched_terms(query_terms(query)), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
             )
             by_score = rank(uow.beliefs.get_many(owner, [m.inputs.id for m in pool]), NOW, 5)
             recency += expected in [r.id for r in by_score]

@@ -10,7 +10,7 @@ from uuid import UUID
 from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
 
 from domain.beliefs.records import MemoryRecord
-from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, within
+from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, searched_terms, within
 from domain.beliefs.retrieval import (
     DEFAULT_RECALL_LIMIT,
     ConfidenceBand,
@@ -120,15 +120,16 @@ def recall(
     sensitivities = within(ceiling)
     terms = query_terms(query or "")
     if terms:
-        pool = uow.beliefs.matching(owner, terms, max(RELEVANCE_POOL, limit), sensitivities)
-        top, hidden = fuse(pool, terms, now, limit)
+        searched = searched_terms(terms)
+        pool = uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, limit), sensitivities)
+        top, hidden = fuse(pool, searched, now, limit, direct=terms)
         cut = {m.inputs.id for m in pool if m.by_bound}
         if any(i.id in cut for i in top):
             # a place in the top was decided among a bounded sample of a common term's holders: read them all
             pool = uow.beliefs.matching(
-                owner, terms, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
+                owner, searched, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
             )
-            top, hidden = fuse(pool, terms, now, limit)
+            top, hidden = fuse(pool, searched, now, limit, direct=terms)
         considered = len(pool)
     else:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)

@@ -209,6 +209,25 @@ def test_semantic_fields_kinds_and_idioms_find_the_same_beliefs_in_either_store(
         assert recall(uow, OWNER, NOW, 10, query="which band won't I miss").returned_ids == [band.id]
 
 
+def test_a_wordnet_relative_finds_a_belief_below_one_holding_the_word_itself(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    calls = belief(
+        subject="family:sister",
+        statement="User's sister Fiona calls every Sunday night.",
+        last_evidence_at=NOW,
+    )
+    phone = belief(subject="tech:device", statement="User's phone is a Pixel 7.")
+    music = belief(subject="hobby:listening", statement="User listens to music while cooking.")
+    _store(uow_factory, calls, phone, music)
+    with uow_factory() as uow:
+        # "phone" reads as "call" too (WordNet's call.v.03), but the fresher belief holding only "calls" ranks
+        # below the one holding "phone" itself
+        assert recall(uow, OWNER, NOW, 10, query="my phone").returned_ids == [phone.id, calls.id]
+        # a belief sharing no word with the question: "musician" is derived from "music"
+        assert recall(uow, OWNER, NOW, 10, query="which musician").returned_ids == [music.id]
+
+
 def test_among_equal_matches_the_rarer_word_of_a_family_ranks_first(uow_factory: UnitOfWorkFactory) -> None:
     job = belief(
         subject="work:occupation",
