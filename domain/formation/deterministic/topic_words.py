@@ -465,13 +465,9 @@ def names_an_agent(word: str) -> bool:
         return False
     if word in RELATIVES or word in VEHICLES_AND_THINGS:
         return False
-    # A word that is a verb of its own names a thing or an act, not one who does its stem's verb: "flowering"
-    # lemmatizes back to "flower" ("shower", "water", "order", "corner").
-    if lemma(word + "ing") == word:
-        return False
-    # A word with a lemma of its own is an inflection, not a noun: a comparative is its adjective's
-    # ("thinner" -> "thin": "on blood thinners" is no role; "warmer", "slower").
-    if lemma(word) != word:
+    # A verb of its own ("flowering" -> "flower", "shower") names a thing or an act, and a word with a lemma of
+    # its own is an inflection ("thinner" -> "thin": "on blood thinners"), not one who does the stem's verb.
+    if lemma(word + "ing") == word or lemma(word) != word:
         return False
     verb = lemma(stem + "ing")
     return len(verb) >= _MIN_AGENT_VERB and verb != stem + "ing" and verb in (stem, stem + "e", stem[:-1])
