@@ -38,7 +38,6 @@ from domain.formation.deterministic.coordination import (
     continues_copula,
     copula_item,
     is_age,
-    is_number,
     item_verb,
     items_of,
     momentary,
@@ -54,6 +53,7 @@ from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     Parse,
     copula_rest,
+    is_number,
     phrase_of,
 )
 from domain.formation.language import STOPWORDS, Token, verb_lemma

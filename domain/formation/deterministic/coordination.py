@@ -21,9 +21,8 @@ from domain.formation.deterministic.clause_words import (
     TRANSIENT,
 )
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
-from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
+from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time, corrected_count, is_number
 from domain.formation.deterministic.topic_words import RELATIVES
-from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, third_person
 
@@ -92,6 +91,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             continue
         if low == "not" and index and index < last and tokens[index + 1].lower in _CONTRASTED:
             break  # "a plumber not an electrician": what the user is not is a contrast, not more object
+        if low == "not" and corrected_count(tokens, index):
+            break
         if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
         if low == "then" and 0 < index < last and "," in gap and past_form(tokens[index + 1]):
@@ -259,10 +260,6 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
     if head.endswith("ing") and len(part) > 2 and plain:
         return Item(verb_lemma(part[0]), f"is {head}", Aspect.PROGRESSIVE, part[1:])
     return None
-
-
-def is_number(token: Token) -> bool:
-    return token.lower.isdigit() or token.lower in NUMBER_WORDS
 
 
 def is_age(token: Token) -> bool:

@@ -19,13 +19,14 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
-from domain.formation.deterministic.coordination import is_number, participle
+from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
     cut,
+    is_number,
     lowered,
     parse_predicate,
     phrase_of,

@@ -223,6 +223,16 @@ _TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
 _CUT_GAP = re.compile(r'[,;:—–()"“”]')
 
 
+def is_number(token: Token) -> bool:
+    return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def corrected_count(tokens: list[Token], index: int) -> bool:
+    """ "three grandkids not four", "37 not 38": a "not" between two counts ends the statement at the first;
+    what follows is the count the user corrects, not more of it."""
+    return index + 1 < len(tokens) and is_number(tokens[index + 1]) and any(map(is_number, tokens[:index]))
+
+
 def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     """Tokens up to the first clause-internal boundary: a comma, a dash, or a subordinating word.
 
@@ -249,6 +259,8 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             low == "as"
             and index < last
             and tokens[index + 1].lower in ("long", "soon", "far", "much", "well")
+            or low == "not"
+            and corrected_count(tokens, index)
         ):
             break
         if kept:

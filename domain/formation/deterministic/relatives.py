@@ -19,9 +19,8 @@ from domain.formation.deterministic.clause_first import (
     predicate_items,
 )
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
-from domain.formation.deterministic.coordination import is_number
 from domain.formation.deterministic.inflection import simple_past
-from domain.formation.deterministic.parsing import parse_predicate, plural_noun
+from domain.formation.deterministic.parsing import is_number, parse_predicate, plural_noun
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
