@@ -174,6 +174,8 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
             kept = cut(tokens[at:], text)
             while kept and (kept[-1].lower in FILLERS or kept[-1].lower == "here"):
                 kept.pop()
+            # "Type 1 diabetic since I was 8": the role or limit itself, not since when.
+            kept = kept[: next((i for i, t in enumerate(kept) if t.lower == "since"), len(kept))]
             if any(t.lemma == "be" for t in kept[end - at + 1 :]):
                 return []  # "Nurse at the desk was rude", "Chef at a bistro is my dream": the role is a subject
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
