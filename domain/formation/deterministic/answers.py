@@ -25,7 +25,7 @@ import re
 
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.clause_first import NAMESPACES, POINTERS
 from domain.formation.deterministic.dropped_subject import opens_with_past
 from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.kinds import classify
@@ -69,7 +69,6 @@ _ORDINAL = re.compile(
     re.IGNORECASE,
 )
 _ANSWER_QUALIFIERS = frozenset({"mostly", "mainly", "usually", "currently", "still", "just"})
-_POINTERS = frozenset({"one", "it", "that", "this", "them"})
 _OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _PREPOSITIONS = frozenset({"in", "at", "on", "for", "with", "from", "to", "about"})
 _TO_DO = re.compile(r"^to do\b\s*", re.IGNORECASE)
@@ -242,7 +241,7 @@ def _filled(match: re.Match[str], answer: str) -> tuple[str, str, Aspect, str] |
     first = answer.split(",", 1)[0].split()
     if _ORDINAL.match(first[0]):
         return "User", "is", Aspect.SIMPLE, f"{prep} {first[0]} {match['np'].split()[-1].lower()}"
-    if first[0].isdigit() or first[-1].lower() in _POINTERS:
+    if first[0].isdigit() or first[-1].lower() in POINTERS:
         return None
     qualifier, _, rest = answer.partition(" ")
     if qualifier.lower() in _ANSWER_QUALIFIERS and rest:

@@ -61,15 +61,30 @@ from domain.formation.rendering import Aspect, Predicate, conflict_key, third_pe
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
-# A complement that is only one of these points back at something said before: "my kids love it".
-_POINTERS = frozenset({"it", "that", "this", "them", "one"})
+# A complement that is only one of these points back at something or someone said before: "my kids love
+# it", "I miss her", "we barely see each other".
+POINTERS = frozenset({"it", "that", "this", "them", "one", "him", "her", "other"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
-    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
+    {
+        "before",
+        "again",
+        "too",
+        "yet",
+        "already",
+        "now",
+        "lately",
+        "ever",
+        "anymore",
+        "the",
+        "all",
+        "of",
+        "each",
+    }
     # A preposition before the pointer points back as well: "I'm not into it", "I live with it".
     | {"into", "on", "about", "with", "at", "in", "for", "behind", "over", "to", "from"}
 )
-_POINTING = _POINTERS | _POINTER_TAILS
+_POINTING = POINTERS | _POINTER_TAILS
 _ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "maybe", "almost", "nearly"})
 # Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
 _KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
@@ -170,7 +185,7 @@ def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before";
     "IT" written in capitals is the field ("I work in IT"), not a pointer."""
     lowers = {t.text if t.text == "IT" else t.lower for t in words}
-    return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
+    return not lowers.isdisjoint(POINTERS) and lowers <= _POINTING
 
 
 def _excepted(item: Item, parse: Parse) -> Item:
