@@ -234,14 +234,14 @@ def _counted(word: str) -> bool:
 
 
 def _filled(match: re.Match[str], answer: str) -> tuple[str, str, Aspect, str] | None:
-    """ "What grade are you in?" "8th" is "in 8th grade": an ordinal is one of the question's noun. Any other
-    answer is what the user is in, on or into ("mostly kpop" is "mostly into kpop"); a bare number (the page
-    of this moment, or a count) and a pointer ("a good one") name nothing."""
+    """ "What grade are you in?" "8th" is "in 8th grade": an ordinal is one of the question's noun. What the
+    user is into is a taste ("mostly kpop" is "mostly into kpop"); what they are in, on or at otherwise may be
+    this moment's ("What room are you in?" "the kitchen"), and a pointer ("a good one") names nothing."""
     prep = match["prep"].lower()
     first = answer.split(",", 1)[0].split()
     if _ORDINAL.match(first[0]):
         return "User", "is", Aspect.SIMPLE, f"{prep} {first[0]} {match['np'].split()[-1].lower()}"
-    if first[0].isdigit() or first[-1].lower() in POINTERS:
+    if prep != "into" or first[-1].lower() in POINTERS:
         return None
     qualifier, _, rest = answer.partition(" ")
     if qualifier.lower() in _ANSWER_QUALIFIERS and rest:
