@@ -1,11 +1,11 @@
 """The formation recall corpus: ordinary speech to an agent, labelled with the claims a person would expect.
 
-Eight frozen parts sit beside this module, each with its sha256 record: `dev.jsonl`, `dev2.jsonl`,
-`dev3.jsonl`, `dev4.jsonl`, `dev5.jsonl` and `dev6.jsonl`, which rule work may be tuned on (`dev2` was
-written and frozen before the second round of rule work read any miss, `dev3` before the fourth, `dev4`
-before the sixth, `dev5` before the seventh, `dev6` before the eighth); `dev7.jsonl`, written and frozen
-before the ninth round, which that round read as totals only (its transfer check, `TOTALS_ONLY`); and
-`unseen.jsonl`, authored and committed before any rule change and never read while changing rules. The
+Nine frozen parts sit beside this module, each with its sha256 record: `dev.jsonl` to `dev7.jsonl`,
+which rule work may be tuned on (`dev2` was written and frozen before the second round of rule work read
+any miss, `dev3` before the fourth, `dev4` before the sixth, `dev5` before the seventh, `dev6` before the
+eighth, `dev7` before the ninth, which read it as totals only; from the tenth it is a development part);
+`dev8.jsonl`, written and frozen before the tenth round, which that round reads as totals only (its
+transfer check, `TOTALS_ONLY`); and `unseen.jsonl`, authored and committed before any rule change and never read while changing rules. The
 loader refuses a part whose content no longer matches its record, so an edit is a deliberate re-freeze that
 shows in review.
 
@@ -42,12 +42,13 @@ class Part(StrEnum):
     DEV5 = "dev5"
     DEV6 = "dev6"
     DEV7 = "dev7"
+    DEV8 = "dev8"
     UNSEEN = "unseen"
 
 
-# Parts rule work reads as totals only, never by miss: `unseen` always, and `dev7` while it is the ninth
-# round's check that rules read on `dev` to `dev6` transfer to people they were not written for.
-TOTALS_ONLY = frozenset({Part.DEV7, Part.UNSEEN})
+# Parts rule work reads as totals only, never by miss: `unseen` always, and `dev8` while it is the tenth
+# round's check that rules read on `dev` to `dev7` transfer to people they were not written for.
+TOTALS_ONLY = frozenset({Part.DEV8, Part.UNSEEN})
 
 
 class CorpusDigestMismatch(ValueError):

@@ -1,6 +1,6 @@
 """Direct recall and benign precision of a former over the formation recall corpus.
 
-Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|dev2|dev3|dev4|dev5|dev6|dev7|unseen] [--misses] [--json]
+Run: .venv/bin/python -m evals.formation_recall.recall [--part dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|unseen] [--misses] [--json]
 
 Direct recall is the share of expected claims some formed direct candidate of the same polarity states.
 Benign precision is the share of formed direct candidates that state an expected claim or one the case

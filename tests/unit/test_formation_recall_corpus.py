@@ -18,6 +18,7 @@ from evals.formation_recall.corpus import CorpusDigestMismatch, Part, load
         (Part.DEV5, 100),
         (Part.DEV6, 100),
         (Part.DEV7, 100),
+        (Part.DEV8, 100),
         (Part.UNSEEN, 50),
     ],
 )
@@ -43,10 +44,10 @@ def test_the_parts_share_no_utterance(one: Part, other: Part) -> None:
 
 
 @pytest.mark.parametrize(
-    "argv", [["--part", "unseen", "--misses"], ["--misses"], ["--part", "dev6", "--part", "dev7", "--misses"]]
+    "argv", [["--part", "unseen", "--misses"], ["--misses"], ["--part", "dev7", "--part", "dev8", "--misses"]]
 )
 def test_misses_refuse_the_parts_read_as_totals_only(argv: list[str]) -> None:
-    # Rule work must never read what the unseen part (or this round's transfer part, dev7) misses, asked for
+    # Rule work must never read what the unseen part (or this round's transfer part, dev8) misses, asked for
     # by name or among every part.
     with pytest.raises(SystemExit) as refused:
         recall.main(argv)

@@ -174,3 +174,37 @@ def test_an_answer_about_allergies_names_what_the_user_is_allergic_to(
 )
 def test_an_answer_that_names_nothing_of_the_user_forms_nothing(turns: tuple[str, str]) -> None:
     assert statements(*turns) == set()
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (("A: What grade are you in?", "8th"), "User is in 8th grade."),
+        (("A: What year are you in?", "second, finally"), "User is in second year."),
+        (("A: Which level are you on?", "3rd, barely"), "User is on 3rd level."),
+        (
+            ("A: What kind of music are you into?", "mostly kpop and some indie stuff"),
+            "User is mostly into kpop and some indie stuff.",
+        ),
+    ],
+)
+def test_an_answer_to_what_noun_the_user_is_in_fills_the_question(
+    turns: tuple[str, ...], expected: str
+) -> None:
+    # "What <noun> are you <preposition>?": an ordinal is one of the noun ("in 8th grade"); what the user is
+    # into is the answer, a qualifier kept before the preposition.
+    assert statements(*turns) == {expected}
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("A: What page are you on?", "12"),  # the page of this moment
+        ("A: What kind of stuff are you into?", "that one lol"),  # a pointer names nothing
+        ("A: What room are you in?", "the kitchen"),  # where the user is this moment
+    ],
+)
+def test_an_answer_to_what_noun_the_user_is_in_that_names_nothing_forms_nothing(
+    turns: tuple[str, ...],
+) -> None:
+    assert statements(*turns) == set()

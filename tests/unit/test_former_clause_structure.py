@@ -624,3 +624,21 @@ def test_live_or_work_with_its_i_left_out_says_where_or_how(text: str, expected:
 )
 def test_live_or_work_as_an_instruction_or_a_saying_forms_nothing(text: str) -> None:
     assert statements(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "unwanted"),
+    [
+        ("my best friend moved to texas last month and i miss her so much", "User misses her."),
+        ("My partner works 9-5 so we barely see each other.", "each other"),
+        ("I'm his main carer, I work from home so I can be with him.", "User is with him."),
+    ],
+)
+def test_a_complement_that_is_only_someone_elses_pronoun_names_nothing(text: str, unwanted: str) -> None:
+    # "her", "him", "each other" point at people named before, as "it" points at a thing: no claim of the
+    # user stands on them alone.
+    assert not any(unwanted in statement for statement in statements(text))
+
+
+def test_a_pronoun_before_its_noun_is_a_determiner_and_keeps_the_claim() -> None:
+    assert "User loves her paintings." in statements("I love her paintings.")

@@ -75,3 +75,39 @@ def test_a_relatives_clause_after_since_because_or_after_is_theirs(text: str, ex
 )
 def test_a_relatives_clause_after_if_or_when_states_nothing_of_them(text: str) -> None:
     assert not any(statement.startswith("User's") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ive been roofing since i was 19, im 34 now", "User has been roofing since they were 19."),
+        (
+            "I've been vegetarian since I was a teenager.",
+            "User has been vegetarian since they were a teenager.",
+        ),
+        ("I've got asthma since I was 6.", "User has had asthma since they were 6."),
+        ("Been turning wrenches since I was 17.", "User has been turning wrenches since they were 17."),
+    ],
+)
+def test_since_the_user_was_an_age_dates_the_statement(text: str, expected: str) -> None:
+    # Each formed the statement without its time ("User has been roofing."): the "I" after "since" was read
+    # as a clause of its own.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "unwanted"),
+    [
+        (
+            "I'm a big Liverpool fan, been going to Anfield since I was a kid.",
+            "User is a big Liverpool fan.",
+            "User I",
+        ),
+        ("Type 1 diabetic since I was 8, wear a pump", "User is type 1 diabetic.", "since"),
+        ("I've been anxious since I was let go in May.", "User has been anxious.", "let go"),
+    ],
+)
+def test_since_an_age_dates_only_its_own_statement(text: str, expected: str, unwanted: str) -> None:
+    formed = statements(text)
+    assert expected in formed
+    assert not any(unwanted in statement for statement in formed)

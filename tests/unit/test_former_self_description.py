@@ -192,3 +192,37 @@ def test_a_shift_beside_a_role_is_when_the_user_works(text: str, expected: set[s
 )
 def test_a_shift_word_without_a_role_is_no_work(text: str) -> None:
     assert not any(statement.startswith("User works") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Flower at the window",  # "flow" + "-er", but "to flower" is a verb of its own: a thing, no person
+        "Shower at the gym then work.",
+        "Corner table at Luigi's, 8pm.",
+    ],
+)
+def test_a_fragment_noun_that_is_no_person_or_agent_forms_no_role(text: str) -> None:
+    assert not any(statement.startswith("User is a") for statement in statements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Bus driver, 14 years", "User is a bus driver."),
+        ("Crane operator, 30 years.", "User is a crane operator."),
+        ("I'm a forklift driver.", "User is a forklift driver."),
+        ("I am a night cleaner at the hospital.", "User is a night cleaner at the hospital."),
+    ],
+)
+def test_an_agent_noun_the_user_is_is_filed_as_a_role(text: str, expected: str) -> None:
+    # The ninth pass formed these and filed them as project facts: no role list names the noun.
+    assert (expected, ClaimKind.ROLE) in {
+        (c.statement, c.claim_kind) for c in fallback_candidates([event(text)])
+    }
+
+
+def test_a_comparative_shaped_like_an_agent_noun_is_no_role() -> None:
+    # "thinner" is "thin" + "-er" and "thinning" lemmatizes to "thin", but the word is the adjective's.
+    kinds = {c.statement: c.claim_kind for c in fallback_candidates([event("I'm on blood thinners.")])}
+    assert kinds == {"User is on blood thinners.": ClaimKind.PROJECT_FACT}

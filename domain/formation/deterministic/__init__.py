@@ -11,9 +11,10 @@ come from domain.formation.rendering.
 Its modules: former (the entry points), parsing (one first-person predicate), rules (the claim rules in the
 order they are tried: habits, pursuits, identity, preferences, states), clause_first (any first-person
 predicate rewritten to the third person when no claim rule reads it, and the coordinated items a rule left
-out; its word lists in clause_words, its list splitting in coordination), kinds (the clause-first path's kind
-classifier, with a safe default), relatives ("my <relative> ..."), belongings ("my <thing> ...": the user's
-things, places and groups), positions ("As the treasurer of ..., I", "As someone who's been ..., I"),
+out; its word lists in clause_words, its list splitting in coordination, its verb in the third person in
+heads), kinds (the clause-first path's kind classifier, with a safe default), relatives ("my <relative>
+..."), belongings ("my <thing> ...": the user's things, places and groups), positions ("As the treasurer of
+..., I", "As someone who's been ..., I"),
 dropped_subject (a clause whose "I" was left out: "Grew up in Lagos", "Saving up for a house", "Sous chef at a
 seafood place"), self_description (a list of verbless fragments, each read as the sentence it stands for: "41,
 divorced, one teenage son, work in IT"), attachments (a counted or denied "with" phrase stated on its own: "a

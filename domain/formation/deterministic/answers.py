@@ -7,7 +7,8 @@ alone; the question supplies wording, never a fact. "Where are you based?" answe
 based in Halifax."; "Any pets?" answered "one spoiled parrot" forms "User has one spoiled parrot."; a "yes" to
 "Are you vegetarian?" or "Do you cook?" states the question's predicate, also when the clause goes on with a
 statement of its own ("yes, and my kids ..."); "How many kids do you have?" answered "Four" forms "User has
-four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ..."; "Who do you
+four kids."; "What's your job?" forms "User works as ..."; "Which city are you in?" forms "User is in ..."; "What
+grade are you in?" answered "8th" forms "User is in 8th grade."; "Who do you
 live with?" forms "User lives with ..."; "Are you a morning or evening person?" answered "Evening" forms "User
 is an evening person.". An
 aside after a comma ("line cook, been doing it 6 yrs", "..., except four years of college", "Since 1971,
@@ -24,7 +25,7 @@ import re
 
 from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.clause_first import NAMESPACES
+from domain.formation.deterministic.clause_first import NAMESPACES, POINTERS
 from domain.formation.deterministic.dropped_subject import opens_with_past
 from domain.formation.deterministic.inflection import simple_past
 from domain.formation.deterministic.kinds import classify
@@ -58,6 +59,16 @@ _WHICH_PLACE = re.compile(
     r"(?P<rest>(?:based |living |located )?(?:in|from|at))\?$",
     re.IGNORECASE,
 )
+# "What grade are you in?", "What kind of music are you into?": the question names what the user is in.
+_WHAT_ARE_YOU = re.compile(
+    r"^(?:which|what) (?P<np>[a-z][a-z ]*?) are you (?P<prep>in|into|on|at|with|for)\?$", re.IGNORECASE
+)
+_ORDINAL = re.compile(
+    r"^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+    r"|final|last)$",
+    re.IGNORECASE,
+)
+_ANSWER_QUALIFIERS = frozenset({"mostly", "mainly", "usually", "currently", "still", "just"})
 _OLD_YOUR = re.compile(r"^how old (?P<verb>is|are) your (?P<np>[^?]+)\?$", re.IGNORECASE)
 _PREPOSITIONS = frozenset({"in", "at", "on", "for", "with", "from", "to", "about"})
 _TO_DO = re.compile(r"^to do\b\s*", re.IGNORECASE)
@@ -222,6 +233,22 @@ def _counted(word: str) -> bool:
     return word.lower() in NUMBER_WORDS or word.isdigit()
 
 
+def _filled(match: re.Match[str], answer: str) -> tuple[str, str, Aspect, str] | None:
+    """ "What grade are you in?" "8th" is "in 8th grade": an ordinal is one of the question's noun. What the
+    user is into is a taste ("mostly kpop" is "mostly into kpop"); what they are in, on or at otherwise may be
+    this moment's ("What room are you in?" "the kitchen"), and a pointer ("a good one") names nothing."""
+    prep = match["prep"].lower()
+    first = answer.split(",", 1)[0].split()
+    if _ORDINAL.match(first[0]):
+        return "User", "is", Aspect.SIMPLE, f"{prep} {first[0]} {match['np'].split()[-1].lower()}"
+    if prep != "into" or first[-1].lower() in POINTERS:
+        return None
+    qualifier, _, rest = answer.partition(" ")
+    if qualifier.lower() in _ANSWER_QUALIFIERS and rest:
+        return "User", "is", Aspect.SIMPLE, f"{qualifier.lower()} {prep} {rest}"
+    return "User", "is", Aspect.SIMPLE, f"{prep} {answer}"
+
+
 def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None:
     """The holder, the verb phrase, the aspect and the complement the question lends the answer."""
     if match := _CHOICE.match(question):
@@ -268,6 +295,8 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         rest = match["rest"].lower()
         place = answer if answer.lower().startswith(_PLACE_PREPOSITIONS) else f"{rest.split()[-1]} {answer}"
         return "User", "is", Aspect.SIMPLE, " ".join([*rest.split()[:-1], place])
+    if match := _WHAT_ARE_YOU.match(question):
+        return _filled(match, answer)
     if match := _OLD_YOUR.match(question):
         return f"User's {_voice(match['np'])}", match["verb"].lower(), Aspect.SIMPLE, answer
     if match := _WHERE_ARE.match(question):

@@ -27,8 +27,6 @@ from domain.formation.deterministic.clause_words import (
     NOT_ASSERTING,
     NOT_VERBS,
     ONE_OFF,
-    PAST_MARKERS,
-    SAME_FORM_PAST,
     STOP,
     TRANSIENT,
 )
@@ -40,7 +38,6 @@ from domain.formation.deterministic.coordination import (
     continues_copula,
     copula_item,
     is_age,
-    is_number,
     item_verb,
     items_of,
     momentary,
@@ -50,29 +47,44 @@ from domain.formation.deterministic.coordination import (
     told_of,
     verb_before_object,
 )
+from domain.formation.deterministic.heads import is_year, verb_head
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     Parse,
-    aspect_of,
     copula_rest,
+    is_number,
     phrase_of,
 )
-from domain.formation.deterministic.predicate_words import PRONOUN_OBJECTS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 # After these verbs an item opening with an article is another object of the same verb.
 POSSESSION = frozenset({"have", "own"})
-# A complement that is only one of these points back at something said before: "my kids love it".
-_POINTERS = frozenset({"it", "that", "this", "them", "one"})
+# A complement that is only one of these points back at something or someone said before: "my kids love
+# it", "I miss her", "we barely see each other".
+POINTERS = frozenset({"it", "that", "this", "them", "one", "him", "her", "other"})
 # What may follow a pointer without naming anything: "I've never had one before", "I'm the one".
 _POINTER_TAILS = frozenset(
-    {"before", "again", "too", "yet", "already", "now", "lately", "ever", "anymore", "the", "all", "of"}
+    {
+        "before",
+        "again",
+        "too",
+        "yet",
+        "already",
+        "now",
+        "lately",
+        "ever",
+        "anymore",
+        "the",
+        "all",
+        "of",
+        "each",
+    }
     # A preposition before the pointer points back as well: "I'm not into it", "I live with it".
     | {"into", "on", "about", "with", "at", "in", "for", "behind", "over", "to", "from"}
 )
-_POINTING = _POINTERS | _POINTER_TAILS
+_POINTING = POINTERS | _POINTER_TAILS
 _ESTIMATES = frozenset({"like", "about", "around", "roughly", "approximately", "maybe", "almost", "nearly"})
 # Verbs whose object may be a whole statement of someone else's: "I know it's a thing".
 _KNOWING = frozenset({"know", "understand", "see", "get", "feel", "hope"})
@@ -91,9 +103,6 @@ _OWN_VERB_PHRASE = _NEGATORS | _MODALS
 _LEADING_ADVERBS = frozenset({"still", "just", "also", "really", "even", "now"})
 _SUBJECTS = frozenset(
     {"it", "he", "she", "they", "we", "you", "this", "there", "i", "im", "which", "that", "let"}
-)
-_DROPPED_ADVERBS = frozenset(
-    {"actually", "honestly", "personally", "definitely", "probably", "maybe", "possibly", "perhaps", "even"}
 )
 NAMESPACES: dict[ClaimKind, str] = {
     ClaimKind.ONGOING_PROJECT: "project",
@@ -129,52 +138,9 @@ def opens_question(tokens: list[Token]) -> bool:
     )
 
 
-def _head(parse: Parse) -> tuple[str, str, Aspect, list[Token]] | None:
-    """The main verb's lemma, its third-person phrase, its aspect and the complement tokens."""
-    adverbs = " ".join(a for a in parse.adverbs if a not in _DROPPED_ADVERBS)
-    spaced = f"{adverbs} " if adverbs else ""
-    before = [t.lower for t in parse.tokens[: parse.verb_at]]
-    never = parse.negated and "never" in before
-    copula = copula_rest(parse)
-    if copula is not None:
-        negation = ("never " if never else "not ") if parse.negated else ""
-        if parse.perfect:
-            if parse.negated and not never:
-                return None  # "I haven't been to the gym since January": a lapse up to now, as "I haven't had time"
-            # "I've been a vet tech for nine years", "I've never been to Asia": since some time, in its own tense.
-            return "be", f"has {negation}{spaced}been".replace("  ", " "), Aspect.PERFECT, copula
-        # "I was born in Manila", "I was a teacher for 20 years": the past stays past.
-        tense = "was" if parse.verb.lower in ("was", "were") and not parse.progressive else "is"
-        return "be", f"{tense} {negation}{spaced}".rstrip(), Aspect.SIMPLE, copula
-    aspect, surface = aspect_of(parse)
-    verb = parse.verb
-    lemma = parse.lemma
-    if lemma == "have" and verb.lower == "got":
-        aspect = Aspect.SIMPLE  # "I've got a bike" is possession, not the past of "get"
-    if aspect is Aspect.SIMPLE and verb.lower in SAME_FORM_PAST and _names_past(parse.rest):
-        aspect, surface = Aspect.PAST, verb.lower
-    if parse.negated:
-        return _negated_head(parse, spaced, never, aspect, surface, before)
-    if parse.modal == "would":
-        phrase_ = f"would {spaced}{verb.lower}"
-    elif "can" in before:
-        phrase_ = f"can {spaced}{lemma}"
-    elif aspect is Aspect.SIMPLE:
-        phrase_ = f"{spaced}{third_person(lemma)}"
-    elif aspect is Aspect.PROGRESSIVE:
-        if any(word in ("was", "were") for word in before):
-            return None  # narration of a moment: "I was reading about ..."
-        phrase_ = f"is {spaced}{surface}"
-    elif aspect is Aspect.PERFECT:
-        phrase_ = f"has {spaced}{surface}"
-    else:
-        phrase_ = f"{spaced}{surface}"
-    return lemma, phrase_, aspect, parse.rest
-
-
 def _dated(words: list[Token]) -> bool:
     """Whether a past is dated as a life event: a month, a season, a year or "... ago"."""
-    return any(t.lower in LIFE_EVENT_DATES or _year(t) for t in words)
+    return any(t.lower in LIFE_EVENT_DATES or is_year(t) for t in words)
 
 
 # "..., been there 5 yrs": how long at what was just named, not a statement of its own.
@@ -219,7 +185,7 @@ def _points_back(words: list[Token]) -> bool:
     """Whether a complement only points back at something said before: "it", "the one", "one before";
     "IT" written in capitals is the field ("I work in IT"), not a pointer."""
     lowers = {t.text if t.text == "IT" else t.lower for t in words}
-    return not lowers.isdisjoint(_POINTERS) and lowers <= _POINTING
+    return not lowers.isdisjoint(POINTERS) and lowers <= _POINTING
 
 
 def _excepted(item: Item, parse: Parse) -> Item:
@@ -247,42 +213,6 @@ def _bare(parse: Parse, lemma: str, aspect: Aspect) -> bool:
     return lemma in ACTIVITIES or aspect is Aspect.PERFECT and verb.endswith("ing")
 
 
-def _names_past(words: list[Token]) -> bool:
-    """Whether a complement names a past time: "ago", "yesterday", "last ...", or a year ("in 2019")."""
-    return any(t.lower in PAST_MARKERS or _year(t) for t in words)
-
-
-def _year(token: Token) -> bool:
-    """A year of a life: four digits from 1900 to 2099 ("in 2019"; not "20th" or "1500")."""
-    return len(token.lower) == 4 and token.lower.isdigit() and token.lower[:2] in ("19", "20")
-
-
-def _negated_head(
-    parse: Parse, spaced: str, never: bool, aspect: Aspect, surface: str, before: list[str]
-) -> tuple[str, str, Aspect, list[Token]] | None:
-    """A standing negation ("I don't eat pork", "I never learned to swim", "I've never been abroad"); a
-    negated past, perfect or progressive ("I didn't sleep well", "I haven't had time", "I'm not asking")
-    narrates a moment, and a negated modal is a limit the constraint rule reads."""
-    rest = parse.rest
-    # "to" is a pronoun object's ("I don't want to"), except before the verb "never" denies ("I never
-    # learned to swim").
-    infinitive = never and len(rest) > 1 and rest[0].lower == "to" and rest[1].lower not in STOPWORDS
-    if parse.modal is not None or "can" in before or rest and rest[0].lower in PRONOUN_OBJECTS and not infinitive:
-        return None
-    if not rest and not (never and parse.lemma in ACTIVITIES):
-        return None  # "I never cook" is a standing negation; "I don't know" is not
-    lemma = parse.lemma
-    if aspect is Aspect.SIMPLE:
-        phrase_ = f"never {spaced}{third_person(lemma)}" if never else f"does not {spaced}{lemma}"
-    elif never and aspect is Aspect.PAST:
-        phrase_ = f"never {spaced}{surface}"
-    elif never and aspect is Aspect.PERFECT:
-        phrase_ = f"has never {spaced}{surface}"
-    else:
-        return None
-    return lemma, phrase_, aspect, rest
-
-
 def _considering(names: set[str], rest: list[Token]) -> bool:
     """ "I'm thinking about going back to school": a plan under consideration, not a passing thought."""
     return (
@@ -298,7 +228,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
     a claim rule already read its verb as one, so "like" is the verb, not a filler ("I like, um, ...")."""
     if parse.modal not in (None, "would"):
         return []
-    head = _head(parse)
+    head = verb_head(parse)
     if head is None:
         return []
     lemma, verb_phrase, aspect, rest = head
@@ -426,7 +356,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
     if parse.negated:
         # Which coordinated items a negation reaches is not clear from the words, except one it excepts:
         # "I don't drink coffee, only green tea". A negation left with nothing after its verb once another
-        # statement is cut off ("I don't drive, my wife does") is read as _negated_head reads "I don't swim".
+        # statement is cut off ("I don't drive, my wife does") is read as `heads.verb_head` reads "I don't swim".
         never = "never" in (t.lower for t in parse.tokens[: parse.verb_at])
         bare = not found[0].words and not (never and lemma in ACTIVITIES)
         found = ([] if bare else found[:1]) + [

@@ -21,9 +21,15 @@ from domain.formation.deterministic.clause_words import (
     TRANSIENT,
 )
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
-from domain.formation.deterministic.parsing import ASKING, PAST_FORMS, clock_time
+from domain.formation.deterministic.parsing import (
+    ASKING,
+    PAST_FORMS,
+    clock_time,
+    corrected_count,
+    is_number,
+    since_age,
+)
 from domain.formation.deterministic.topic_words import RELATIVES
-from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
 from domain.formation.rendering import Aspect, third_person
 
@@ -92,10 +98,15 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
             continue
         if low == "not" and index and index < last and tokens[index + 1].lower in _CONTRASTED:
             break  # "a plumber not an electrician": what the user is not is a contrast, not more object
+        if low == "not" and corrected_count(tokens, index):
+            break
         if low == "then" and index and tokens[index - 1].lower == "and":
             continue  # "I walk the dog and then meditate": "and then" coordinates
         if low == "then" and 0 < index < last and "," in gap and past_form(tokens[index + 1]):
             continue  # "Lived in Osaka, then moved back to Ohio": ", then" before a past coordinates
+        if low == "since" and (aged := since_age(tokens, index)):
+            items[-1].extend(tokens[index:aged])  # "roofing since I was 19": the statement's time ends it
+            break
         if index and low in STOP:
             following = tokens[index + 1].lower if index < last else ""
             infinitive = following == "to" and low in ASKING
@@ -112,8 +123,8 @@ def items_of(text: str, tokens: list[Token]) -> list[list[Token]]:
 
 def _dates(token: Token, word: str) -> bool:
     """Whether "since" or "until" before this word dates the statement ("since 2016", "since college",
-    "until March") rather than giving a reason or opening a clause of its own ("since I was 12", "until I
-    find a flat")."""
+    "until March") rather than giving a reason or opening a clause of its own ("since I moved", "until I
+    find a flat"; "since I was 12" is read by since_age)."""
     if word == "since":
         return token.lower.isdigit() or token.lower in _SINCE_WHEN
     return word in _UNTIL and (token.lower.isdigit() or token.lower in _UNTIL_WHEN)
@@ -259,10 +270,6 @@ def copula_item(part: list[Token], first: Item) -> Item | None:
     if head.endswith("ing") and len(part) > 2 and plain:
         return Item(verb_lemma(part[0]), f"is {head}", Aspect.PROGRESSIVE, part[1:])
     return None
-
-
-def is_number(token: Token) -> bool:
-    return token.lower.isdigit() or token.lower in NUMBER_WORDS
 
 
 def is_age(token: Token) -> bool:

@@ -19,13 +19,14 @@ from domain.candidates import Derivation, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
-from domain.formation.deterministic.coordination import is_number, participle
+from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
     cut,
+    is_number,
     lowered,
     parse_predicate,
     phrase_of,
@@ -173,6 +174,8 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
             kept = cut(tokens[at:], text)
             while kept and (kept[-1].lower in FILLERS or kept[-1].lower == "here"):
                 kept.pop()
+            # "Type 1 diabetic since I was 8": the role or limit itself, not since when.
+            kept = kept[: next((i for i, t in enumerate(kept) if t.lower == "since"), len(kept))]
             if any(t.lemma == "be" for t in kept[end - at + 1 :]):
                 return []  # "Nurse at the desk was rude", "Chef at a bistro is my dream": the role is a subject
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]

@@ -18,7 +18,14 @@ from domain.formation.deterministic.clause_first import clause_first_claims, ope
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.headed_lists import headed_sentences
-from domain.formation.deterministic.parsing import Parse, copula_rest, cut, object_gap, parse_predicate
+from domain.formation.deterministic.parsing import (
+    Parse,
+    copula_rest,
+    cut,
+    object_gap,
+    parse_predicate,
+    since_age,
+)
 from domain.formation.deterministic.patterns import folded, frequency, hinted, says_not_stalled
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
@@ -207,6 +214,8 @@ def clause_claims(text: str, clause: Clause, attributed: str = "") -> list[Claim
             and tokens[i].text[:1] in ("I", "i")
             # "I-80", "I-5": a road, not the user.
             and text[tokens[i].end : tokens[i].end + 1] != "-"
+            # "been roofing since I was 19": the user's age dates the statement before, no clause of its own.
+            and not (i and lowers[i - 1] == "since" and since_age(tokens, i - 1))
         ]
         if "i" in lowers
         else []

@@ -205,6 +205,12 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
     region = text[parse.verb.start : region_end]
     low = folded(region)
     lifetime = _LIFETIME.search(text, parse.verb.start, region_end) if hinted(low, _LIFETIME_HINTS) else None
+    if lifetime is not None and lifetime.group(0)[:1] in "sS":
+        # "I'm a big fan, been going to Anfield since I was a kid": the user's age dates another clause's
+        # statement when the cut leaves it out.
+        dated = kept_rest(parse, text)
+        if not dated or dated[-1].end < lifetime.end():
+            lifetime = None
     restarting = parse.lemma in {"restart", "resume", "return", "start"}
     experienced = (
         parse.lemma in EXPERIENCE_VERBS or parse.lemma in ACTIVITIES or parse.lemma in TRAINING_WORDS
@@ -230,6 +236,8 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         complement = phrase_of(text, kept)
         if aspect is Aspect.SIMPLE and lifetime is not None:
             aspect = Aspect.PERFECT
+        if parse.lemma == "have" and parse.verb.lower == "got":
+            aspect, surface = Aspect.PERFECT, "had"  # "I've got asthma since I was 6": had it since
         claims.append(
             direct_claim(
                 ClaimKind.SKILL,

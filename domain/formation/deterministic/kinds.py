@@ -7,7 +7,13 @@ than the words did, and that lifecycle@2 retires after 90 days if nothing suppor
 """
 
 from domain.candidates import ClaimKind, Longevity
-from domain.formation.deterministic.topic_words import CONDITIONS, OCCUPATIONS, POSITIONS, RELATIVES
+from domain.formation.deterministic.topic_words import (
+    CONDITIONS,
+    OCCUPATIONS,
+    POSITIONS,
+    RELATIVES,
+    names_an_agent,
+)
 from domain.formation.rendering import Aspect
 
 DEFAULT = (ClaimKind.PROJECT_FACT, Longevity.ONGOING)
@@ -108,6 +114,18 @@ def _an_age(complement: frozenset[str]) -> bool:
     return len(words) < len(complement) <= len(words) + 1 and _AGE_WORDS.issuperset(words)
 
 
+def _names_a_role(complement: frozenset[str]) -> bool:
+    """ "a crane operator", "a bus driver": a listed role, or an agent noun no list names, as the clauses
+    that form it read it."""
+    if complement & _ROLE_WORDS:
+        return True
+    # A plain loop: any() over a generator costs several times more, and this runs for most "be" clauses.
+    for word in complement:  # noqa: SIM110
+        if names_an_agent(word):
+            return True
+    return False
+
+
 def classify(
     lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User", kin: bool = True
 ) -> tuple[ClaimKind, Longevity]:
@@ -127,7 +145,7 @@ def classify(
         return ClaimKind.ROLE, Longevity.ONGOING
     if (
         lemma == "be"
-        and complement & _ROLE_WORDS
+        and _names_a_role(complement)
         or lemma in _WORKING
         or lemma == "run"
         and complement & _BUSINESSES

@@ -82,6 +82,8 @@ _CUT_WORDS = frozenset(
 )
 _CORRECTION_TAIL = frozenset({"anymore"})
 # Right after the verb these still end its statement, which has no object: "I used to smoke but quit".
+# An age the user was since ("since I was little"): "since I was laid off" opens a clause of its own.
+_YOUNG = frozenset({"little", "young", "small", "tiny", "born"})
 _OPENING_CUTS = frozenset({"but", "because", "so", "although", "though"})
 # Not "every" or "each", which open a time ("Every Friday I call my mom").
 _DETERMINERS = frozenset({"the", "a", "an", "any", "some", "no", "all", "only", "that"})
@@ -223,6 +225,28 @@ _TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
 _CUT_GAP = re.compile(r'[,;:—–()"“”]')
 
 
+def is_number(token: Token) -> bool:
+    return token.lower.isdigit() or token.lower in NUMBER_WORDS
+
+
+def corrected_count(tokens: list[Token], index: int) -> bool:
+    """ "three grandkids not four", "37 not 38": a "not" between two counts ends the statement at the first;
+    what follows is the count the user corrects, not more of it."""
+    return index + 1 < len(tokens) and is_number(tokens[index + 1]) and any(map(is_number, tokens[:index]))
+
+
+def since_age(tokens: list[Token], at: int) -> int:
+    """Where "since I was 12", "since I was a kid" ends when the "since" at at dates the statement by the
+    user's age, or 0: "since I was laid off" opens a clause of its own."""
+    end = at + 4
+    if end > len(tokens) or tokens[at + 1].lower != "i" or tokens[at + 2].lower != "was":
+        return 0
+    age = tokens[at + 3]
+    if is_number(age) or age.lower in _YOUNG:
+        return end
+    return end + 1 if age.lower == "a" and end < len(tokens) else 0
+
+
 def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     """Tokens up to the first clause-internal boundary: a comma, a dash, or a subordinating word.
 
@@ -232,6 +256,9 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
     last = len(tokens) - 1
     for index, tok in enumerate(tokens):
         low = tok.lower
+        if low == "since" and (dated := since_age(tokens, index)):
+            kept.extend(tokens[index:dated])  # "since I was 19": the statement's time ends it
+            break
         # The neighbours are read only for the few words that need them.
         if low in _CUT_WORDS and (index or low in _OPENING_CUTS):
             nxt = tokens[index + 1].lower if index < last else ""
@@ -249,6 +276,8 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
             low == "as"
             and index < last
             and tokens[index + 1].lower in ("long", "soon", "far", "much", "well")
+            or low == "not"
+            and corrected_count(tokens, index)
         ):
             break
         if kept:

@@ -19,9 +19,8 @@ from domain.formation.deterministic.clause_first import (
     predicate_items,
 )
 from domain.formation.deterministic.clause_words import NOT_ASSERTING
-from domain.formation.deterministic.coordination import is_number
 from domain.formation.deterministic.inflection import simple_past
-from domain.formation.deterministic.parsing import parse_predicate, plural_noun
+from domain.formation.deterministic.parsing import is_number, parse_predicate, plural_noun
 from domain.formation.deterministic.topic_words import RELATIVES
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, Token, verb_lemma
@@ -94,6 +93,10 @@ _REASONS = frozenset({"though", "although", "because", "since", "cause", "cuz"})
 _PHRASE_ENDS = (",", ";", ":", "(", ")", ".", "!", "?")
 # One of the user's children or grandchildren by age, standing for the noun: "my youngest", "the eldest".
 _ORDINALS = frozenset({"youngest", "eldest", "oldest"})
+_DYING = frozenset({"die", "pass"})
+_BEFORE_DYING = frozenset({"has", "had", "just", "sadly", "recently"})
+# What opens the object of "passed" when the relative passed something ("passed his test", "passed the bar").
+_OBJECT_OPENERS = frozenset({"a", "an", "the", "his", "her", "their", "my", "our", "its", "all", "both"})
 # What opens a clause whose statement holds, unlike "if" or "when" ("if my wife finds out").
 _ASSERTING_SUBORDINATORS = frozenset({"since", "because", "cause", "cuz", "after"})
 
@@ -125,6 +128,21 @@ def verb_start(tokens: list[Token]) -> list[Token] | None:
     if after is None or not (after.lower in _COPULA_NEXT or gerund or after.lower.isdigit() or closing):
         return None
     return [tokens[0]._replace(lower="is", lemma="be"), *tokens[1:]]
+
+
+def _gone(named: list[Token], tokens: list[Token], head: int) -> bool:
+    """ "my late husband", "my wife died", "my husband Ted passed in 2019": a relative who died is no longer
+    had; "my son passed his driving test" passed something."""
+    if any(t.lower == "late" for t in named):
+        return True
+    at = head + 1
+    while at < len(tokens) and (
+        tokens[at].text[:1].isupper() and tokens[at].lower != "i" or tokens[at].lower in _BEFORE_DYING
+    ):
+        at += 1  # the relative's name, "has", "just"
+    if at == len(tokens) or tokens[at].lemma not in _DYING:
+        return False
+    return at + 1 == len(tokens) or tokens[at + 1].lower not in _OBJECT_OPENERS
 
 
 def _has_claim(words: list[Token]) -> Claim:
@@ -337,7 +355,11 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
         named = tokens[at + 1 : head + 1]
         if any(t.lower == "'s" for t in named):
             continue  # "my roommate's sister" is someone else's relative
-        if tokens[head].lemma not in _PARENTS and tokens[head].lower not in _ORDINALS:
+        if (
+            tokens[head].lemma not in _PARENTS
+            and tokens[head].lower not in _ORDINALS
+            and not _gone(named, tokens, head)
+        ):
             claims.append(_has_claim(named))
         # "Since my wife died two years ago I live alone": a reason or a time asserts its own clause, which
         # ends where the user's own begins.

@@ -18,9 +18,9 @@ import re
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_words import ITEM_VERBS
-from domain.formation.deterministic.coordination import is_number, items_of
+from domain.formation.deterministic.coordination import items_of
 from domain.formation.deterministic.inflection import past_participle
-from domain.formation.deterministic.parsing import lowered, phrase_of, plural_noun
+from domain.formation.deterministic.parsing import is_number, lowered, phrase_of, plural_noun
 from domain.formation.deterministic.patterns import hinted
 from domain.formation.deterministic.predicate_words import LIMIT_TARGETS
 from domain.formation.language import STOPWORDS, Token, verb_lemma

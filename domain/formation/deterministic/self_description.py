@@ -11,8 +11,8 @@ A list is a self-description only when at least two of its fragments read so: a 
 """
 
 from domain.formation.deterministic.clause_words import ITEM_VERBS
-from domain.formation.deterministic.coordination import is_age, is_number, verb_before_object
-from domain.formation.deterministic.parsing import lowered, phrase_of
+from domain.formation.deterministic.coordination import is_age, verb_before_object
+from domain.formation.deterministic.parsing import is_number, lowered, phrase_of
 from domain.formation.deterministic.predicate_words import SPOUSAL
 from domain.formation.deterministic.relatives import KIN
 from domain.formation.deterministic.topic_words import (

@@ -180,6 +180,7 @@ MORE_OCCUPATIONS = frozenset(
         "cto",
         "editor",
         "maintainer",
+        "porter",  # an agent noun that is also a verb of its own ("to porter"), which `names_an_agent` refuses
     }
 )
 POSITIONS = frozenset(
@@ -454,7 +455,8 @@ def names_an_agent(word: str) -> bool:
     """Whether a lower-cased word is an agent noun, one who does what its verb says ("driver", "picker",
     "bartender", "welder", "attendant", "translator"), beyond the roles listed by name: with its "-er", "-or"
     or "-ant" cut, its "-ing" form lemmatizes to a verb of the stem ("driving" -> "drive"). The relatives and
-    things of a life are nouns of their own ("mother", "printer", "scooter")."""
+    things of a life are nouns of their own ("mother", "printer", "scooter"), and so is a word that is itself
+    a verb ("flower")."""
     if word.endswith(("er", "or")):
         stem = word[:-2]
     elif word.endswith("ant"):
@@ -462,6 +464,10 @@ def names_an_agent(word: str) -> bool:
     else:
         return False
     if word in RELATIVES or word in VEHICLES_AND_THINGS:
+        return False
+    # A verb of its own ("flowering" -> "flower", "shower") names a thing or an act, and a word with a lemma of
+    # its own is an inflection ("thinner" -> "thin": "on blood thinners"), not one who does the stem's verb.
+    if lemma(word + "ing") == word or lemma(word) != word:
         return False
     verb = lemma(stem + "ing")
     return len(verb) >= _MIN_AGENT_VERB and verb != stem + "ing" and verb in (stem, stem + "e", stem[:-1])
