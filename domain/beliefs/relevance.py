@@ -219,15 +219,17 @@ def searched_terms(terms: Sequence[QueryTerm]) -> tuple[SearchedTerm, ...]:
     read from an idiom or a question frame ("for a living": "job") keeps its hand-kept family alone, since
     WordNet would read a word the user did not say ("job": "residency", and so where the user lives). Only
     the query is expanded, never a belief; the stores and fuse rank a term held only through a relative below
-    the same term held directly."""
-    return tuple(
-        SearchedTerm(term)
-        if term[0] in _READ_AS
-        else SearchedTerm(
-            term, tuple(w for w in relatives(term[0]) if w not in term and w not in _UNSEARCHED)
+    the same term held directly. A relative the stores would read as one of the term's words (the same stem:
+    "plays" and its relative "play") is left out: it finds only what the word finds, and a store would read
+    those holders twice."""
+    searched = []
+    for term in terms:
+        stems = {_stem(w) for w in term}
+        related = () if term[0] in _READ_AS else relatives(term[0])
+        searched.append(
+            SearchedTerm(term, tuple(w for w in related if _stem(w) not in stems and w not in _UNSEARCHED))
         )
-        for term in terms
-    )
+    return tuple(searched)
 
 
 def _mend_idioms(said: str, names: frozenset[str]) -> str:

@@ -46,3 +46,12 @@ def test_a_word_read_from_an_idiom_or_a_frame_keeps_its_hand_kept_family_alone()
         [read] = [term for term in searched_terms(query_terms(question)) if term.words[0] == word]
         [direct] = [term for term in query_terms(question) if term[0] == word]
         assert read == (direct, ())
+
+
+def test_a_relative_the_stores_would_read_as_the_word_itself_is_not_searched_again() -> None:
+    # "play" and "playing" stem as "plays" does: they find only what "plays" finds; "player" is another word
+    [term] = searched_terms(query_terms("who plays"))
+    assert term.words == ("plays",)
+    assert "play" in relatives("plays") and "playing" in relatives("plays")
+    assert not {"play", "playing"} & set(term.relatives)
+    assert "player" in term.relatives
