@@ -124,7 +124,8 @@ class PostgresBeliefs(Repo):
             "words": [" ".join(term.words) for term in terms],
             "relatives": [" ".join(term.relatives) for term in terms],
         }
-        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms), bounded), params)]
+        statement = matching_statement(tuple(bool(term.relatives) for term in terms), bounded)
+        return [match_of(*row) for row in self._plain_rows(statement, params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
