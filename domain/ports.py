@@ -19,7 +19,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match, QueryTerm
+from domain.beliefs.relevance import Match, SearchedTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
@@ -168,20 +168,22 @@ class BeliefRepository(Protocol):
     def matching(
         self,
         owner: Owner,
-        terms: Sequence[QueryTerm],
+        terms: Sequence[SearchedTerm],
         limit: int,
         sensitivities: Collection[Sensitivity],
         *,
         bounded: bool = True,
     ) -> list[Match]:
         """The owner's live beliefs whose sensitivity is one of sensitivities and whose subject or statement
-        holds any word of any of terms (domain.beliefs.relevance.query_terms), at most
-        domain.beliefs.relevance.MATCHES_PER_TERM read per term unless not bounded or every term was cut
-        (then every holder is read, as unbounded), each with its coverage, weight
+        holds any word of any of terms (domain.beliefs.relevance.searched_terms: a term is held through its
+        words, directly, or through its relatives). Bounded, each term's words and its relatives are sampled
+        apart, at most domain.beliefs.relevance.MATCHES_PER_TERM holders each, so a relative held by many
+        cannot crowd out the holders of the word itself; when every match read is by_bound, every holder is
+        read instead, as unbounded. Each with its coverage, how many terms it holds directly, weight
         (domain.beliefs.relevance.term_weight over the matches read), subject, statement and by_bound
-        (bounded, and every term it holds was cut: domain.beliefs.relevance.Match), highest coverage first,
-        then highest weight, then most recent evidence, then by id, at most limit (one query through the
-        full-text index)."""
+        (bounded, and every term it holds was held through a cut sample: domain.beliefs.relevance.Match),
+        highest coverage first, then most held directly, then highest weight, then most recent evidence,
+        then by id, at most limit (one query through the full-text index)."""
         ...
 
     def most_recent(

