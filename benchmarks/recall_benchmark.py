@@ -8,6 +8,7 @@ and for today's recall without a query.
     .venv/bin/python -m benchmarks.recall_benchmark --store 1000000          # the issue's 1M store (minutes)
     .venv/bin/python -m benchmarks.recall_benchmark --sizes 1000 10000 --queries 100
     .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev dev2 dev3   # relevance alone, dev sets
+    .venv/bin/python -m benchmarks.recall_benchmark --in-memory --sets dev dev2      # the same, in-memory store
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
 
 A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
@@ -49,6 +50,7 @@ from sqlalchemy import Engine, text
 from adapters.api.auth import TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
+from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore
@@ -59,6 +61,7 @@ from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, searched_terms
 from domain.beliefs.retrieval import rank
 from domain.candidates import Sensitivity
 from domain.owner import Owner
+from domain.ports import UnitOfWorkFactory
 from tests.builders import belief
 
 RESULTS_DIR = Path(__file__).parent / "results"
@@ -221,7 +224,7 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
     return results
 
 
-def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> dict[str, Any]:
+def relevance(store: UnitOfWorkFactory, labelled: LabelledSet, *, with_misses: bool) -> dict[str, Any]:
     """hit@5 over one labelled set on its own 1k-belief principal: fused, the matches in retrieval@3 order
     (recency and utility only), and retrieval@3 without a query; the missed questions only if asked (never
     for the held-out set, whose misses are not read)."""
@@ -246,7 +249,6 @@ def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> di
                 last_evidence_at=NOW - timedelta(days=rng.uniform(0, 60)),
             )
         )
-    store = PostgresStore(engine)
     with store() as uow:
         uow.beliefs.upsert_many(records)
         uow.commit()
@@ -282,7 +284,7 @@ def relevance(engine: Engine, labelled: LabelledSet, *, with_misses: bool) -> di
 _TOTALS_ONLY = frozenset({"dev3", "heldout", "heldout2"})
 
 
-def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
+def relevance_sets(store: UnitOfWorkFactory, names: list[str]) -> dict[str, Any]:
     loaders: dict[str, Callable[[], LabelledSet]] = {
         "dev": lambda: DEV,
         "dev-typos": lambda: misspelt(DEV),
@@ -292,7 +294,7 @@ def relevance_sets(engine: Engine, names: list[str]) -> dict[str, Any]:
         "heldout": lambda: frozen("heldout"),
         "heldout2": lambda: frozen("heldout2"),
     }
-    return {name: relevance(engine, loaders[name](), with_misses=name not in _TOTALS_ONLY) for name in names}
+    return {name: relevance(store, loaders[name](), with_misses=name not in _TOTALS_ONLY) for name in names}
 
 
 def measure(
@@ -304,7 +306,7 @@ def measure(
         try:
             schema.upgrade(engine, "head")
             if store_size == 0:
-                return {"relevance": relevance_sets(engine, sets)}
+                return {"relevance": relevance_sets(PostgresStore(engine), sets)}
             seconds = seed(engine, store_size, sizes)
             return {
                 "store_beliefs": store_size,
@@ -313,7 +315,7 @@ def measure(
                 "latency": latency(
                     engine, sizes, _queries(query_count, rng), _common_queries(query_count, rng)
                 ),
-                "relevance": relevance_sets(engine, sets),
+                "relevance": relevance_sets(PostgresStore(engine), sets),
             }
         finally:
             engine.dispose()
@@ -339,7 +341,15 @@ def main() -> None:
         default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
         help="labelled sets to score (tune on dev and dev2 alone; dev3 and the held-out sets print totals only)",
     )
+    parser.add_argument(
+        "--in-memory",
+        action="store_true",
+        help="score the labelled sets on the in-memory store instead (relevance alone, no PostgreSQL)",
+    )
     args = parser.parse_args()
+    if args.in_memory:
+        print(json.dumps({"relevance": relevance_sets(InMemoryStore(), args.sets)}, indent=2))
+        return
     if args.store == 0:
         args.sizes = []
     if len(args.sizes) > 3 or sum(args.sizes) > args.store:
