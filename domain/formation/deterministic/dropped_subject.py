@@ -22,6 +22,7 @@ from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.lexicon import PERSON, lexname
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
@@ -37,6 +38,7 @@ from domain.formation.deterministic.topic_words import (
     MORE_OCCUPATIONS,
     OCCUPATIONS,
     PARENTS,
+    RELATIVES,
     names_a_person,
     names_an_agent,
 )
@@ -147,7 +149,19 @@ def opens_with_past(body: str) -> bool:
     for word in words:  # noqa: SIM110
         if names_a_person(word) or names_an_agent(word):
             return True
+    # A kind of person before any function word: "Security guard at ...", not "some old soul".
+    for word in words:
+        if word in STOPWORDS:
+            break
+        if _a_kind_of_person(word):
+            return True
     return False
+
+
+def _a_kind_of_person(word: str) -> bool:
+    """ "guard", "picker", "cpa": a noun whose most frequent sense is a kind of person, a role when the user
+    is one; a relative is a person of the user's ("Husband at work"), not what they are."""
+    return word not in RELATIVES and lexname(word) == PERSON
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
@@ -158,7 +172,14 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
         parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
-        named = token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower)
+        named = (
+            token.lemma in _ROLES
+            or token.lower in _ROLES
+            or names_a_person(token.lower)
+            # A capital inside the phrase is a people's or a place's name ("Mostly Basque, some Catalan").
+            or _a_kind_of_person(token.lower)
+            and (end == at or not token.text[:1].isupper() or token.text.isupper())
+        )
         # An agent noun not named as a role ("Bus driver, 14 years") is no job when placed by the user's own
         # thing: "Charger for my laptop" is "charge" + "-er".
         agent = not named and names_an_agent(token.lower) and not _by_own_thing(tokens, end)

@@ -1,0 +1,30 @@
+"""The noun lexicon: which lexicographer file a noun's most frequent WordNet sense is in, for the nouns the
+former reads a kind of person or a claim kind from.
+
+Princeton WordNet 3.0 (licence: domain/beliefs/wordnet/LICENSE), reduced by tools/lexicon_table.py to
+lexicon.json beside this file: every plain noun whose most frequent sense (by tag count) is noun.person,
+and the illnesses, pastimes and music genres of noun.state, noun.act and noun.communication. It replaces
+guessing a role or a kind from a word's ending or a hand list with one general vocabulary. Read once per
+process, on first use.
+"""
+
+import functools
+import json
+from importlib import resources
+
+PERSON = "noun.person"
+CONDITION = "noun.state"
+PASTIME = "noun.act"
+GENRE = "noun.communication"
+
+
+@functools.cache
+def _table() -> dict[str, str]:
+    """lemma -> lexname."""
+    text = resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8")
+    return {lemma: lexname for lexname, lemmas in json.loads(text).items() for lemma in lemmas}
+
+
+def lexname(noun: str) -> str | None:
+    """The lexicographer file of a lower-cased noun lemma's most frequent sense, if the lexicon keeps it."""
+    return _table().get(noun)

@@ -1,0 +1,62 @@
+"""The noun lexicon (WordNet 3.0's lexicographer file of a noun's most frequent sense) and the rules that read
+it. Each expected lexname was read from WordNet 3.0's index.sense by hand; each expected statement was written
+by hand from the utterance; each near miss names what must not form."""
+
+import pytest
+
+from domain.formation.deterministic.lexicon import CONDITION, PASTIME, PERSON, lexname
+from tests.unit.test_former_clause_structure import statements
+
+
+@pytest.mark.parametrize(
+    ("noun", "expected"),
+    [
+        ("guard", PERSON),  # guard%1:18:03 tagged 15 times, more than any other sense of "guard"
+        ("locksmith", PERSON),
+        ("cpa", PERSON),
+        ("asthma", CONDITION),  # noun.state, under "pathological state"
+        ("fishing", PASTIME),  # noun.act, under "diversion, recreation"
+        ("army", None),  # noun.group
+        ("aaron", None),  # an instance: a name, not a kind of person
+        ("great", None),  # a person noun too ("one of the greats"), but said mostly as an adjective
+        ("shyness", None),  # noun.state, but no illness
+    ],
+)
+def test_a_noun_is_filed_under_its_most_frequent_sense(noun: str, expected: str | None) -> None:
+    assert lexname(noun) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Locksmith, 20 years.", "User is a locksmith."),
+        ("Chaplain at a hospice", "User is a chaplain at a hospice."),
+        ("Stonemason for the cathedral", "User is a stonemason for the cathedral."),
+    ],
+)
+def test_a_fragment_headed_by_a_kind_of_person_is_a_role(text: str, expected: str) -> None:
+    # No role list names these nouns and none is agent-shaped: WordNet files each as noun.person.
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # "Cajun" is noun.person, but a capital inside the phrase is a people's name, not what the user is.
+        (
+            ("A: What do you cook at home?", "Mostly Cajun, some Creole dishes"),
+            "User cooks mostly Cajun, some Creole dishes at home.",
+        ),
+        # "soul" is noun.person, but after "some" it is no role opening a clause of its own.
+        (
+            ("A: What music do you listen to?", "mostly blues, some old soul"),
+            "User listens to mostly blues, some old soul.",
+        ),
+    ],
+)
+def test_a_person_noun_inside_an_answer_does_not_cut_it(turns: tuple[str, str], expected: str) -> None:
+    assert statements(*turns) == {expected}
+
+
+def test_a_relative_is_no_role() -> None:
+    assert not any(s.startswith("User is a") for s in statements("Husband at work, kids at school"))
