@@ -4,8 +4,27 @@ by hand from the utterance; each near miss names what must not form."""
 
 import pytest
 
+from domain.candidates import ClaimKind
+from domain.events import SourceEventKind
+from domain.formation.deterministic.former import fallback_candidates
 from domain.formation.deterministic.lexicon import CONDITION, PASTIME, PERSON, lexname
+from tests.unit.test_fallback import event
 from tests.unit.test_former_clause_structure import statements
+
+
+def kinds(*turns: str) -> dict[str, ClaimKind]:
+    """Each formed statement's kind; a turn opening with "A: " is the agent's."""
+    events = [
+        event(
+            turn.removeprefix("A: "),
+            seq=seq,
+            kind=SourceEventKind.ASSISTANT_MESSAGE
+            if turn.startswith("A: ")
+            else SourceEventKind.USER_MESSAGE,
+        )
+        for seq, turn in enumerate(turns, start=1)
+    ]
+    return {c.statement: c.claim_kind for c in fallback_candidates(events)}
 
 
 @pytest.mark.parametrize(
@@ -60,3 +79,30 @@ def test_a_person_noun_inside_an_answer_does_not_cut_it(turns: tuple[str, str], 
 
 def test_a_relative_is_no_role() -> None:
     assert not any(s.startswith("User is a") for s in statements("Husband at work, kids at school"))
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # The reference files a recurring condition as recurring_state and an interest as interest; no verb
+        # or listed word names either here, so these were the default project fact.
+        (("I have emphysema.",), {"User has emphysema.": ClaimKind.RECURRING_STATE}),
+        (("A: Any health problems?", "Emphysema."), {"User has Emphysema.": ClaimKind.RECURRING_STATE}),
+        (
+            ("I'm really into archery these days.",),
+            {"User is really into archery these days.": ClaimKind.INTEREST},
+        ),
+        (("I'm big into bebop.",), {"User is big into bebop.": ClaimKind.INTEREST}),
+    ],
+)
+def test_a_complement_noun_files_the_claim_where_the_verb_names_no_kind(
+    turns: tuple[str, ...], expected: dict[str, ClaimKind]
+) -> None:
+    assert kinds(*turns) == expected
+
+
+def test_a_name_is_no_noun_sense() -> None:
+    # "pip" is a disease of poultry in WordNet; written with a capital it is a pet's name.
+    assert kinds("A: Do you have any pets?", "Two old tabbies, Pip and Moose.") == {
+        "User has two old tabbies, Pip and Moose.": ClaimKind.PROJECT_FACT
+    }
