@@ -87,6 +87,11 @@ def test_a_relative_is_no_role() -> None:
         # The reference files a recurring condition as recurring_state and an interest as interest; no verb
         # or listed word names either here, so these were the default project fact.
         (("I have emphysema.",), {"User has emphysema.": ClaimKind.RECURRING_STATE}),
+        # A history of an illness is the condition, not experience (the history rule's skill).
+        (
+            ("I've had emphysema since I was 40.",),
+            {"User has had emphysema since they were 40.": ClaimKind.RECURRING_STATE},
+        ),
         (("A: Any health problems?", "Emphysema."), {"User has Emphysema.": ClaimKind.RECURRING_STATE}),
         (
             ("I'm really into archery these days.",),
