@@ -28,7 +28,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, POINTERS
 from domain.formation.deterministic.dropped_subject import opens_with_past
 from domain.formation.deterministic.inflection import simple_past
-from domain.formation.deterministic.kinds import classify, names_in
+from domain.formation.deterministic.kinds import classify
 from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, tokenize, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
@@ -395,7 +395,7 @@ def answer_claims(question: str, clause_text: str) -> list[Claim]:
     for thing in _things_had(verb_phrase, complement):
         tokens = tokenize(thing)
         words = [t.lemma for t in tokens if t.lemma not in STOPWORDS]
-        kind, longevity = classify(lemma, aspect, frozenset(words), names=names_in(tokens))
+        kind, longevity = classify(lemma, aspect, frozenset(words), tokens=tokens)
         subject = conflict_key(NAMESPACES[kind], [lemma, *words])
         predicate = Predicate(lemma, verb_phrase, Aspect.BARE, thing)
         claims.append(Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder))

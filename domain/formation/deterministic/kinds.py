@@ -9,7 +9,7 @@ than the words did, and that lifecycle@2 retires after 90 days if nothing suppor
 from collections.abc import Sequence
 
 from domain.candidates import ClaimKind, Longevity
-from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, lexname
+from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, lexnames
 from domain.formation.deterministic.topic_words import (
     CONDITIONS,
     OCCUPATIONS,
@@ -136,12 +136,12 @@ def classify(
     complement: frozenset[str],
     holder: str = "User",
     kin: bool = True,
-    names: frozenset[str] = frozenset(),
+    tokens: Sequence[Token] = (),
 ) -> tuple[ClaimKind, Longevity]:
     """The kind and longevity of a claim the user stated with this verb about this complement; a holder
-    other than the user is a relative (kin) or a thing of theirs ("User's band is recording an EP"). Names
-    are the complement's lemmas written with a capital, which no noun's sense files ("two greyhounds, Pip
-    and Moose": "pip" is a disease of poultry)."""
+    other than the user is a relative (kin) or a thing of theirs ("User's band is recording an EP"). The
+    complement's tokens tell its names, which no noun's sense files ("two greyhounds, Pip and Moose": "pip"
+    is a disease of poultry)."""
     if holder != "User":
         if kin:
             return ClaimKind.RELATIONSHIP, Longevity.DURABLE
@@ -184,7 +184,7 @@ def classify(
         return ClaimKind.INTEREST, Longevity.DURABLE
     if aspect is Aspect.SIMPLE and lemma != "be" and lemma != "have":
         return ClaimKind.HABIT, Longevity.ONGOING
-    return by_noun(complement - names) or DEFAULT
+    return by_noun(complement - names_in(tokens)) or DEFAULT
 
 
 def names_in(tokens: Sequence[Token]) -> frozenset[str]:
@@ -198,7 +198,7 @@ def by_noun(complement: frozenset[str]) -> tuple[ClaimKind, Longevity] | None:
     illness is a recurring condition ("User has asthma", the reference's recurring_state), a pastime, a sport
     or a music genre an interest ("User is really into fishing"). An illness decides over a pastime
     whatever order the words come in ("a ski injury")."""
-    found = {lexname(word) for word in complement}
+    found = lexnames(complement)
     if CONDITION in found:
         return ClaimKind.RECURRING_STATE, Longevity.ONGOING
     if PASTIME in found or GENRE in found:

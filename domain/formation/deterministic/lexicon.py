@@ -10,6 +10,7 @@ process, on first use.
 
 import functools
 import json
+from collections.abc import Iterable
 from importlib import resources
 
 PERSON = "noun.person"
@@ -28,3 +29,10 @@ def _table() -> dict[str, str]:
 def lexname(noun: str) -> str | None:
     """The lexicographer file of a lower-cased noun lemma's most frequent sense, if the lexicon keeps it."""
     return _table().get(noun)
+
+
+def lexnames(nouns: Iterable[str]) -> set[str | None]:
+    """The lexicographer files of several nouns at once (None for a noun the lexicon does not keep): one
+    table lookup a noun, where the classifier runs for most clauses."""
+    table = _table()
+    return {table.get(noun) for noun in nouns}
