@@ -11,7 +11,8 @@ first sense) is filed under that sense's lexicographer file: "great" and "major"
 subtree that names one claim kind: every noun.person lemma (a role when the user is one), noun.state lemmas
 under "pathological state" (an illness: the reference's recurring condition), noun.act lemmas under
 "diversion, recreation" (a pastime or sport) and noun.communication lemmas under "music genre" (an
-interest). An instance (a name: "Aalto") is left out. "nurse", "picker" and "guard" are noun.person, "army"
+interest). The noun.person lemmas under a worker, a professional, a leader, an enrollee or a businessperson
+are listed again as occupations. An instance (a name: "Aalto") is left out. "nurse", "picker" and "guard" are noun.person, "army"
 is noun.group and is not kept.
 """
 
@@ -36,6 +37,11 @@ KEPT: Final[dict[str, tuple[str, frozenset[str]]]] = {
     "04": ("noun.act", frozenset({"00426928"})),  # diversion, recreation
     "10": ("noun.communication", frozenset({"07071942"})),  # music genre
 }
+# The noun.person lemmas that name a position held, also listed under this key: a worker, a professional, a
+# leader, an enrollee (a student) or a businessperson ("locksmith", "surgeon", "chaplain", "sophomore",
+# "cpa"), not a trait ("introvert", "snob", "beginner") or a bond ("friend").
+OCCUPATION: Final = "noun.person.occupation"
+_POSITIONS: Final = frozenset({"09632518", "10480253", "09623038", "10059162", "09882716"})
 
 
 def _under(offset: str, roots: frozenset[str], synsets: dict[tuple[str, str], Synset]) -> bool:
@@ -71,6 +77,8 @@ def generate(folder: Path) -> dict[str, list[str]]:
             continue
         if not KEPT[lexfile][1] or _under(offset, KEPT[lexfile][1], synsets):
             table[KEPT[lexfile][0]].append(lemma)
+        if lexfile == PERSON and _under(offset, _POSITIONS, synsets):
+            table[OCCUPATION].append(lemma)
     return dict(table)
 
 

@@ -33,6 +33,7 @@ def kinds(*turns: str) -> dict[str, ClaimKind]:
         ("guard", PERSON),  # guard%1:18:03 tagged 15 times, more than any other sense of "guard"
         ("locksmith", PERSON),
         ("cpa", PERSON),
+        ("introvert", PERSON),
         ("asthma", CONDITION),  # noun.state, under "pathological state"
         ("fishing", PASTIME),  # noun.act, under "diversion, recreation"
         ("army", None),  # noun.group
@@ -54,8 +55,21 @@ def test_a_noun_is_filed_under_its_most_frequent_sense(noun: str, expected: str 
     ],
 )
 def test_a_fragment_headed_by_a_kind_of_person_is_a_role(text: str, expected: str) -> None:
-    # No role list names these nouns and none is agent-shaped: WordNet files each as noun.person.
-    assert expected in statements(text)
+    # No role list names these nouns and none is agent-shaped: WordNet files each as noun.person, under a
+    # worker or a leader, a position held.
+    assert kinds(text) == {expected: ClaimKind.ROLE}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Extrovert, always have been.", "User is an extrovert."),
+        ("Beginner at chess.", "User is a beginner at chess."),
+    ],
+)
+def test_a_kind_of_person_that_is_no_position_keeps_the_default_kind(text: str, expected: str) -> None:
+    # noun.person, but a trait or a level, not a position held: the reference's kind for these is no role.
+    assert kinds(text) == {expected: ClaimKind.PROJECT_FACT}
 
 
 @pytest.mark.parametrize(

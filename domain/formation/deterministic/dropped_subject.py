@@ -15,14 +15,14 @@ limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 
 import re
 
-from domain.candidates import Derivation, Polarity
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
-from domain.formation.deterministic.kinds import classify
-from domain.formation.deterministic.lexicon import PERSON, lexname
+from domain.formation.deterministic.kinds import DEFAULT, classify
+from domain.formation.deterministic.lexicon import PERSON, lexname, names_an_occupation
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
@@ -172,14 +172,11 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
         parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
-        named = (
-            token.lemma in _ROLES
-            or token.lower in _ROLES
-            or names_a_person(token.lower)
-            # A capital inside the phrase is a people's or a place's name ("Mostly Basque, some Catalan").
-            or _a_kind_of_person(token.lower)
-            and (end == at or not token.text[:1].isupper() or token.text.isupper())
+        # A capital inside the phrase is a people's or a place's name ("Mostly Basque, some Catalan").
+        person = _a_kind_of_person(token.lower) and (
+            end == at or not token.text[:1].isupper() or token.text.isupper()
         )
+        named = token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower) or person
         # An agent noun not named as a role ("Bus driver, 14 years") is no job when placed by the user's own
         # thing: "Charger for my laptop" is "charge" + "-er".
         agent = not named and names_an_agent(token.lower) and not _by_own_thing(tokens, end)
@@ -201,6 +198,9 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
                 return []  # "Nurse at the desk was rude", "Chef at a bistro is my dream": the role is a subject
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
+            if person and (kind, longevity) == DEFAULT and names_an_occupation(token.lower):
+                # "Locksmith, 20 years": a position held; "Introvert." is a kind of person too, but no position.
+                kind, longevity = ClaimKind.ROLE, Longevity.ONGOING
             noun = lowered(phrase_of(text, kept))
             article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
             predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")

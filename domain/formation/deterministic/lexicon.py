@@ -3,9 +3,9 @@ former reads a kind of person or a claim kind from.
 
 Princeton WordNet 3.0 (licence: domain/beliefs/wordnet/LICENSE), reduced by tools/lexicon_table.py to
 lexicon.json beside this file: every plain noun whose most frequent sense (by tag count) is noun.person,
-and the illnesses, pastimes and music genres of noun.state, noun.act and noun.communication. It replaces
-guessing a role or a kind from a word's ending or a hand list with one general vocabulary. Read once per
-process, on first use.
+those of them that name a position held, and the illnesses, pastimes and music genres of noun.state,
+noun.act and noun.communication. It replaces guessing a role or a kind from a word's ending or a hand list
+with one general vocabulary. Read once per process, on first use.
 """
 
 import functools
@@ -17,13 +17,25 @@ PERSON = "noun.person"
 CONDITION = "noun.state"
 PASTIME = "noun.act"
 GENRE = "noun.communication"
+_OCCUPATIONS = "noun.person.occupation"
 
 
 @functools.cache
+def _loaded() -> tuple[dict[str, str], frozenset[str]]:
+    """lemma -> lexname, and the noun.person lemmas that name a position held."""
+    loaded = json.loads(resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8"))
+    occupations = frozenset(loaded.pop(_OCCUPATIONS))
+    return {lemma: lexname for lexname, lemmas in loaded.items() for lemma in lemmas}, occupations
+
+
 def _table() -> dict[str, str]:
-    """lemma -> lexname."""
-    text = resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8")
-    return {lemma: lexname for lexname, lemmas in json.loads(text).items() for lemma in lemmas}
+    return _loaded()[0]
+
+
+def names_an_occupation(noun: str) -> bool:
+    """Whether a noun.person noun names a position held (a worker, a professional, a leader, a student, a
+    businessperson: "locksmith", "surgeon", "sophomore"), not a trait ("introvert") or a bond ("friend")."""
+    return noun in _loaded()[1]
 
 
 def lexname(noun: str) -> str | None:
