@@ -7,7 +7,7 @@ import pytest
 from domain.candidates import ClaimKind
 from domain.events import SourceEventKind
 from domain.formation.deterministic.former import fallback_candidates
-from domain.formation.deterministic.lexicon import CONDITION, PASTIME, PERSON, lexname
+from domain.formation.deterministic.lexicon import CONDITION, PASTIME, PERSON, lexnames
 from tests.unit.test_fallback import event
 from tests.unit.test_former_clause_structure import statements
 
@@ -43,7 +43,7 @@ def kinds(*turns: str) -> dict[str, ClaimKind]:
     ],
 )
 def test_a_noun_is_filed_under_its_most_frequent_sense(noun: str, expected: str | None) -> None:
-    assert lexname(noun) == expected
+    assert lexnames([noun]) == {expected}
 
 
 @pytest.mark.parametrize(

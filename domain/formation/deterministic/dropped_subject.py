@@ -22,7 +22,7 @@ from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.kinds import DEFAULT, classify
-from domain.formation.deterministic.lexicon import PERSON, lexname, names_an_occupation
+from domain.formation.deterministic.lexicon import names_an_occupation, persons
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
@@ -150,10 +150,11 @@ def opens_with_past(body: str) -> bool:
         if names_a_person(word) or names_an_agent(word):
             return True
     # A kind of person before any function word: "Security guard at ...", not "some old soul".
+    people = persons()
     for word in words:
         if word in STOPWORDS:
             break
-        if _a_kind_of_person(word):
+        if word in people and word not in RELATIVES:
             return True
     return False
 
@@ -161,7 +162,7 @@ def opens_with_past(body: str) -> bool:
 def _a_kind_of_person(word: str) -> bool:
     """ "guard", "picker", "cpa": a noun whose most frequent sense is a kind of person, a role when the user
     is one; a relative is a person of the user's ("Husband at work"), not what they are."""
-    return word not in RELATIVES and lexname(word) == PERSON
+    return word in persons() and word not in RELATIVES
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:

@@ -21,30 +21,28 @@ _OCCUPATIONS = "noun.person.occupation"
 
 
 @functools.cache
-def _loaded() -> tuple[dict[str, str], frozenset[str]]:
-    """lemma -> lexname, and the noun.person lemmas that name a position held."""
+def _loaded() -> tuple[dict[str, str], frozenset[str], frozenset[str]]:
+    """lemma -> lexname, the noun.person lemmas, and those of them that name a position held."""
     loaded = json.loads(resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8"))
     occupations = frozenset(loaded.pop(_OCCUPATIONS))
-    return {lemma: lexname for lexname, lemmas in loaded.items() for lemma in lemmas}, occupations
+    table = {lemma: lexname for lexname, lemmas in loaded.items() for lemma in lemmas}
+    return table, frozenset(loaded[PERSON]), occupations
 
 
-def _table() -> dict[str, str]:
-    return _loaded()[0]
+def persons() -> frozenset[str]:
+    """The nouns whose most frequent sense is noun.person, as one set: the role tests run for most clauses
+    without "I", where one membership test costs less than a lookup of the lexname."""
+    return _loaded()[1]
 
 
 def names_an_occupation(noun: str) -> bool:
     """Whether a noun.person noun names a position held (a worker, a professional, a leader, a student, a
     businessperson: "locksmith", "surgeon", "sophomore"), not a trait ("introvert") or a bond ("friend")."""
-    return noun in _loaded()[1]
-
-
-def lexname(noun: str) -> str | None:
-    """The lexicographer file of a lower-cased noun lemma's most frequent sense, if the lexicon keeps it."""
-    return _table().get(noun)
+    return noun in _loaded()[2]
 
 
 def lexnames(nouns: Iterable[str]) -> set[str | None]:
-    """The lexicographer files of several nouns at once (None for a noun the lexicon does not keep): one
-    table lookup a noun, where the classifier runs for most clauses."""
-    table = _table()
+    """The lexicographer files of lower-cased noun lemmas' most frequent senses (None for a noun the lexicon
+    does not keep): one table lookup a noun, where the classifier runs for most clauses."""
+    table = _loaded()[0]
     return {table.get(noun) for noun in nouns}
