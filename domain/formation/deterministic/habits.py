@@ -6,7 +6,7 @@ import re
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
 from domain.formation.deterministic.clause_words import FILLERS, STOP
-from domain.formation.deterministic.kinds import by_noun, names_in
+from domain.formation.deterministic.kinds import by_noun
 from domain.formation.deterministic.parsing import (
     AUX,
     Parse,
@@ -242,7 +242,7 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         # A history of an illness ("I've had asthma since I was 6") is the recurring condition it names, not
         # experience.
         kind, longevity = ClaimKind.SKILL, Longevity.DURABLE
-        named = by_noun(frozenset(t.lemma for t in kept) - names_in(kept))
+        named = by_noun(frozenset(t.lemma for t in kept), kept)
         if named is not None and named[0] is ClaimKind.RECURRING_STATE:
             kind, longevity = named
         claims.append(

@@ -21,6 +21,8 @@ from domain.formation.language import Token
 from domain.formation.rendering import Aspect
 
 DEFAULT = (ClaimKind.PROJECT_FACT, Longevity.ONGOING)
+# The lexnames a complement's noun files a kind by.
+_KINDS = frozenset({CONDITION, PASTIME, GENRE})
 
 _LIKING = frozenset(
     {"like", "love", "enjoy", "prefer", "adore", "hate", "dislike", "detest", "loathe", "stand"}
@@ -184,21 +186,24 @@ def classify(
         return ClaimKind.INTEREST, Longevity.DURABLE
     if aspect is Aspect.SIMPLE and lemma != "be" and lemma != "have":
         return ClaimKind.HABIT, Longevity.ONGOING
-    return by_noun(complement - names_in(tokens)) or DEFAULT
+    return by_noun(complement, tokens) or DEFAULT
 
 
-def names_in(tokens: Sequence[Token]) -> frozenset[str]:
+def _names_in(tokens: Sequence[Token]) -> frozenset[str]:
     """The lemmas of the words after the first written with a capital, not in capitals ("MS" is an
     illness's initials): a name ("Pip") or a people's ("Cajun")."""
     return frozenset(t.lemma for t in tokens[1:] if t.text[:1].isupper() and not t.text.isupper())
 
 
-def by_noun(complement: frozenset[str]) -> tuple[ClaimKind, Longevity] | None:
+def by_noun(complement: frozenset[str], tokens: Sequence[Token] = ()) -> tuple[ClaimKind, Longevity] | None:
     """The kind a complement's noun names by its most frequent WordNet sense, where the verb names none: an
     illness is a recurring condition ("User has asthma", the reference's recurring_state), a pastime, a sport
     or a music genre an interest ("User is really into fishing"). An illness decides over a pastime
-    whatever order the words come in ("a ski injury")."""
+    whatever order the words come in ("a ski injury"); a name among the complement's tokens is no noun."""
     found = lexnames(complement)
+    if _KINDS.isdisjoint(found):
+        return None  # most complements: the names are read only when a noun would decide
+    found = lexnames(complement - _names_in(tokens))
     if CONDITION in found:
         return ClaimKind.RECURRING_STATE, Longevity.ONGOING
     if PASTIME in found or GENRE in found:
