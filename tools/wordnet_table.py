@@ -20,6 +20,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -47,14 +48,18 @@ def _index(folder: Path) -> dict[tuple[str, str], list[str]]:
     return found
 
 
+def senses(folder: Path) -> Iterator[tuple[str, str, str, str, int, int]]:
+    """Each sense in index.sense: lemma, pos, lexicographer file number ("18": noun.person), synset offset,
+    sense number (1 the most frequent) and how often it was tagged in the semantic concordances."""
+    for line in (folder / "index.sense").read_text().splitlines():
+        key, offset, number, count = line.split()
+        lemma, _, lexical = key.partition("%")
+        yield lemma, _SENSE_KEY_POS[lexical[0]], lexical.split(":")[1], offset, int(number), int(count)
+
+
 def _tag_counts(folder: Path) -> dict[tuple[str, str, str], int]:
     """(lemma, pos, offset) -> how often the sense was tagged in the semantic concordances (index.sense)."""
-    counts = {}
-    for line in (folder / "index.sense").read_text().splitlines():
-        key, offset, _, count = line.split()
-        lemma, _, lexical = key.partition("%")
-        counts[(lemma, _SENSE_KEY_POS[lexical[0]], offset)] = int(count)
-    return counts
+    return {(lemma, pos, offset): count for lemma, pos, _, offset, _, count in senses(folder)}
 
 
 def _synsets(folder: Path) -> dict[tuple[str, str], Synset]:

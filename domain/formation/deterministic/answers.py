@@ -393,8 +393,9 @@ def answer_claims(question: str, clause_text: str) -> list[Claim]:
     lemma = verb_lemma(head)
     claims: list[Claim] = []
     for thing in _things_had(verb_phrase, complement):
-        words = [t.lemma for t in tokenize(thing) if t.lemma not in STOPWORDS]
-        kind, longevity = classify(lemma, aspect, frozenset(words))
+        tokens = tokenize(thing)
+        words = [t.lemma for t in tokens if t.lemma not in STOPWORDS]
+        kind, longevity = classify(lemma, aspect, frozenset(words), tokens=tokens)
         subject = conflict_key(NAMESPACES[kind], [lemma, *words])
         predicate = Predicate(lemma, verb_phrase, Aspect.BARE, thing)
         claims.append(Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder))

@@ -376,7 +376,7 @@ def item_claim(text: str, item: Item, lead: str = "", holder: str = "User", kin:
     if lead:
         complement = f"{complement} {lead[:1].lower()}{lead[1:]}".strip()
     words = [t.lemma for t in item.words if t.lemma not in STOPWORDS]
-    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder, kin)
+    kind, longevity = classify(item.lemma, item.aspect, frozenset(words), holder, kin, item.words)
     subject = conflict_key(NAMESPACES[kind], [item.lemma, *words])
     predicate = Predicate(item.lemma, item.verb_phrase, Aspect.BARE, complement)
     return Claim(kind, Derivation.DIRECT, longevity, Polarity.ASSERT, subject, predicate, holder)

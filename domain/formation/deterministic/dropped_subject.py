@@ -15,13 +15,14 @@ limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 
 import re
 
-from domain.candidates import Derivation, Polarity
+from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import NAMESPACES, clause_first_claims
 from domain.formation.deterministic.clause_words import FEELINGS, FILLERS
 from domain.formation.deterministic.coordination import participle
 from domain.formation.deterministic.inflection import IRREGULAR_PASTS
-from domain.formation.deterministic.kinds import classify
+from domain.formation.deterministic.kinds import DEFAULT, classify
+from domain.formation.deterministic.lexicon import names_an_occupation, persons
 from domain.formation.deterministic.parsing import (
     PAST_FORMS,
     TIME_NOUNS,
@@ -37,6 +38,7 @@ from domain.formation.deterministic.topic_words import (
     MORE_OCCUPATIONS,
     OCCUPATIONS,
     PARENTS,
+    RELATIVES,
     names_a_person,
     names_an_agent,
 )
@@ -147,7 +149,20 @@ def opens_with_past(body: str) -> bool:
     for word in words:  # noqa: SIM110
         if names_a_person(word) or names_an_agent(word):
             return True
+    # A kind of person before any function word: "Security guard at ...", not "some old soul".
+    people = persons()
+    for word in words:
+        if word in STOPWORDS:
+            break
+        if word in people and word not in RELATIVES:
+            return True
     return False
+
+
+def _a_kind_of_person(word: str) -> bool:
+    """ "guard", "picker", "cpa": a noun whose most frequent sense is a kind of person, a role when the user
+    is one; a relative is a person of the user's ("Husband at work"), not what they are."""
+    return word in persons() and word not in RELATIVES
 
 
 def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
@@ -158,7 +173,11 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
         token = tokens[end]
         limit = token.lower in LIMIT_ADJECTIVES
         parent = _parent_of_some(tokens, end)  # "dad of 3 boys": the role's phrase goes on after "of"
-        named = token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower)
+        # A capital inside the phrase is a people's or a place's name ("Mostly Basque, some Catalan").
+        person = _a_kind_of_person(token.lower) and (
+            end == at or not token.text[:1].isupper() or token.text.isupper()
+        )
+        named = token.lemma in _ROLES or token.lower in _ROLES or names_a_person(token.lower) or person
         # An agent noun not named as a role ("Bus driver, 14 years") is no job when placed by the user's own
         # thing: "Charger for my laptop" is "charge" + "-er".
         agent = not named and names_an_agent(token.lower) and not _by_own_thing(tokens, end)
@@ -180,6 +199,9 @@ def _role(text: str, tokens: list[Token], at: int) -> list[Claim]:
                 return []  # "Nurse at the desk was rude", "Chef at a bistro is my dream": the role is a subject
             words = [t.lemma for t in kept if t.lemma not in STOPWORDS]
             kind, longevity = classify("be", Aspect.SIMPLE, frozenset(words))
+            if person and (kind, longevity) == DEFAULT and names_an_occupation(token.lower):
+                # "Locksmith, 20 years": a position held; "Introvert." is a kind of person too, but no position.
+                kind, longevity = ClaimKind.ROLE, Longevity.ONGOING
             noun = lowered(phrase_of(text, kept))
             article = "" if limit else "an " if noun[:1].lower() in "aeiou" else "a "
             predicate = Predicate("be", "is", Aspect.BARE, f"{article}{noun}")

@@ -6,6 +6,7 @@ import re
 from domain.candidates import ClaimKind, Longevity
 from domain.formation.deterministic.claims import Claim, direct_claim
 from domain.formation.deterministic.clause_words import FILLERS, STOP
+from domain.formation.deterministic.kinds import by_noun
 from domain.formation.deterministic.parsing import (
     AUX,
     Parse,
@@ -238,11 +239,18 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
             aspect = Aspect.PERFECT
         if parse.lemma == "have" and parse.verb.lower == "got":
             aspect, surface = Aspect.PERFECT, "had"  # "I've got asthma since I was 6": had it since
+        # A history of an illness ("I've had asthma since I was 6") is the recurring condition it names, not
+        # experience.
+        kind, longevity = ClaimKind.SKILL, Longevity.DURABLE
+        named = by_noun(frozenset(t.lemma for t in kept), kept)
+        if named is not None and named[0] is ClaimKind.RECURRING_STATE:
+            kind, longevity = named
         claims.append(
             direct_claim(
-                ClaimKind.SKILL,
+                kind,
                 conflict_key("history", [parse.lemma] + content_words(kept)),
                 Predicate(parse.lemma, surface, aspect, complement),
+                longevity,
             )
         )
     for match in years_of:

@@ -6,7 +6,10 @@ names a kind it falls back to a project fact of ongoing longevity: a default tha
 than the words did, and that lifecycle@2 retires after 90 days if nothing supports it again.
 """
 
+from collections.abc import Sequence
+
 from domain.candidates import ClaimKind, Longevity
+from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, lexnames
 from domain.formation.deterministic.topic_words import (
     CONDITIONS,
     OCCUPATIONS,
@@ -14,9 +17,12 @@ from domain.formation.deterministic.topic_words import (
     RELATIVES,
     names_an_agent,
 )
+from domain.formation.language import Token
 from domain.formation.rendering import Aspect
 
 DEFAULT = (ClaimKind.PROJECT_FACT, Longevity.ONGOING)
+# The lexnames a complement's noun files a kind by.
+_KINDS = frozenset({CONDITION, PASTIME, GENRE})
 
 _LIKING = frozenset(
     {"like", "love", "enjoy", "prefer", "adore", "hate", "dislike", "detest", "loathe", "stand"}
@@ -127,10 +133,17 @@ def _names_a_role(complement: frozenset[str]) -> bool:
 
 
 def classify(
-    lemma: str, aspect: Aspect, complement: frozenset[str], holder: str = "User", kin: bool = True
+    lemma: str,
+    aspect: Aspect,
+    complement: frozenset[str],
+    holder: str = "User",
+    kin: bool = True,
+    tokens: Sequence[Token] = (),
 ) -> tuple[ClaimKind, Longevity]:
     """The kind and longevity of a claim the user stated with this verb about this complement; a holder
-    other than the user is a relative (kin) or a thing of theirs ("User's band is recording an EP")."""
+    other than the user is a relative (kin) or a thing of theirs ("User's band is recording an EP"). The
+    complement's tokens tell its names, which no noun's sense files ("two greyhounds, Pip and Moose": "pip"
+    is a disease of poultry)."""
     if holder != "User":
         if kin:
             return ClaimKind.RELATIONSHIP, Longevity.DURABLE
@@ -173,4 +186,26 @@ def classify(
         return ClaimKind.INTEREST, Longevity.DURABLE
     if aspect is Aspect.SIMPLE and lemma != "be" and lemma != "have":
         return ClaimKind.HABIT, Longevity.ONGOING
-    return DEFAULT
+    return by_noun(complement, tokens) or DEFAULT
+
+
+def _names_in(tokens: Sequence[Token]) -> frozenset[str]:
+    """The lemmas of the words after the first written with a capital, not in capitals ("MS" is an
+    illness's initials): a name ("Pip") or a people's ("Cajun")."""
+    return frozenset(t.lemma for t in tokens[1:] if t.text[:1].isupper() and not t.text.isupper())
+
+
+def by_noun(complement: frozenset[str], tokens: Sequence[Token] = ()) -> tuple[ClaimKind, Longevity] | None:
+    """The kind a complement's noun names by its most frequent WordNet sense, where the verb names none: an
+    illness is a recurring condition ("User has asthma", the reference's recurring_state), a pastime, a sport
+    or a music genre an interest ("User is really into fishing"). An illness decides over a pastime
+    whatever order the words come in ("a ski injury"); a name among the complement's tokens is no noun."""
+    found = lexnames(complement)
+    if _KINDS.isdisjoint(found):
+        return None  # most complements: the names are read only when a noun would decide
+    found = lexnames(complement - _names_in(tokens))
+    if CONDITION in found:
+        return ClaimKind.RECURRING_STATE, Longevity.ONGOING
+    if PASTIME in found or GENRE in found:
+        return ClaimKind.INTEREST, Longevity.DURABLE
+    return None
