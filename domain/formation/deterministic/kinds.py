@@ -9,7 +9,7 @@ than the words did, and that lifecycle@2 retires after 90 days if nothing suppor
 from collections.abc import Sequence
 
 from domain.candidates import ClaimKind, Longevity
-from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, lexnames
+from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, filed_in, lexnames
 from domain.formation.deterministic.topic_words import (
     CONDITIONS,
     OCCUPATIONS,
@@ -200,8 +200,7 @@ def by_noun(complement: frozenset[str], tokens: Sequence[Token] = ()) -> tuple[C
     illness is a recurring condition ("User has asthma", the reference's recurring_state), a pastime, a sport
     or a music genre an interest ("User is really into fishing"). An illness decides over a pastime
     whatever order the words come in ("a ski injury"); a name among the complement's tokens is no noun."""
-    found = lexnames(complement)
-    if _KINDS.isdisjoint(found):
+    if complement.isdisjoint(filed_in(_KINDS)):
         return None  # most complements: the names are read only when a noun would decide
     found = lexnames(complement - _names_in(tokens))
     if CONDITION in found:
