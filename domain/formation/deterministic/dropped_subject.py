@@ -13,7 +13,9 @@ here") is read as "I'm a ..." when nothing but a comma or a place follows the ro
 limit ("Type 2 diabetic, ...", "Vegan.") as "I'm ...".
 """
 
+import functools
 import re
+from enum import Enum
 
 from domain.candidates import ClaimKind, Derivation, Longevity, Polarity
 from domain.formation.deterministic.claims import Claim
@@ -115,6 +117,8 @@ _CLOCK = frozenset({"noon", "midday", "midnight", "lunch", "lunchtime", "tomorro
 _TIME_DETERMINERS = frozenset({"the", "this", "next"})
 _OWN = frozenset({"my", "our"})
 _WORD = re.compile(r"[a-z]+")
+# Distinct opening words remembered: a user's vocabulary, bounded so a stream of new words cannot grow it.
+_WORD_CACHE = 65_536
 # Three words of a role phrase fit in this many characters of the clause's opening.
 _ROLE_CHARS = 60
 _SPANS = frozenset({"year", "decade", "month", "yr", "yrs"})
@@ -141,22 +145,38 @@ def opens_with_past(body: str) -> bool:
     word = match["word"].lower()
     if word.endswith(("ed", "ing")) or word in _OPENING_PASTS or word in _FEELINGS or word in _LIVING:
         return True
-    # A role among the first words: one set lookup a word, cheaper than a pattern of every role.
-    words = _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]
-    if not _OPENING_WORDS.isdisjoint(words):
-        return True
-    # A plain loop: this runs for most clauses without "I", and any() over a generator costs several times more.
-    for word in words:  # noqa: SIM110
-        if names_a_person(word) or names_an_agent(word):
+    # A role among the first words, or a kind of person before any function word ("Security guard at ...",
+    # not "some old soul"): one cached reading a word, since this runs for most clauses without "I".
+    open_phrase = True
+    for word in _WORD.findall(body[:_ROLE_CHARS].lower())[:_ROLE_WORDS]:
+        reading = _opening_word(word)
+        if reading is _Opening.ROLE:
             return True
-    # A kind of person before any function word: "Security guard at ...", not "some old soul".
-    people = persons()
-    for word in words:
-        if word in STOPWORDS:
-            break
-        if word in people and word not in RELATIVES:
-            return True
+        if open_phrase:
+            if reading is _Opening.FUNCTION:
+                open_phrase = False
+            elif reading is _Opening.PERSON:
+                return True
     return False
+
+
+class _Opening(Enum):
+    """What one of a clause's first words says about a left-out "I'm"."""
+
+    ROLE = 1  # a role, a limit or a parent wherever it stands among the first words
+    PERSON = 2  # a kind of person (not a relative), a role only before any function word
+    FUNCTION = 3  # a function word, which ends the phrase a kind of person may open
+    OTHER = 4
+
+
+@functools.lru_cache(maxsize=_WORD_CACHE)
+def _opening_word(word: str) -> _Opening:
+    """The reading of a lower-cased word, once per word: names_an_agent lemmatizes two or three forms of it."""
+    if word in _OPENING_WORDS or names_a_person(word) or names_an_agent(word):
+        return _Opening.ROLE
+    if word in STOPWORDS:
+        return _Opening.FUNCTION
+    return _Opening.PERSON if word in persons() and word not in RELATIVES else _Opening.OTHER
 
 
 def _a_kind_of_person(word: str) -> bool:

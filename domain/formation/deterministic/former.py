@@ -151,10 +151,10 @@ def _sentence_claims(sentence: str, clause: Clause) -> list[Claim]:
     return clause_claims(sentence, Clause(clause.seq, clause.index, 0, len(sentence), sentence))
 
 
-def clause_claims(text: str, clause: Clause, attributed: str = "") -> list[Claim]:
-    """All claims one clause of an owner-asserted event states; empty when it states none. attributed is the
-    agent's last turn when it said what the user is ("Since you're a teacher, ..."), which a denial in the
-    clause corrects."""
+def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim]:
+    """All claims one clause of an owner-asserted event states; empty when it states none. agent_turn is the
+    agent's last turn, read only when the clause denies something: what the agent said the user is ("Since
+    you're a teacher, ...") is corrected by the denial."""
     body = clause.text
     lowered = folded(body)
     requested = (
@@ -283,7 +283,7 @@ def clause_claims(text: str, clause: Clause, attributed: str = "") -> list[Claim
             if lead is not None:
                 parse.lead = lead.group(0)
         region_end = tokens[stop].start if stop < len(tokens) else clause.end
-        cued = n == 0 and (not _CORRECTING.isdisjoint(lowers[:at]) or _contradicts(text, attributed, parse))
+        cued = n == 0 and (not _CORRECTING.isdisjoint(lowers[:at]) or _contradicts(text, agent_turn, parse))
         correction = correction_claims(text, clause, parse, region_end, cued)
         if correction:
             claims.extend(correction)
@@ -347,20 +347,16 @@ def _clause_end(text: str, tokens: list[Token], at: int, following: int) -> int:
     return following
 
 
-def _contradicts(text: str, attributed: str, parse: Parse) -> bool:
+def _contradicts(text: str, agent_turn: str, parse: Parse) -> bool:
     """ "Since you're a teacher, ..." "I'm not a teacher": a denial of what the agent just said the user is
-    corrects it, as "Wait, I'm not ..." does. Every content word the denial names must be the agent's (their
-    words read only here, after a denial: most turns hold none)."""
-    complement = copula_rest(parse) if attributed and parse.negated else None
-    if not complement:
+    corrects it, as "Wait, I'm not ..." does. Every content word the denial names must be the agent's. The
+    agent's turn is read only here, after a denial: searching every agent turn for "you're" cost a long turn's
+    scan per turn, and most owner turns deny nothing."""
+    complement = copula_rest(parse) if agent_turn and parse.negated else None
+    if not complement or _ATTRIBUTING.search(agent_turn) is None:
         return False
     named = [t.lemma for t in cut(complement, text) if t.lemma not in STOPWORDS]
-    return bool(named) and set(named) <= {t.lemma for t in tokenize(attributed)}
-
-
-def attribution(text: str) -> str:
-    """An agent's turn when it says what the user is ("you're a ...", "As a vegetarian, ..."), else ""."""
-    return text if _ATTRIBUTING.search(text) is not None else ""
+    return bool(named) and set(named) <= {t.lemma for t in tokenize(agent_turn)}
 
 
 def _reason(word: str, parse: Parse) -> bool:
@@ -417,18 +413,18 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     # first to word it (the more specific) keeps its subject.
     merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     question: str | None = None
-    attributed = ""
+    agent_turn = ""
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
             agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
             question = last_question(event.text) if agent else None
-            attributed = attribution(event.text) if agent else ""
+            agent_turn = event.text if agent else ""
             continue
         text = event.text
         for index, clause in enumerate(split_clauses(event.seq, text)):
             headed = headed_sentences(clause.text)
             if headed is None:
-                claims = clause_claims(text, clause, attributed if index == 0 else "")
+                claims = clause_claims(text, clause, agent_turn if index == 0 else "")
             else:
                 # "Stuff I can't eat: gluten, dairy": each item read as the sentence its header makes of it.
                 claims = [claim for sentence in headed for claim in _sentence_claims(sentence, clause)]
@@ -452,7 +448,7 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 else:
                     entry[1].setdefault(event.seq, clause.text)
         question = None
-        attributed = ""
+        agent_turn = ""
     candidates: list[MemoryCandidate] = []
     for (_, statement), (claim, spans) in merged.items():
         seqs = tuple(sorted(spans))

@@ -242,7 +242,7 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         # A history of an illness ("I've had asthma since I was 6") is the recurring condition it names, not
         # experience.
         kind, longevity = ClaimKind.SKILL, Longevity.DURABLE
-        named = by_noun(frozenset(t.lemma for t in kept), kept)
+        named = by_noun([t.lemma for t in kept], kept)
         if named is not None and named[0] is ClaimKind.RECURRING_STATE:
             kind, longevity = named
         claims.append(

@@ -6,10 +6,10 @@ names a kind it falls back to a project fact of ongoing longevity: a default tha
 than the words did, and that lifecycle@2 retires after 90 days if nothing supports it again.
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from domain.candidates import ClaimKind, Longevity
-from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, lexnames
+from domain.formation.deterministic.lexicon import CONDITION, GENRE, PASTIME, filed_in, lexnames
 from domain.formation.deterministic.topic_words import (
     CONDITIONS,
     OCCUPATIONS,
@@ -195,15 +195,16 @@ def _names_in(tokens: Sequence[Token]) -> frozenset[str]:
     return frozenset(t.lemma for t in tokens[1:] if t.text[:1].isupper() and not t.text.isupper())
 
 
-def by_noun(complement: frozenset[str], tokens: Sequence[Token] = ()) -> tuple[ClaimKind, Longevity] | None:
+def by_noun(complement: Collection[str], tokens: Sequence[Token] = ()) -> tuple[ClaimKind, Longevity] | None:
     """The kind a complement's noun names by its most frequent WordNet sense, where the verb names none: an
     illness is a recurring condition ("User has asthma", the reference's recurring_state), a pastime, a sport
     or a music genre an interest ("User is really into fishing"). An illness decides over a pastime
     whatever order the words come in ("a ski injury"); a name among the complement's tokens is no noun."""
-    found = lexnames(complement)
-    if _KINDS.isdisjoint(found):
+    # Any collection of lemmas: a caller holding a plain list builds no set for most complements, which this
+    # test answers.
+    if filed_in(_KINDS).isdisjoint(complement):
         return None  # most complements: the names are read only when a noun would decide
-    found = lexnames(complement - _names_in(tokens))
+    found = lexnames(set(complement) - _names_in(tokens))
     if CONDITION in found:
         return ClaimKind.RECURRING_STATE, Longevity.ONGOING
     if PASTIME in found or GENRE in found:

@@ -46,3 +46,10 @@ def lexnames(nouns: Iterable[str]) -> set[str | None]:
     does not keep): one table lookup a noun, where the classifier runs for most clauses."""
     table = _loaded()[0]
     return {table.get(noun) for noun in nouns}
+
+
+@functools.cache
+def filed_in(files: frozenset[str]) -> frozenset[str]:
+    """The nouns whose most frequent sense is in one of the lexicographer files, as one set: a complement
+    none of whose words is in it needs no lookup a word."""
+    return frozenset(noun for noun, lexname in _loaded()[0].items() if lexname in files)
