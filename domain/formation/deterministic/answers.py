@@ -233,6 +233,12 @@ def _counted(word: str) -> bool:
     return word.lower() in NUMBER_WORDS or word.isdigit()
 
 
+def _count_of(count: str, question_np: str, more: str) -> str:
+    """The answer's count of what the question named, then what the answer adds after its comma: "Four,
+    ages 2 to 11" to "How many kids ...?" is "four kids, ages 2 to 11"."""
+    return f"{count.strip().lower()} {_voice(question_np)}{',' + more if more else ''}"
+
+
 def _filled(match: re.Match[str], answer: str) -> tuple[str, str, Aspect, str] | None:
     """ "What grade are you in?" "8th" is "in 8th grade": an ordinal is one of the question's noun. What the
     user is into is a taste ("mostly kpop" is "mostly into kpop"); what they are in, on or at otherwise may be
@@ -287,7 +293,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         count, _, more = answer.partition(",")
         if _counted(count.strip()):
             # "How many kids do you have?" "Four, ages 2 to 11": the count is of what the question named.
-            np = f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}"
+            np = _count_of(count, match["np"], more)
             return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, f"{np}{match['tail']}"
     if _JOB.match(question):
         return "User", "works as", Aspect.SIMPLE, answer
@@ -320,12 +326,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         count, _, more = answer.partition(",")
         if _counted(count.strip()):
             # "Do you have kids?" "two, a boy and a girl": the count is of what the question named.
-            return (
-                "User",
-                "has",
-                Aspect.SIMPLE,
-                f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}",
-            )
+            return "User", "has", Aspect.SIMPLE, _count_of(count, match["np"], more)
         if _counted(next(iter(count.split()), "")):
             return "User", "has", Aspect.SIMPLE, answer  # "Do you have pets?" "two cats, Miso and Tofu"
     if match := _DO.match(question):
