@@ -34,6 +34,7 @@ from domain.formation.deterministic.coordination import (
     ARTICLES,
     QUALIFIERS,
     Item,
+    after_comma,
     another_object,
     continues_copula,
     copula_item,
@@ -273,7 +274,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and is_number(part[0])
             and found[-1].words
             and not is_number(found[-1].words[-1])
-            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+            and after_comma(text, previous, part)
         ):
             continue  # "I have a son, 12, and a daughter, 9": a number after what is had is its age
         if (
@@ -281,7 +282,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and len(part) == 1
             and is_age(part[0])
             and found[-1].words
-            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+            and after_comma(text, previous, part)
         ):
             # "I'm a waitress, 23, and ...": a number alone after what the user is is their age.
             found.append(Item("be", "is", Aspect.SIMPLE, part))

@@ -306,13 +306,17 @@ def continues_copula(text: str, previous: list[Token], part: list[Token], last: 
     if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
         return False
     lemma = verb_lemma(head)
-    before = previous[-1].end if previous else head.start
     return (
         lemma != head.lower
         and lemma not in MOMENT
-        and "," in text[before : head.start]
+        and after_comma(text, previous, part)
         and not momentary(part, lemma)
     )
+
+
+def after_comma(text: str, previous: list[Token], part: list[Token]) -> bool:
+    """Whether a comma, not only "and", parts a coordinated part from the one before it: "a son, 12"."""
+    return "," in text[previous[-1].end if previous else part[0].start : part[0].start]
 
 
 def another_object(part: list[Token], first: list[Token]) -> bool:
