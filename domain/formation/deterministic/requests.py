@@ -148,9 +148,10 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     # Without "please", only right after "so": "Remind me to call the bank so I don't forget" is one errand.
     opened = len(tokens) - len(rest)
     asked_so = opened > 0 and tokens[opened - 1].lower == _SO
-    if not negation and _treats_user(text, rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
+    pleased = not _PLEASE.isdisjoint(t.lower for t in tokens)
+    if not negation and _treats_user(text, rest, at) and (asked_so or pleased):
         return negation, at
-    if not any(t.lower in _PLEASE for t in tokens) and not (negation and _refuses_a_kind(rest, at)):
+    if not pleased and not (negation and _refuses_a_kind(rest, at)):
         return None
     # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
     if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
