@@ -307,13 +307,10 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and part[0].lower.endswith("ing")
             and len(part) > 1
             and verb_lemma(part[0]) != part[0].lower
-        ):
-            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
-            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
-            continue
-        if continues_copula(text, previous, part, found[-1]):
-            # "I'm a PhD student in chemistry, writing up my thesis": after a comma a gerund with its object
-            # is what the user is doing, whatever the first complement held.
+        ) or continues_copula(text, previous, part, found[-1]):
+            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing; so is a
+            # gerund with its object after "I'm ..." and a comma, whatever the first complement held ("I'm a
+            # PhD student in chemistry, writing up my thesis").
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":
