@@ -158,8 +158,9 @@ def _tensed(match: re.Match[str]) -> str:
     return simple_past(lemma)
 
 
-def _voice(phrase: str) -> str:
-    return _YOU.sub(lambda m: _YOU_VOICE[m.group(0).lower()], phrase).strip()
+def _voice(phrase: str, voice: dict[str, str] = _YOU_VOICE) -> str:
+    """The question's words with "you" in the user's third person, or in their own voice (_OWN_VOICE)."""
+    return _YOU.sub(lambda m: voice[m.group(0).lower()], phrase).strip()
 
 
 def _split_tail(tail: str) -> tuple[str, str]:
@@ -350,26 +351,22 @@ def denial(question: str, clause_text: str) -> str | None:
     if _DENIED.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
         return None
     if match := _ARE_YOU.match(question):
-        rest = _own_voice(match["rest"])
+        rest = _voice(match["rest"], _OWN_VOICE)
         return None if rest.lower().startswith("still ") else f"I'm not {rest}."
     if match := _DO_YOU.match(question):
         verb = match["verb"].lower()
-        tail, _ = _split_tail(_own_voice(match["tail"]))
+        tail, _ = _split_tail(_voice(match["tail"], _OWN_VOICE))
         adverb = (match["adv"] or "").strip().lower()
         if verb == "have" and not adverb and tail.lower().startswith("any "):
             return f"I have no {tail[4:]}."
         negation = {"": "don't", "still": "no longer", "ever": "never"}.get(adverb)
         return None if negation is None else f"{f'I {negation} {verb} {tail}'.strip()}."
     if match := _ANY.match(question):
-        np, _ = _split_tail(_own_voice(match["np"]))
+        np, _ = _split_tail(_voice(match["np"], _OWN_VOICE))
         return f"I have no {np}."
     if match := _HAVE_YOU.match(question):
-        return f"I have never {_own_voice(match['rest'] or match['before'])}."
+        return f"I have never {_voice(match['rest'] or match['before'], _OWN_VOICE)}."
     return None
-
-
-def _own_voice(phrase: str) -> str:
-    return _YOU.sub(lambda m: _OWN_VOICE[m.group(0).lower()], phrase).strip()
 
 
 def affirms(clause_text: str) -> bool:
