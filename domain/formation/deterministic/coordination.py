@@ -24,6 +24,7 @@ from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.parsing import (
     ASKING,
     PAST_FORMS,
+    WEEKDAYS,
     clock_time,
     corrected_count,
     is_number,
@@ -41,7 +42,7 @@ _DO_FORMS = frozenset({"do", "does", "did"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 _UNTIL = frozenset({"until", "till", "til"})
-_UNTIL_WHEN = LIFE_EVENT_DATES | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_UNTIL_WHEN = LIFE_EVENT_DATES | WEEKDAYS
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
