@@ -232,23 +232,7 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    asked = next(
-        (
-            at
-            for at, low in enumerate(lowers)
-            if at + 2 < len(lowers)
-            and (
-                low in _PLEASE
-                or low == _SO
-                and _treats_user(text, tokens, at + 1)
-                # "I sleep till 2pm, dont message me ...": a "don't" after a comma opens a clause of its own.
-                or low == "do"
-                and lowers[at + 1] == "not"
-                and "," in text[tokens[at - 1].end : tokens[at].start]
-            )
-        ),
-        None,
-    )
+    asked = next((at for at in range(len(lowers) - 2) if _asks_from(text, tokens, lowers, at)), None)
     # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
     # greeting, not a verb. A first word that only looks like a verb yields to a later "please" that opens an
     # instruction ("Btw I'm colorblind so pls don't ...": "btw" is its own lemma, as a verb's base form is),
@@ -262,6 +246,17 @@ def _opening(text: str, tokens: list[Token]) -> int:
     ):
         return 0
     return asked or 0
+
+
+def _asks_from(text: str, tokens: list[Token], lowers: list[str], at: int) -> bool:
+    """Whether the word at `at` may open an instruction: "please", "so" before how to treat
+    the user, or a "don't" after a comma ("I sleep till 2pm, dont message me ...": a clause of its own)."""
+    low = lowers[at]
+    if low in _PLEASE:
+        return True
+    if low == _SO:
+        return _treats_user(text, tokens, at + 1)
+    return low == "do" and lowers[at + 1] == "not" and "," in text[tokens[at - 1].end : tokens[at].start]
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
