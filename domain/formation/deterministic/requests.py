@@ -232,6 +232,8 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
+    if lowers[:2] == ["do", "not"]:
+        return 0  # "Don't give me the lecture please": the clause opens with its instruction
     asked = next((at for at in range(len(lowers) - 2) if _asks_from(text, tokens, lowers, at)), None)
     # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
     # greeting, not a verb. A first word that only looks like a verb yields to a later "please" that opens an
@@ -239,8 +241,7 @@ def _opening(text: str, tokens: list[Token]) -> int:
     # not one that closes a request ("Metric units please, I'm in Germany").
     opens = asked is not None and "," not in text[tokens[asked].end : tokens[asked + 1].start]
     if (
-        lowers[:2] == ["do", "not"]
-        or _imperative(tokens[0])
+        _imperative(tokens[0])
         and (not opens or lowers[0] in _INSTRUCTING)
         and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
     ):
