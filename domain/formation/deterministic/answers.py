@@ -158,8 +158,9 @@ def _tensed(match: re.Match[str]) -> str:
     return simple_past(lemma)
 
 
-def _voice(phrase: str) -> str:
-    return _YOU.sub(lambda m: _YOU_VOICE[m.group(0).lower()], phrase).strip()
+def _voice(phrase: str, voice: dict[str, str] = _YOU_VOICE) -> str:
+    """The question's words with "you" in the user's third person, or in their own voice (_OWN_VOICE)."""
+    return _YOU.sub(lambda m: voice[m.group(0).lower()], phrase).strip()
 
 
 def _split_tail(tail: str) -> tuple[str, str]:
@@ -233,6 +234,12 @@ def _counted(word: str) -> bool:
     return word.lower() in NUMBER_WORDS or word.isdigit()
 
 
+def _count_of(count: str, question_np: str, more: str) -> str:
+    """The answer's count of what the question named, then what the answer adds after its comma: "Four,
+    ages 2 to 11" to "How many kids ...?" is "four kids, ages 2 to 11"."""
+    return f"{count.strip().lower()} {_voice(question_np)}{',' + more if more else ''}"
+
+
 def _filled(match: re.Match[str], answer: str) -> tuple[str, str, Aspect, str] | None:
     """ "What grade are you in?" "8th" is "in 8th grade": an ordinal is one of the question's noun. What the
     user is into is a taste ("mostly kpop" is "mostly into kpop"); what they are in, on or at otherwise may be
@@ -287,7 +294,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         count, _, more = answer.partition(",")
         if _counted(count.strip()):
             # "How many kids do you have?" "Four, ages 2 to 11": the count is of what the question named.
-            np = f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}"
+            np = _count_of(count, match["np"], more)
             return "User", third_person(match["verb"].lower()), Aspect.SIMPLE, f"{np}{match['tail']}"
     if _JOB.match(question):
         return "User", "works as", Aspect.SIMPLE, answer
@@ -320,12 +327,7 @@ def _borrowed(question: str, answer: str) -> tuple[str, str, Aspect, str] | None
         count, _, more = answer.partition(",")
         if _counted(count.strip()):
             # "Do you have kids?" "two, a boy and a girl": the count is of what the question named.
-            return (
-                "User",
-                "has",
-                Aspect.SIMPLE,
-                f"{count.strip().lower()} {_voice(match['np'])}{',' + more if more else ''}",
-            )
+            return "User", "has", Aspect.SIMPLE, _count_of(count, match["np"], more)
         if _counted(next(iter(count.split()), "")):
             return "User", "has", Aspect.SIMPLE, answer  # "Do you have pets?" "two cats, Miso and Tofu"
     if match := _DO.match(question):
@@ -349,26 +351,22 @@ def denial(question: str, clause_text: str) -> str | None:
     if _DENIED.match(clause_text.strip()) is None or _OFFER.search(question) is not None:
         return None
     if match := _ARE_YOU.match(question):
-        rest = _own_voice(match["rest"])
+        rest = _voice(match["rest"], _OWN_VOICE)
         return None if rest.lower().startswith("still ") else f"I'm not {rest}."
     if match := _DO_YOU.match(question):
         verb = match["verb"].lower()
-        tail, _ = _split_tail(_own_voice(match["tail"]))
+        tail, _ = _split_tail(_voice(match["tail"], _OWN_VOICE))
         adverb = (match["adv"] or "").strip().lower()
         if verb == "have" and not adverb and tail.lower().startswith("any "):
             return f"I have no {tail[4:]}."
         negation = {"": "don't", "still": "no longer", "ever": "never"}.get(adverb)
         return None if negation is None else f"{f'I {negation} {verb} {tail}'.strip()}."
     if match := _ANY.match(question):
-        np, _ = _split_tail(_own_voice(match["np"]))
+        np, _ = _split_tail(_voice(match["np"], _OWN_VOICE))
         return f"I have no {np}."
     if match := _HAVE_YOU.match(question):
-        return f"I have never {_own_voice(match['rest'] or match['before'])}."
+        return f"I have never {_voice(match['rest'] or match['before'], _OWN_VOICE)}."
     return None
-
-
-def _own_voice(phrase: str) -> str:
-    return _YOU.sub(lambda m: _OWN_VOICE[m.group(0).lower()], phrase).strip()
 
 
 def affirms(clause_text: str) -> bool:

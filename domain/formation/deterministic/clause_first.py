@@ -34,6 +34,7 @@ from domain.formation.deterministic.coordination import (
     ARTICLES,
     QUALIFIERS,
     Item,
+    after_comma,
     another_object,
     continues_copula,
     copula_item,
@@ -273,7 +274,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and is_number(part[0])
             and found[-1].words
             and not is_number(found[-1].words[-1])
-            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+            and after_comma(text, previous, part)
         ):
             continue  # "I have a son, 12, and a daughter, 9": a number after what is had is its age
         if (
@@ -281,7 +282,7 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and len(part) == 1
             and is_age(part[0])
             and found[-1].words
-            and "," in text[previous[-1].end if previous else part[0].start : part[0].start]
+            and after_comma(text, previous, part)
         ):
             # "I'm a waitress, 23, and ...": a number alone after what the user is is their age.
             found.append(Item("be", "is", Aspect.SIMPLE, part))
@@ -306,13 +307,10 @@ def predicate_items(text: str, parse: Parse, stated: bool = False) -> list[Item]
             and part[0].lower.endswith("ing")
             and len(part) > 1
             and verb_lemma(part[0]) != part[0].lower
-        ):
-            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing.
-            found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
-            continue
-        if continues_copula(text, previous, part, found[-1]):
-            # "I'm a PhD student in chemistry, writing up my thesis": after a comma a gerund with its object
-            # is what the user is doing, whatever the first complement held.
+        ) or continues_copula(text, previous, part, found[-1]):
+            # "Saving up for a house, hoping to buy by next summer": another thing the user is doing; so is a
+            # gerund with its object after "I'm ..." and a comma, whatever the first complement held ("I'm a
+            # PhD student in chemistry, writing up my thesis").
             found.append(Item(verb_lemma(part[0]), f"is {part[0].lower}", Aspect.PROGRESSIVE, part[1:]))
             continue
         if parse.negated and part[0].lower == "only":

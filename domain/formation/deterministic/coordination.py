@@ -24,6 +24,7 @@ from domain.formation.deterministic.inflection import IRREGULAR_PASTS
 from domain.formation.deterministic.parsing import (
     ASKING,
     PAST_FORMS,
+    WEEKDAYS,
     clock_time,
     corrected_count,
     is_number,
@@ -41,7 +42,7 @@ _DO_FORMS = frozenset({"do", "does", "did"})
 QUALIFIERS = frozenset({"mostly", "mainly", "primarily", "largely", "especially", "usually", "partly"})
 _SINCE_WHEN = frozenset({"last", "college", "childhood", "high", "uni", "university", "school", "birth"})
 _UNTIL = frozenset({"until", "till", "til"})
-_UNTIL_WHEN = LIFE_EVENT_DATES | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_UNTIL_WHEN = LIFE_EVENT_DATES | WEEKDAYS
 # Adverbs an item may open with before its verb.
 _ITEM_ADVERBS = frozenset({"just", "also", "recently", "still", "then", "later", "finally", "eventually"})
 ARTICLES = frozenset({"a", "an"})
@@ -306,13 +307,17 @@ def continues_copula(text: str, previous: list[Token], part: list[Token], last: 
     if any(t.lower.endswith("ing") for t in last.words[:_LIST_OPENING]):
         return False
     lemma = verb_lemma(head)
-    before = previous[-1].end if previous else head.start
     return (
         lemma != head.lower
         and lemma not in MOMENT
-        and "," in text[before : head.start]
+        and after_comma(text, previous, part)
         and not momentary(part, lemma)
     )
+
+
+def after_comma(text: str, previous: list[Token], part: list[Token]) -> bool:
+    """Whether a comma, not only "and", parts a coordinated part from the one before it: "a son, 12"."""
+    return "," in text[previous[-1].end if previous else part[0].start : part[0].start]
 
 
 def another_object(part: list[Token], first: list[Token]) -> bool:

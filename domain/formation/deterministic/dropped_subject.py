@@ -176,7 +176,7 @@ def _opening_word(word: str) -> _Opening:
         return _Opening.ROLE
     if word in STOPWORDS:
         return _Opening.FUNCTION
-    return _Opening.PERSON if word in persons() and word not in RELATIVES else _Opening.OTHER
+    return _Opening.PERSON if _a_kind_of_person(word) else _Opening.OTHER
 
 
 def _a_kind_of_person(word: str) -> bool:

@@ -92,10 +92,12 @@ _JOINING = frozenset(
     {"and", "or", "but", "so", "then", "because", "when", "if", "as", "while", "than", "now"}
 )
 _FRONTING = frozenset({"in", "at", "on", "for", "with", "during", "after", "before", "from", "by", "to"})
+WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 TIME_NOUNS = frozenset(
     {"day", "morning", "night", "evening", "afternoon", "week", "weekend", "month", "year", "summer"}
     | {"winter", "spring", "fall", "autumn", "time", "semester", "season", "moment", "hour", "minute"}
-    | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"}
+    | {"holiday"}
+    | WEEKDAYS
 )
 # Past forms the lemmatizer keeps as they are (its table is frozen: stored match keys depend on it), with
 # the verb they are the past of: "I left to start a company" is "leave", not a present "lefts".

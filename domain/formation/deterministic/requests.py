@@ -148,9 +148,10 @@ def _polite(text: str, rest: list[Token], tokens: list[Token]) -> tuple[str, int
     # Without "please", only right after "so": "Remind me to call the bank so I don't forget" is one errand.
     opened = len(tokens) - len(rest)
     asked_so = opened > 0 and tokens[opened - 1].lower == _SO
-    if not negation and _treats_user(text, rest, at) and (asked_so or any(t.lower in _PLEASE for t in tokens)):
+    pleased = not _PLEASE.isdisjoint(t.lower for t in tokens)
+    if not negation and _treats_user(text, rest, at) and (asked_so or pleased):
         return negation, at
-    if not any(t.lower in _PLEASE for t in tokens) and not (negation and _refuses_a_kind(rest, at)):
+    if not pleased and not (negation and _refuses_a_kind(rest, at)):
         return None
     # "please don't suggest chain restaurants" refuses a kind of thing; "please suggest a name" is one task.
     if first.lower not in _INSTRUCTING or not _imperative(first) or first.lower in _TASKS and not negation:
@@ -231,36 +232,32 @@ def _opening(text: str, tokens: list[Token]) -> int:
     for at, low in enumerate(lowers[:-2]):
         if low in _ASKING_YOU and lowers[at + 1] == "you":
             return at + 2
-    asked = next(
-        (
-            at
-            for at, low in enumerate(lowers)
-            if at + 2 < len(lowers)
-            and (
-                low in _PLEASE
-                or low == _SO
-                and _treats_user(text, tokens, at + 1)
-                # "I sleep till 2pm, dont message me ...": a "don't" after a comma opens a clause of its own.
-                or low == "do"
-                and lowers[at + 1] == "not"
-                and "," in text[tokens[at - 1].end : tokens[at].start]
-            )
-        ),
-        None,
-    )
+    if lowers[:2] == ["do", "not"]:
+        return 0  # "Don't give me the lecture please": the clause opens with its instruction
+    asked = next((at for at in range(len(lowers) - 2) if _asks_from(text, tokens, lowers, at)), None)
     # "Use metric units please, I'm in Germany", "Don't give me the lecture please"; "Hey, ..." is a
     # greeting, not a verb. A first word that only looks like a verb yields to a later "please" that opens an
     # instruction ("Btw I'm colorblind so pls don't ...": "btw" is its own lemma, as a verb's base form is),
     # not one that closes a request ("Metric units please, I'm in Germany").
     opens = asked is not None and "," not in text[tokens[asked].end : tokens[asked + 1].start]
     if (
-        lowers[:2] == ["do", "not"]
-        or _imperative(tokens[0])
+        _imperative(tokens[0])
         and (not opens or lowers[0] in _INSTRUCTING)
         and (len(tokens) < 2 or "," not in text[tokens[0].end : tokens[1].start])
     ):
         return 0
     return asked or 0
+
+
+def _asks_from(text: str, tokens: list[Token], lowers: list[str], at: int) -> bool:
+    """Whether the word at `at` may open an instruction: "please", "so" before how to treat
+    the user, or a "don't" after a comma ("I sleep till 2pm, dont message me ...": a clause of its own)."""
+    low = lowers[at]
+    if low in _PLEASE:
+        return True
+    if low == _SO:
+        return _treats_user(text, tokens, at + 1)
+    return low == "do" and lowers[at + 1] == "not" and "," in text[tokens[at - 1].end : tokens[at].start]
 
 
 def _refusal(text: str, tokens: list[Token]) -> list[Claim]:
