@@ -525,6 +525,8 @@ def commit_segment(
     uow.audits.record_many(work.audits)
     # A late segment's events are consolidated with it: no later round plans them again.
     # Only the runs it held: an event in one of its gaps may be waiting as late for a segment of its own.
-    for first, last in ref.held_runs():
-        uow.events.settle_late(ref.owner, ref.session_id, first, last)
+    # A piece settles its event only when it is the event's last.
+    if ref.last_piece:
+        for first, last in ref.held_runs():
+            uow.events.settle_late(ref.owner, ref.session_id, first, last)
     return result
