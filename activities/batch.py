@@ -89,7 +89,10 @@ class BatchActivities:
                     break
                 after = page[-1].seq
 
-        ready = consolidatable_prefix(watermark, [f.seq for f in footprints], occurred, now=self._clock())
+            # The grace runs on the server's clock: from when the event after a gap arrived.
+            arrived = uow.events.received_at(owner, session_id, _after_gaps(watermark, footprints))
+        arrivals = [arrived.get(f.seq, at) for f, at in zip(footprints, occurred, strict=True)]
+        ready = consolidatable_prefix(watermark, [f.seq for f in footprints], arrivals, now=self._clock())
         held_back = len(footprints) - ready
         # The worker's evidence decides what runs, whatever the session asked for.
         policy = self._activation.formation_policy if self._activation else params.formation_policy
@@ -179,6 +182,16 @@ class BatchActivities:
             recorded = uow.runs.record(run)
             uow.commit()
         return recorded
+
+
+def _after_gaps(watermark: int, footprints: list[EventFootprint]) -> list[int]:
+    """The seqs that follow a sequence gap: the only ones whose arrival the gap grace reads."""
+    expected, after = watermark + 1, []
+    for footprint in footprints:
+        if footprint.seq != expected:
+            after.append(footprint.seq)
+        expected = footprint.seq + 1
+    return after
 
 
 def _readable_before(

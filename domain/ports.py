@@ -81,6 +81,11 @@ class SourceEventRepository(Protocol):
         event in the page that no longer validates."""
         ...
 
+    def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the store received each of the session's events among seqs, on the server's clock (a
+        store from before it recorded that: none)."""
+        ...
+
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
         """The session's late events not consolidated yet, in seq order, at most limit."""
         ...

@@ -6,6 +6,7 @@ the event's index, the field and a reason code, never the content.
 """
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +20,7 @@ _SCOPED_FIELDS = ("tenant_id", "principal_id", "session_id")
 
 
 def validated_event(
-    index: int, data: dict[str, Any], owner: Owner, session_id: UUID
+    index: int, data: dict[str, Any], owner: Owner, session_id: UUID, now: datetime
 ) -> SourceEvent | list[Refusal]:
     """The request event scoped to the caller and its session, checked by the import's own validate_event."""
     named = [Refusal(index, key, "extra_forbidden") for key in _SCOPED_FIELDS if key in data]
@@ -31,7 +32,7 @@ def validated_event(
         "principal_id": owner.principal_id,
         "session_id": session_id,
     }
-    checked = validate_event(scoped)
+    checked = validate_event(scoped, now=now)
     if isinstance(checked, SourceEvent):
         return checked
     return [Refusal(index, field, reason) for field, reason in checked]
@@ -43,8 +44,9 @@ def append_session_events(
     """Validate every event, then append the valid ones in one unit of work (idempotent per seq)."""
     report = ImportReport()
     valid: list[tuple[int, SourceEvent]] = []
+    now = datetime.now(UTC)
     for index, data in enumerate(events):
-        checked = validated_event(index, data, owner, session_id)
+        checked = validated_event(index, data, owner, session_id, now)
         if isinstance(checked, list):
             report.refusals.extend(checked)
         else:

@@ -5,7 +5,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from types import TracebackType
 from typing import Any, Self
@@ -58,6 +58,8 @@ class MemoryState:
     events: dict[tuple[str, str, UUID, int], SourceEvent] = field(default_factory=dict)
     # The keys of late events not consolidated yet (a dict, so a unit of work copies it like the others).
     late: dict[tuple[str, str, UUID, int], None] = field(default_factory=dict)
+    # When each event was stored, on this process's clock (the store is the server here).
+    received: dict[tuple[str, str, UUID, int], datetime] = field(default_factory=dict)
     episodes: dict[UUID, IntegratedEpisode] = field(default_factory=dict)
     beliefs: dict[UUID, MemoryRecord] = field(default_factory=dict)
     watermarks: dict[tuple[str, str, UUID], int] = field(default_factory=dict)
@@ -73,6 +75,10 @@ class _Repo:
 
 
 class InMemorySourceEvents(_Repo):
+    def __init__(self, state: MemoryState, clock: Callable[[], datetime]) -> None:
+        super().__init__(state)
+        self._clock = clock
+
     @property
     def accepts_late(self) -> bool:
         return True
@@ -84,6 +90,7 @@ class InMemorySourceEvents(_Repo):
             stored = self._s.events.get(key)
             if stored is None:
                 self._s.events[key] = event
+                self._s.received[key] = self._clock()
                 if late:
                     self._s.late[key] = None
                 appended += 1
@@ -101,6 +108,10 @@ class InMemorySourceEvents(_Repo):
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
+
+    def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
+        keys = ((*_key(owner), session_id, seq) for seq in seqs)
+        return {key[3]: self._s.received[key] for key in keys if key in self._s.received}
 
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
         keys = sorted(k for k in self._s.late if k[:3] == (*_key(owner), session_id))
@@ -527,9 +538,11 @@ def _snapshot(state: MemoryState) -> MemoryState:
 class InMemoryStore:
     """Holds the committed state; each unit of work edits a private copy and swaps it in on commit."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.state = MemoryState()
         self.lock = threading.Lock()
+        # The "server's" clock: when an event is received (what a sequence gap's grace runs from).
+        self.clock = clock
 
     def __call__(self) -> "InMemoryUnitOfWork":
         return InMemoryUnitOfWork(self)
@@ -542,7 +555,7 @@ class InMemoryUnitOfWork:
     def __enter__(self) -> Self:
         self._store.lock.acquire()
         self._working = _snapshot(self._store.state)
-        self.events = InMemorySourceEvents(self._working)
+        self.events = InMemorySourceEvents(self._working, self._store.clock)
         self.episodes = InMemoryEpisodes(self._working)
         self.beliefs = InMemoryBeliefs(self._working)
         self.watermarks = InMemoryWatermarks(self._working)

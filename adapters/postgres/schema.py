@@ -37,6 +37,7 @@ RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 LATE_EVENTS_REVISION: Final = "0010_late_events"
 OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
+RECEIVED_AT_REVISION: Final = "0013_event_received_at"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -137,6 +138,8 @@ RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
 LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
 # Until the formation-choices revision, no owner has chosen an alternative tuple and none can be set.
 FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
+# Until the received-at revision, a sequence gap's grace is measured from the client's occurred_at.
+RECEIVED_AT_COLUMN: Final = ("source_events", "received_at")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -144,6 +147,7 @@ _ADDITIVE_COLUMNS: Final = (
     RECALL_SEARCH_COLUMN,
     LATE_EVENTS_COLUMN,
     FORMATION_CHOICES_COLUMN,
+    RECEIVED_AT_COLUMN,
 )
 
 

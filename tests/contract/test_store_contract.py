@@ -1,6 +1,6 @@
 """One contract, every store: the same test functions run against memory and PostgreSQL."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -80,6 +80,23 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2, 3, 4, 5]
         assert [e.text for e in uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10)] == ["Someone else."]
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
+
+
+def test_events_record_when_they_were_received_not_when_they_say_they_occurred(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+    before = datetime.now(UTC)
+    dated = event(2, session_id=session).model_copy(update={"occurred_at": datetime(2199, 1, 1, tzinfo=UTC)})
+    with uow_factory() as uow:
+        uow.events.append([event(1, session_id=session), dated])
+        uow.commit()
+    with uow_factory() as uow:
+        received = uow.events.received_at(OWNER, session, [2, 9])
+        assert uow.events.received_at(OTHER_PRINCIPAL, session, [2]) == {}
+    assert list(received) == [2]
+    # Within a minute of this process's clock (a database on this machine): not the client's 2199.
+    assert abs(received[2] - before) < timedelta(minutes=1)
 
 
 def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keeps_its_flag(
