@@ -298,6 +298,16 @@ class StagedOutputRepository(Protocol):
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
 
+    def delete(self, owner: Owner, segment_key: str) -> int:
+        """Remove every stage's document of the segment (it committed, or nothing will read it again);
+        how many were removed."""
+        ...
+
+    def purge_stale(self, staged_before: datetime, limit: int) -> int:
+        """Remove at most limit documents, of any owner, last staged before staged_before (left by a
+        segment that never committed); how many were removed."""
+        ...
+
 
 class FormationChoiceRepository(Protocol):
     """One owner's chosen alternative memory tuple (ADR-0119), at most one per owner."""

@@ -66,6 +66,7 @@ class MemoryState:
     runs: dict[UUID, ConsolidationRun] = field(default_factory=dict)
     audits: dict[tuple[str, str, str], FormationAudit] = field(default_factory=dict)
     staged: dict[tuple[str, str, str, StagedKind], StagedOutput] = field(default_factory=dict)
+    staged_at: dict[tuple[str, str, str, StagedKind], datetime] = field(default_factory=dict)
     formation_choices: dict[OwnerKey, FormationChoice] = field(default_factory=dict)
 
 
@@ -490,9 +491,28 @@ class InMemoryAudits(_Repo):
 
 
 class InMemoryStaged(_Repo):
+    def __init__(self, state: MemoryState, clock: Callable[[], datetime]) -> None:
+        super().__init__(state)
+        self._clock = clock
+
     def put(self, staged: StagedOutput) -> None:
         key = (staged.tenant_id, staged.principal_id, staged.segment_key, staged.stage)
         self._s.staged[key] = staged.model_copy(update={"document": copy.deepcopy(staged.document)})
+        self._s.staged_at[key] = self._clock()
+
+    def delete(self, owner: Owner, segment_key: str) -> int:
+        doomed = [k for k in self._s.staged if k[:3] == (*_key(owner), segment_key)]
+        return self._drop(doomed)
+
+    def purge_stale(self, staged_before: datetime, limit: int) -> int:
+        stale = [k for k, at in self._s.staged_at.items() if at < staged_before]
+        return self._drop(stale[: max(limit, 0)])
+
+    def _drop(self, keys: list[tuple[str, str, str, StagedKind]]) -> int:
+        for k in keys:
+            del self._s.staged[k]
+            self._s.staged_at.pop(k, None)
+        return len(keys)
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
         staged = self._s.staged.get((*_key(owner), segment_key, stage))
@@ -519,6 +539,7 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
 
     purge(state.late, lambda k, v: (k[0], k[1]))
     purge(state.formation_choices, lambda k, v: k)
+    purge(state.staged_at, lambda k, v: (k[0], k[1]))
     return ErasureCounts(
         events=purge(state.events, lambda k, v: (k[0], k[1])),
         episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),
@@ -561,7 +582,7 @@ class InMemoryUnitOfWork:
         self.watermarks = InMemoryWatermarks(self._working)
         self.runs = InMemoryRuns(self._working)
         self.audits = InMemoryAudits(self._working)
-        self.staged = InMemoryStaged(self._working)
+        self.staged = InMemoryStaged(self._working, self._store.clock)
         self.formation_choices = InMemoryFormationChoices(self._working)
         return self
 

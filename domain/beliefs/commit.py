@@ -557,6 +557,9 @@ def commit_segment(
     uow.audits.record_many(work.audits)
     # A late segment's events are consolidated with it: no later round plans them again.
     # Only the runs it held: an event in one of its gaps may be waiting as late for a segment of its own.
+    # Committed: no later step reads this segment's documents (a re-pass stages its own), so the
+    # conversation text and candidates they hold leave the store with this transaction.
+    uow.staged.delete(ref.owner, ref.segment_key)
     # A piece settles its event only when it is the event's last.
     if ref.last_piece:
         for first, last in ref.held_runs():

@@ -316,6 +316,46 @@ def test_staged_outputs_replace_and_are_owner_scoped(uow_factory: UnitOfWorkFact
         assert uow.staged.get(OTHER_PRINCIPAL, key, StagedKind.INTEGRATION) is None
 
 
+def test_staged_outputs_are_deleted_per_segment_and_stale_ones_purged_in_pages(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+
+    def staged(owner: Owner, key: str, stage: StagedKind) -> StagedOutput:
+        return StagedOutput(
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            session_id=session,
+            segment_key=key,
+            stage=stage,
+            document={"episodes": []},
+        )
+
+    committed, other, old = "a" * 64, "b" * 64, "c" * 64
+    with uow_factory() as uow:
+        for stage in StagedKind:
+            uow.staged.put(staged(OWNER, committed, stage))
+        uow.staged.put(staged(OTHER_PRINCIPAL, committed, StagedKind.INTEGRATION))
+        uow.staged.put(staged(OWNER, other, StagedKind.INTEGRATION))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.staged.delete(OWNER, committed) == len(StagedKind)
+        uow.commit()
+    with uow_factory() as uow:
+        assert all(uow.staged.get(OWNER, committed, stage) is None for stage in StagedKind)
+        # Another owner's row under the same key, and the owner's other segment, stay.
+        assert uow.staged.get(OTHER_PRINCIPAL, committed, StagedKind.INTEGRATION) is not None
+        assert uow.staged.get(OWNER, other, StagedKind.INTEGRATION) is not None
+        # Nothing was staged before a minute ago; everything was before a minute from now.
+        assert uow.staged.purge_stale(datetime.now(UTC) - timedelta(minutes=1), 10) == 0
+        assert uow.staged.purge_stale(datetime.now(UTC) + timedelta(minutes=1), 1) == 1
+        assert uow.staged.purge_stale(datetime.now(UTC) + timedelta(minutes=1), 10) == 1
+        uow.staged.put(staged(OWNER, old, StagedKind.DISTILLATION))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.staged.get(OWNER, old, StagedKind.DISTILLATION) is not None
+
+
 def _populate(uow_factory: UnitOfWorkFactory, owner: Owner, session: UUID) -> None:
     with uow_factory() as uow:
         uow.events.append([event(1, session_id=session, owner=owner)])
