@@ -89,9 +89,11 @@ class BatchActivities:
                     break
                 after = page[-1].seq
 
-            # The grace runs on the server's clock: from when the event after a gap arrived.
+            # The grace runs on the server's clock: from when the event after a gap arrived, or from the
+            # date it states when that is earlier (an import of past conversation does not wait on a gap
+            # it already holds), so a date ahead of the server never holds a session.
             arrived = uow.events.received_at(owner, session_id, _after_gaps(watermark, footprints))
-        arrivals = [arrived.get(f.seq, at) for f, at in zip(footprints, occurred, strict=True)]
+        arrivals = [min(arrived.get(f.seq, at), at) for f, at in zip(footprints, occurred, strict=True)]
         ready = consolidatable_prefix(watermark, [f.seq for f in footprints], arrivals, now=self._clock())
         held_back = len(footprints) - ready
         # The worker's evidence decides what runs, whatever the session asked for.

@@ -36,8 +36,8 @@ def consolidatable_prefix(
     gap_grace: timedelta = GAP_GRACE,
 ) -> int:
     """How many of the events (in seq order, all above the watermark) this round may consolidate. A gap's
-    grace runs from when the event after it arrived (the server's clock, as now is), never from a date a
-    client stated."""
+    grace runs from arrived_at: when the event after it arrived on the server's clock (as now is), or the
+    date it states if earlier, never a date ahead of the server."""
     expected = watermark + 1
     for index, (seq, at) in enumerate(zip(seqs, arrived_at, strict=True)):
         if seq != expected and now - at < gap_grace:

@@ -74,7 +74,8 @@ class SourceEvent(BaseModel):
     tenant_id: str = BoundedId
     principal_id: str = BoundedId
     session_id: UUID
-    seq: PositiveInt
+    # Strict: a JSON true or "2" is not a sequence number (lax mode stored them as 1 and 2).
+    seq: PositiveInt = Field(strict=True)
     kind: SourceEventKind
     text: str = Field(min_length=1)
     occurred_at: AwareDatetime
@@ -129,4 +130,4 @@ class EventRef(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     session_id: UUID
-    seq: PositiveInt
+    seq: PositiveInt = Field(strict=True)

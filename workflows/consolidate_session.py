@@ -281,6 +281,11 @@ class ConsolidateSessionWorkflow:
             watermark_advanced=advanced,
             repass_segments=tuple(ref.index for ref in repass),
             quarantine=quarantine,
+            late=tuple(
+                dict.fromkeys(
+                    (o.ref.first_seq, o.ref.last_seq) for o in outcomes if o.ref.last_seq <= plan.watermark
+                )
+            ),
         )
 
     @staticmethod

@@ -10,7 +10,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 
 from activities.contracts import Quarantine, SessionKey
-from domain.formation.segments import PieceResume
+from domain.formation.segments import PieceResume, SeqRange
 from domain.telemetry import RunOutcome
 from workflows.policies import HISTORY_EVENT_BUDGET
 
@@ -45,6 +45,8 @@ class RoundResult(BaseModel):
     watermark_advanced: bool
     repass_segments: tuple[NonNegativeInt, ...] = ()
     quarantine: Quarantine | None = None
+    # The late events' ranges (below from_seq) the round consolidated; empty in older histories.
+    late: tuple[SeqRange, ...] = ()
 
 
 class ConsolidationSummary(BaseModel):

@@ -11,8 +11,8 @@ from typing import Any
 from uuid import UUID
 
 from adapters.event_append import ImportReport, append_numbered
-from domain.event_intake import Refusal, validate_event
-from domain.events import SourceEvent
+from domain.event_intake import WHOLE_LINE, Refusal, validate_event
+from domain.events import EventRefusalReason, SourceEvent
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 
@@ -20,9 +20,11 @@ _SCOPED_FIELDS = ("tenant_id", "principal_id", "session_id")
 
 
 def validated_event(
-    index: int, data: dict[str, Any], owner: Owner, session_id: UUID, now: datetime
+    index: int, data: Any, owner: Owner, session_id: UUID, now: datetime
 ) -> SourceEvent | list[Refusal]:
     """The request event scoped to the caller and its session, checked by the import's own validate_event."""
+    if not isinstance(data, dict):
+        return [Refusal(index, WHOLE_LINE, EventRefusalReason.NOT_AN_OBJECT.value)]
     named = [Refusal(index, key, "extra_forbidden") for key in _SCOPED_FIELDS if key in data]
     if named:
         return named
@@ -39,7 +41,7 @@ def validated_event(
 
 
 def append_session_events(
-    store: UnitOfWorkFactory, owner: Owner, session_id: UUID, events: Sequence[dict[str, Any]]
+    store: UnitOfWorkFactory, owner: Owner, session_id: UUID, events: Sequence[Any]
 ) -> ImportReport:
     """Validate every event, then append the valid ones in one unit of work (idempotent per seq)."""
     report = ImportReport()

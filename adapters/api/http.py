@@ -37,12 +37,13 @@ class _Body(BaseModel):
 
 
 class AppendRequest(_Body):
-    events: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_EVENTS_PER_CALL)
+    # Any element: each is accepted or refused on its own (not_an_object for a non-object), as import lines.
+    events: list[Any] = Field(min_length=1, max_length=MAX_EVENTS_PER_CALL)
 
 
 class RecallRequest(_Body):
     query: str | None = Field(default=None, max_length=MAX_QUERY_CHARS)
-    k: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL)
+    k: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL, strict=True)
 
 
 class CompleteRunRequest(_Body):
@@ -155,10 +156,13 @@ def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readin
         )
 
     @app.post("/v1/sessions/{session_id}/events", tags=["sessions"])
-    def append_events(session_id: UUID, body: AppendRequest, caller: Caller) -> dict[str, Any]:
+    def append_events(session_id: UUID, body: AppendRequest, caller: Caller) -> Any:
         """Append source events (seq, kind, text, occurred_at each); idempotent per seq. Refused events are
-        listed by index, field and reason code; the others are appended."""
-        return surface.append(caller, session_id, body.events)
+        listed by index, field and reason code; the others are appended. 422 when every event is refused."""
+        report = surface.append(caller, session_id, body.events)
+        if report["refused"] and not (report["appended"] or report["late"] or report["already_present"]):
+            return _error(422, "all_events_refused", refused=report["refused"])
+        return report
 
     @app.post("/v1/sessions/{session_id}/idle", status_code=202, tags=["sessions"])
     async def session_idle(session_id: UUID, caller: Caller) -> dict[str, str]:

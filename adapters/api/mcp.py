@@ -10,6 +10,7 @@ from uuid import UUID
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import StrictInt
 
 from adapters.api.auth import Scope
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
@@ -34,7 +35,7 @@ def build_mcp_server(surface: AgentSurface, scope: Scope) -> MCPServer:
     server = MCPServer("memory", instructions=INSTRUCTIONS)
 
     @server.tool()
-    def recall(query: str, k: int = DEFAULT_RECALL_LIMIT) -> dict[str, Any]:
+    def recall(query: str, k: StrictInt = DEFAULT_RECALL_LIMIT) -> dict[str, Any]:
         """Memories relevant to the query (most relevant and freshest first), as a rendered context block,
         each memory's projection with provenance, and the ids to cite."""
         return surface.recall(scope, query, max(1, min(k, MAX_RECALL)))
@@ -52,7 +53,7 @@ def build_mcp_server(surface: AgentSurface, scope: Scope) -> MCPServer:
         return found
 
     @server.tool()
-    def list_beliefs(after: str | None = None, limit: int = 50) -> dict[str, Any]:
+    def list_beliefs(after: str | None = None, limit: StrictInt = 50) -> dict[str, Any]:
         """The user's live memories in id order, a page at a time; pass the answer's next as after."""
         cursor = _uuid(after, "after") if after else None
         return surface.page(scope, cursor, max(1, min(limit, MAX_LIST_PAGE)))

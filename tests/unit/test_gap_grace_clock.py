@@ -45,10 +45,16 @@ def test_an_event_dated_far_ahead_after_a_gap_is_passed_once_the_grace_has_run_o
     assert _plan(store, session, T0 + GRACE + timedelta(seconds=1)).last_seq == 4
 
 
-def test_an_event_dated_long_ago_after_a_gap_still_waits_the_grace_from_its_arrival() -> None:
-    store, session = _received_at_t0({1: T0, 3: T0 - timedelta(days=400), 4: T0})
+def test_an_event_dated_after_its_arrival_waits_the_grace_from_its_arrival() -> None:
+    store, session = _received_at_t0({1: T0, 3: T0 + timedelta(hours=20), 4: T0})
     plan = _plan(store, session, T0 + timedelta(minutes=1))
     assert (plan.last_seq, plan.held_back) == (1, 2), "a missing seq 2 may still arrive"
+    assert _plan(store, session, T0 + GRACE + timedelta(seconds=1)).last_seq == 4
+
+
+def test_an_import_of_past_conversation_does_not_wait_on_a_gap_it_already_holds() -> None:
+    store, session = _received_at_t0({1: T0 - timedelta(days=400), 3: T0 - timedelta(days=400), 4: T0})
+    assert _plan(store, session, T0 + timedelta(minutes=1)).last_seq == 4
 
 
 def _line(occurred_at: datetime) -> str:
