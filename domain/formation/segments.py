@@ -28,6 +28,17 @@ MAX_SEGMENT_BYTES = 96 * 1024
 
 # An inclusive (first, last) range of clause indexes within one event's split_clauses.
 ClauseRange = tuple[NonNegativeInt, NonNegativeInt]
+# A half-open [start, end) range of character offsets in one event's text.
+CharRange = tuple[NonNegativeInt, NonNegativeInt]
+
+
+class Piece(BaseModel):
+    """A bounded run of one event's clauses: which clauses, and where they lie in its text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    clauses: ClauseRange
+    chars: CharRange
 
 
 class EventFootprint(BaseModel):
@@ -40,15 +51,19 @@ class EventFootprint(BaseModel):
     coverage_units: NonNegativeInt
     # An event past a segment's bounds on its own, cut into bounded clause ranges (event_footprint);
     # empty for an event that fits one segment.
-    pieces: tuple[ClauseRange, ...] = ()
+    pieces: tuple[Piece, ...] = ()
 
 
 def event_footprint(event: SourceEvent) -> EventFootprint:
     """The event's footprint, with its clause-range pieces when it alone exceeds a segment's bounds."""
     clauses = split_clauses(event.seq, event.text)
-    pieces: tuple[ClauseRange, ...] = ()
+    pieces: tuple[Piece, ...] = ()
     if len(clauses) > MAX_SEGMENT_UNITS or event.size_bytes > MAX_SEGMENT_BYTES:
-        pieces = tuple(_clause_pieces(event.text, [(c.start, c.end) for c in clauses]))
+        spans = [(c.start, c.end) for c in clauses]
+        pieces = tuple(
+            Piece(clauses=(first, last), chars=(spans[first][0], spans[last][1]))
+            for first, last in _clause_pieces(event.text, spans)
+        )
     return EventFootprint(
         seq=event.seq, size_bytes=event.size_bytes, coverage_units=len(clauses), pieces=pieces
     )
@@ -94,6 +109,8 @@ class SegmentRef(BaseModel):
     # holds, and whether it is the event's last piece. None: the segment holds its events whole.
     clauses: ClauseRange | None = None
     last_piece: bool = True
+    # Where the piece lies in the event's text, so reading it costs the piece, not the whole event.
+    chars: CharRange | None = None
 
     @property
     def owner(self) -> Owner:
@@ -125,16 +142,11 @@ def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[Sou
     the segment does not hold (an event that filled a gap after planning is left to a later round)."""
     span = ref.last_seq - ref.first_seq + 1
     held = [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
-    if ref.clauses is None:
+    if ref.chars is None:
         return held
-    return [_piece(event, ref.clauses) for event in held]
-
-
-def _piece(event: SourceEvent, clauses: ClauseRange) -> SourceEvent:
-    """The event cut to a clause range: every span cited from it is still a substring of the event."""
-    split = split_clauses(event.seq, event.text)
-    first, last = split[clauses[0]], split[min(clauses[1], len(split) - 1)]
-    return event.model_copy(update={"text": event.text[first.start : last.end]})
+    start, end = ref.chars
+    # The event cut to its piece: every span cited from it is still a substring of the event.
+    return [event.model_copy(update={"text": event.text[start:end]}) for event in held]
 
 
 def passed_gaps(watermark: int, new: int, refs: Sequence[SegmentRef]) -> tuple[SeqRange, ...]:
@@ -197,7 +209,7 @@ def plan_segments(
     refs: list[SegmentRef] = []
     for group in groups:
         if isinstance(group, _Piece):
-            if resume is not None and group.seq == resume.seq and group.clauses[0] < resume.clause:
+            if resume is not None and group.seq == resume.seq and group.piece.clauses[0] < resume.clause:
                 continue
             refs.append(
                 SegmentRef(
@@ -209,8 +221,11 @@ def plan_segments(
                     first_seq=group.seq,
                     last_seq=group.seq,
                     event_count=1,
-                    segment_key=segment_key(owner, session_id, formation_policy, [group.seq], group.clauses),
-                    clauses=group.clauses,
+                    segment_key=segment_key(
+                        owner, session_id, formation_policy, [group.seq], group.piece.clauses
+                    ),
+                    clauses=group.piece.clauses,
+                    chars=group.piece.chars,
                     last_piece=group.last,
                 )
             )
@@ -242,7 +257,7 @@ def piece_resume(refs: Sequence[SegmentRef]) -> PieceResume | None:
 @dataclass(frozen=True)
 class _Piece:
     seq: int
-    clauses: ClauseRange
+    piece: Piece
     last: bool
 
 
@@ -271,7 +286,7 @@ def _bounded_groups(footprints: Sequence[EventFootprint]) -> list["list[EventFoo
                 current, units, size = [], 0, 0
             last = len(footprint.pieces) - 1
             groups += [
-                _Piece(seq=footprint.seq, clauses=piece, last=i == last)
+                _Piece(seq=footprint.seq, piece=piece, last=i == last)
                 for i, piece in enumerate(footprint.pieces)
             ]
             continue

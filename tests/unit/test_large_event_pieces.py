@@ -93,10 +93,12 @@ def test_an_event_of_long_clauses_is_cut_by_bytes() -> None:
     big = event(1, "\n".join([clause] * 60), session_id=uuid4())
     footprint = event_footprint(big)
     assert footprint.coverage_units == 60
-    for first, last in footprint.pieces:
-        split = split_clauses(1, big.text)
-        assert len(big.text[split[first].start : split[last].end].encode("utf-8")) <= SEGMENT_BYTES
-    assert footprint.pieces[0][0] == 0 and footprint.pieces[-1][1] == 59
+    split = split_clauses(1, big.text)
+    for piece in footprint.pieces:
+        first, last = piece.clauses
+        assert piece.chars == (split[first].start, split[last].end)
+        assert len(big.text[piece.chars[0] : piece.chars[1]].encode("utf-8")) <= SEGMENT_BYTES
+    assert footprint.pieces[0].clauses[0] == 0 and footprint.pieces[-1].clauses[1] == 59
 
 
 def _scan_merge(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
