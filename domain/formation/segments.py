@@ -5,6 +5,7 @@ without holding."""
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 from uuid import UUID
@@ -56,17 +57,23 @@ class EventFootprint(BaseModel):
 
 def event_footprint(event: SourceEvent) -> EventFootprint:
     """The event's footprint, with its clause-range pieces when it alone exceeds a segment's bounds."""
-    clauses = split_clauses(event.seq, event.text)
-    pieces: tuple[Piece, ...] = ()
-    if len(clauses) > MAX_SEGMENT_UNITS or event.size_bytes > MAX_SEGMENT_BYTES:
-        spans = [(c.start, c.end) for c in clauses]
-        pieces = tuple(
-            Piece(clauses=(first, last), chars=(spans[first][0], spans[last][1]))
-            for first, last in _clause_pieces(event.text, spans)
-        )
-    return EventFootprint(
-        seq=event.seq, size_bytes=event.size_bytes, coverage_units=len(clauses), pieces=pieces
+    units, pieces = _units_and_pieces(event.text, event.size_bytes)
+    return EventFootprint(seq=event.seq, size_bytes=event.size_bytes, coverage_units=units, pieces=pieces)
+
+
+# An event planned in pieces is planned again by every round that works it off (MAX_BATCH_SEGMENTS pieces
+# a round): remembering the last few splits keeps the rounds linear in the event, not quadratic.
+@lru_cache(maxsize=8)
+def _units_and_pieces(text: str, size_bytes: int) -> tuple[int, tuple[Piece, ...]]:
+    clauses = split_clauses(1, text)
+    if len(clauses) <= MAX_SEGMENT_UNITS and size_bytes <= MAX_SEGMENT_BYTES:
+        return len(clauses), ()
+    spans = [(c.start, c.end) for c in clauses]
+    pieces = tuple(
+        Piece(clauses=(first, last), chars=(spans[first][0], spans[last][1]))
+        for first, last in _clause_pieces(text, spans)
     )
+    return len(clauses), pieces
 
 
 def _clause_pieces(text: str, spans: list[tuple[int, int]]) -> list[ClauseRange]:
