@@ -1,5 +1,6 @@
 """The HTTP API (`agent api`): versioned under /v1, OpenAPI at /openapi.json, every call scoped by its bearer
-token. /healthz answers while the process runs; /readyz when the database and Temporal answer.
+token. /healthz answers while the process runs; /readyz when the database and Temporal answer. The person's
+memory page is served beside it, under /memory (adapters.api.page).
 
 Errors are JSON, {"error": {"reason": <code>, ...}}, never a traceback and never request content: a
 validation error names fields and pydantic error types only. An unknown token is 401; a belief the caller
@@ -18,12 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adapters.api.auth import Scope, TokenRegistry
+from adapters.api.page import memory_page
+from adapters.api.person import PersonSurface
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
+from domain.policy.alternatives import AlternativeEvidence
 
 MAX_EVENTS_PER_CALL: Final = 500
 MAX_QUERY_CHARS: Final = 2_000
@@ -90,7 +94,14 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
     return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
 
 
-def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readiness) -> FastAPI:
+def create_app(
+    surface: AgentSurface,
+    registry: TokenRegistry,
+    readiness: Readiness,
+    alternatives: AlternativeEvidence | None = None,
+) -> FastAPI:
+    """The API, and the person's memory page (/memory) on the same origin, signed in with the same keys;
+    alternatives: what an owner's formation tuple choice is judged against (none: only the configured one)."""
     app = FastAPI(
         title="Memory consolidation: agent API",
         version=API_VERSION,
@@ -219,4 +230,5 @@ def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readin
         """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
         return surface.cite(caller, run_id, body.returned, body.cited)
 
+    app.include_router(memory_page(surface, PersonSurface(surface, alternatives, surface.clock), registry))
     return app

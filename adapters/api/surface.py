@@ -142,6 +142,13 @@ class AgentSurface:
             scope.owner, belief_id, request_id=request_id, statement=statement, now=self.clock()
         )
 
+    def confirm(self, scope: Scope, reference: str, *, request_id: UUID) -> GovernedResult | None:
+        """The person says a formed belief (a guess, typically) is true: remembered in its place."""
+        belief_id = self._resolve(scope, reference)
+        if belief_id is None:
+            return None
+        return self.governed.confirm(scope.owner, belief_id, request_id=request_id, now=self.clock())
+
     def close(
         self, scope: Scope, reference: str, action: str, request_id: UUID | None
     ) -> GovernedResult | None:
