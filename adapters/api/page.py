@@ -27,7 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from adapters.api.auth import Scope, TokenRegistry
-from adapters.api.person import PersonSurface
+from adapters.api.person import PersonSurface, TupleOption
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.candidates import MAX_STATEMENT_CHARS, ClaimKind
@@ -111,6 +111,13 @@ def plain_time(value: str | None) -> str:
     return f"{at.day} {at:%B %Y} at {at:%H:%M} UTC"
 
 
+def tuple_words(option: TupleOption) -> str:
+    """balanced: gpt-5.6-sol, medium effort."""
+    effort = f", {option.reasoning_effort} effort" if option.reasoning_effort else ""
+    model = f": {option.model}" if option.model else ""
+    return f"{option.model_policy}{model}{effort}"
+
+
 def _environment() -> Environment:
     templates = files("adapters.api").joinpath("templates")
     environment = Environment(
@@ -125,6 +132,7 @@ def _environment() -> Environment:
         speaker_words=SPEAKER_WORDS,
         closed_words=CLOSED_WORDS,
         max_statement=MAX_STATEMENT_CHARS,
+        tuple_words=tuple_words,
     )
     return environment
 

@@ -42,6 +42,7 @@ class TupleOption:
     """A tuple the person may move their formation to: the configured one, or an evidenced alternative."""
 
     model_policy: str
+    model: str
     reasoning_effort: str | None
     artifact: str | None
 
@@ -54,7 +55,21 @@ class TupleOption:
 class FormationView:
     chosen: FormationChoice | None
     runs: TupleDecision
+    # The configured tuple first, then each evidenced alternative.
     options: tuple[TupleOption, ...]
+
+    @property
+    def current(self) -> TupleOption:
+        """The offered tuple formation runs on now."""
+        return next(
+            (
+                o
+                for o in self.options
+                if (o.model_policy, o.reasoning_effort)
+                == (self.runs.model_policy, self.runs.reasoning_effort)
+            ),
+            self.options[0],
+        )
 
 
 def _turn(event: SourceEvent) -> dict[str, Any]:
@@ -146,9 +161,9 @@ class PersonSurface:
 
     def _configured(self) -> TupleOption:
         if self.alternatives is None:
-            return TupleOption(model_policy="configured", reasoning_effort=None, artifact=None)
+            return TupleOption(model_policy="configured", model="", reasoning_effort=None, artifact=None)
         configured = self.alternatives.configured
-        return TupleOption(configured.model_policy, configured.reasoning_effort, None)
+        return TupleOption(configured.model_policy, configured.model, configured.reasoning_effort, None)
 
     def _choice(self, owner: Owner, profile: str, effort: str | None) -> FormationChoice:
         return FormationChoice(
@@ -171,7 +186,7 @@ class PersonSurface:
             for effort in (None, *sorted(profile.accepted_efforts)):
                 decision = choose_formation_tuple(self._choice(owner, name, effort), evidence)
                 if decision.reason is TupleReason.EVIDENCED:
-                    offered.append(TupleOption(name, effort, decision.artifact))
+                    offered.append(TupleOption(name, profile.model, effort, decision.artifact))
         return tuple(offered)
 
     def export(self, scope: Scope) -> dict[str, Any]:
