@@ -112,10 +112,16 @@ def plain_time(value: str | None) -> str:
 
 
 def tuple_words(option: TupleOption) -> str:
-    """balanced: gpt-5.6-sol, medium effort."""
-    effort = f", {option.reasoning_effort} effort" if option.reasoning_effort else ""
-    model = f": {option.model}" if option.model else ""
-    return f"{option.model_policy}{model}{effort}"
+    """anthropic (claude-sonnet-5, medium effort)."""
+    details = [
+        d for d in (option.model, option.reasoning_effort and f"{option.reasoning_effort} effort") if d
+    ]
+    return f"{option.model_policy} ({', '.join(details)})" if details else option.model_policy
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """1 message, 2 messages."""
+    return f"{count} {one if count == 1 else many}"
 
 
 def _environment() -> Environment:
@@ -123,7 +129,7 @@ def _environment() -> Environment:
     environment = Environment(
         loader=FileSystemLoader(str(templates)), autoescape=select_autoescape(default=True)
     )
-    environment.filters.update(plain_date=plain_date, plain_time=plain_time)
+    environment.filters.update(plain_date=plain_date, plain_time=plain_time, counted=counted)
     environment.globals.update(
         prefix=PREFIX,
         derivation_words=DERIVATION_WORDS,

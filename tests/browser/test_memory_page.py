@@ -149,10 +149,10 @@ def test_a_person_finds_understands_corrects_exports_and_erases_their_memory(
     page.get_by_role("link", name="Your data").click()
     choices = page.get_by_role("radio")
     expect(choices).to_have_count(2)
-    page.get_by_label(re.compile("anthropic: claude-sonnet-5, medium effort")).check()
+    page.get_by_label(re.compile(r"anthropic \(claude-sonnet-5, medium effort\)")).check()
     page.get_by_role("button", name="Save my choice").click()
     expect(page.get_by_role("status")).to_contain_text("Your choice is saved")
-    expect(page.locator("main")).to_contain_text("Now: anthropic: claude-sonnet-5, medium effort")
+    expect(page.locator("main")).to_contain_text("Now: anthropic (claude-sonnet-5, medium effort)")
     _shot(page, screenshots, "08-your-data")
     with served.store() as uow:
         chosen = uow.formation_choices.get(PERSON)
