@@ -222,7 +222,11 @@ def memory_page(
         return render("message.html", status=status, title="Not done", message=message, visitor=None)
 
     def forged() -> HTMLResponse:
-        return refused(403, "This form did not come from your memory page, so nothing was changed.")
+        return refused(
+            403,
+            "This form has expired, you are signed out, or it did not come from your memory page: "
+            "nothing was changed.",
+        )
 
     def visitor(request: Request) -> Visitor | None:
         session_id = request.cookies.get(SESSION_COOKIE)
@@ -290,7 +294,7 @@ def memory_page(
         session_id, _ = sessions.open(key)
         response = RedirectResponse(PREFIX, status_code=303)
         _cookie(response, request, SESSION_COOKIE, session_id, SESSION_TTL)
-        response.delete_cookie(SIGN_IN_COOKIE, path=PREFIX)
+        _forget_cookie(response, SIGN_IN_COOKIE)
         return _guarded(response)
 
     @router.post("/sign-out")
@@ -300,7 +304,7 @@ def memory_page(
             return found
         sessions.close(request.cookies.get(SESSION_COOKIE))
         response = to_sign_in()
-        response.delete_cookie(SESSION_COOKIE, path=PREFIX)
+        _forget_cookie(response, SESSION_COOKIE)
         return _guarded(response)
 
     @router.get("")
@@ -526,7 +530,7 @@ def memory_page(
         result = person.erase(found.scope, request_uuid)
         sessions.close(request.cookies.get(SESSION_COOKIE))
         response = render("erased.html", visitor=None, result=result)
-        response.delete_cookie(SESSION_COOKIE, path=PREFIX)
+        _forget_cookie(response, SESSION_COOKIE)
         return response
 
     return router
@@ -553,6 +557,10 @@ def _cookie(response: Response, request: Request, name: str, value: str, lifetim
         samesite="strict",
         secure=request.url.scheme == "https",
     )
+
+
+def _forget_cookie(response: Response, name: str) -> None:
+    response.delete_cookie(name, path=PREFIX, httponly=True, samesite="strict")
 
 
 def _guarded(response: R) -> R:

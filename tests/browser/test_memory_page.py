@@ -100,20 +100,21 @@ def test_a_person_finds_understands_corrects_exports_and_erases_their_memory(
     # Edit one in the person's own words; the same request again changes nothing more.
     _open(page, RUNS)
     form = page.locator("form", has=page.get_by_label("Say it in your own words"))
-    repeat = {
+    wording = "User runs three times a week since the knee started hurting."
+    repeat: dict[str, str | float | bool] = {
         "csrf": form.locator("input[name=csrf]").get_attribute("value") or "",
         "request_id": form.locator("input[name=request_id]").get_attribute("value") or "",
-        "statement": "User runs three times a week since the knee started hurting.",
+        "statement": wording,
     }
     edited_from = page.url
-    page.get_by_label("Say it in your own words").fill(repeat["statement"])
+    page.get_by_label("Say it in your own words").fill(wording)
     page.get_by_role("button", name="Save my wording").click()
     expect(page.get_by_role("status")).to_contain_text("Saved your wording")
-    expect(page.get_by_role("heading", level=1)).to_have_text(repeat["statement"])
+    expect(page.get_by_role("heading", level=1)).to_have_text(wording)
     _shot(page, screenshots, "05-edited")
     again = page.request.post(f"{edited_from}/edit", form=repeat)
     assert again.ok and "That was already done" in again.text()
-    assert repeat["statement"] in _live_statements(served)
+    assert wording in _live_statements(served)
     assert RUNS not in _live_statements(served)
 
     # Reject one ("that's wrong") and forget another: both listed under Removed, neither live.
