@@ -230,5 +230,7 @@ def create_app(
         """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
         return surface.cite(caller, run_id, body.returned, body.cited)
 
-    app.include_router(memory_page(surface, PersonSurface(surface, alternatives, surface.clock), registry))
+    app.include_router(
+        memory_page(surface, PersonSurface(surface, alternatives, surface.clock), registry, surface.clock)
+    )
     return app
