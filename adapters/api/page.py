@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from importlib.resources import files
 from typing import Annotated, Any, Final, TypeVar
 from uuid import UUID, uuid4
@@ -81,6 +82,23 @@ CLOSED_WORDS: Final = {
     "deleted": "You asked me to forget this",
     "retracted": "You said this no longer holds",
     "edited": "You replaced this wording",
+}
+
+
+class Act(StrEnum):
+    """What the person may do to a live memory, by the path it is posted to."""
+
+    EDIT = "edit"
+    REJECT = "reject"
+    FORGET = "forget"
+    CONFIRM = "confirm"
+
+
+ACT_DONE: Final = {
+    Act.EDIT: "edited",
+    Act.REJECT: "rejected",
+    Act.FORGET: "forgotten",
+    Act.CONFIRM: "confirmed",
 }
 DONE_WORDS: Final = {
     "edited": "Saved your wording. The old wording is kept under “Removed” and will not come back.",
@@ -246,21 +264,24 @@ def memory_page(
             return forged()
         return found
 
+    def incomplete() -> HTMLResponse:
+        return refused(422, "The form was incomplete, so nothing was changed.")
+
     def to_sign_in() -> RedirectResponse:
         return RedirectResponse(f"{PREFIX}/sign-in", status_code=303)
 
     def finished(target: str, code: str) -> RedirectResponse:
         return RedirectResponse(f"{PREFIX}/{target}?done={code}", status_code=303)
 
-    def governed(result: GovernedResult | None, code: str) -> Response:
+    def governed(result: GovernedResult | None, act: Act) -> Response:
+        """Where the person sees what the act did: the memory filed in its place, or the removed list."""
         if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
             return refused(404, "That memory is not one of yours, or it is already closed.")
         if result.outcome in REFUSAL_WORDS:
             return refused(422, REFUSAL_WORDS[result.outcome])
-        if result.outcome is GovernedOutcome.ALREADY_APPLIED:
-            code = "already"
-        target = f"beliefs/{result.belief_id}" if code in ("edited", "confirmed", "already") else "removed"
-        return finished(target, code)
+        code = "already" if result.outcome is GovernedOutcome.ALREADY_APPLIED else ACT_DONE[act]
+        replaced = act in (Act.EDIT, Act.CONFIRM) or code == "already"
+        return finished(f"beliefs/{result.belief_id}" if replaced else "removed", code)
 
     @router.get("/static/page.css")
     def css() -> Response:
@@ -373,87 +394,38 @@ def memory_page(
             request_id=uuid4(),
         )
 
-    def _govern(
+    @router.post("/beliefs/{reference}/{act}")
+    def govern(
         request: Request,
-        csrf: str | None,
-        request_id: str | None,
-        act: Callable[[Scope, UUID], GovernedResult | None],
-        code: str,
+        reference: str,
+        act: Act,
+        statement: Annotated[str, Form(max_length=MAX_STATEMENT_CHARS)] = "",
+        request_id: Annotated[str | None, Form()] = None,
+        csrf: Annotated[str | None, Form()] = None,
     ) -> Response:
+        """Edit, reject ("that's wrong"), forget or confirm, through the governed service; idempotent on
+        the request id the form was rendered with."""
         found = changing(request, csrf)
         if isinstance(found, HTMLResponse):
             return found
         request_uuid = _uuid(request_id)
         if request_uuid is None:
-            return refused(422, "The form was incomplete, so nothing was changed.")
+            return incomplete()
+        wording = statement.strip()
+        if act is Act.EDIT and not wording:
+            return refused(422, "A memory needs some words; nothing was changed.")
+        scope = found.scope
+        acts: dict[Act, Callable[[], GovernedResult | None]] = {
+            Act.EDIT: lambda: agent.edit(scope, reference, request_id=request_uuid, statement=wording),
+            Act.REJECT: lambda: agent.close(scope, reference, "reject", request_uuid),
+            Act.FORGET: lambda: agent.close(scope, reference, "delete", request_uuid),
+            Act.CONFIRM: lambda: agent.confirm(scope, reference, request_id=request_uuid),
+        }
         try:
-            result = act(found.scope, request_uuid)
+            result = acts[act]()
         except AmbiguousReference:
             result = None
-        return governed(result, code)
-
-    @router.post("/beliefs/{reference}/edit")
-    def edit(
-        request: Request,
-        reference: str,
-        statement: Annotated[str, Form(max_length=MAX_STATEMENT_CHARS)] = "",
-        request_id: Annotated[str | None, Form()] = None,
-        csrf: Annotated[str | None, Form()] = None,
-    ) -> Response:
-        if not statement.strip():
-            return refused(422, "A memory needs some words; nothing was changed.")
-        return _govern(
-            request,
-            csrf,
-            request_id,
-            lambda scope, rid: agent.edit(scope, reference, request_id=rid, statement=statement.strip()),
-            "edited",
-        )
-
-    @router.post("/beliefs/{reference}/reject")
-    def reject(
-        request: Request,
-        reference: str,
-        request_id: Annotated[str | None, Form()] = None,
-        csrf: Annotated[str | None, Form()] = None,
-    ) -> Response:
-        return _govern(
-            request,
-            csrf,
-            request_id,
-            lambda scope, rid: agent.close(scope, reference, "reject", rid),
-            "rejected",
-        )
-
-    @router.post("/beliefs/{reference}/forget")
-    def forget(
-        request: Request,
-        reference: str,
-        request_id: Annotated[str | None, Form()] = None,
-        csrf: Annotated[str | None, Form()] = None,
-    ) -> Response:
-        return _govern(
-            request,
-            csrf,
-            request_id,
-            lambda scope, rid: agent.close(scope, reference, "delete", rid),
-            "forgotten",
-        )
-
-    @router.post("/beliefs/{reference}/confirm")
-    def confirm(
-        request: Request,
-        reference: str,
-        request_id: Annotated[str | None, Form()] = None,
-        csrf: Annotated[str | None, Form()] = None,
-    ) -> Response:
-        return _govern(
-            request,
-            csrf,
-            request_id,
-            lambda scope, rid: agent.confirm(scope, reference, request_id=rid),
-            "confirmed",
-        )
+        return governed(result, act)
 
     @router.get("/removed")
     def removed(request: Request, done: str | None = None) -> Response:
@@ -524,7 +496,7 @@ def memory_page(
             return found
         request_uuid = _uuid(request_id)
         if request_uuid is None:
-            return refused(422, "The form was incomplete, so nothing was changed.")
+            return incomplete()
         if confirmed != "yes":
             return render("erase.html", status=422, visitor=found, request_id=request_uuid, unconfirmed=True)
         result = person.erase(found.scope, request_uuid)

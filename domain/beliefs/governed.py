@@ -51,6 +51,13 @@ _CLOSING: dict[GovernedAction, ClosedReason] = {
 }
 
 
+# What each replacing act closes the old belief as, and the authority of the one filed in its place.
+_REPLACING: dict[GovernedAction, tuple[ClosedReason, Authority]] = {
+    GovernedAction.EDIT: (ClosedReason.EDITED, Authority.USER_EDIT),
+    GovernedAction.CONFIRM: (ClosedReason.SUPERSEDED, Authority.EXPLICIT_REMEMBER),
+}
+
+
 @dataclass(frozen=True)
 class GovernedResult:
     outcome: GovernedOutcome
@@ -104,58 +111,53 @@ class GovernedMemory:
         refused = _refusal(statement)
         if refused is not None:
             return GovernedResult(refused)
-        new_id = _written_id(owner, request_id)
-        with self._uow_factory() as uow:
-            if uow.beliefs.get(owner, new_id) is not None:
-                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
-            old = uow.beliefs.close_validity(owner, belief_id, now, ClosedReason.EDITED)
-            if old is None:
-                return GovernedResult(GovernedOutcome.NOT_FOUND)
-            edited = _record(
-                owner,
-                new_id,
-                old.subject,
-                statement,
-                old.claim_kind,
-                old.sensitivity,
-                old.source_event_ids,
-                now,
-                authority=Authority.USER_EDIT,
-            )
-            uow.beliefs.upsert(edited.model_copy(update={"corroboration_count": old.corroboration_count}))
-            _audit(uow, owner, GovernedAction.EDIT, request_id, belief_id, now)
-            uow.commit()
-        return GovernedResult(GovernedOutcome.APPLIED, new_id)
+        return self._replace(owner, belief_id, GovernedAction.EDIT, request_id, now, statement=statement)
 
     def confirm(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
         """The user says a formed belief (a hypothesis, typically) is true: it is superseded, not
         tombstoned, by a remembered belief with the same words, sources and cited spans."""
+        return self._replace(owner, belief_id, GovernedAction.CONFIRM, request_id, now, statement=None)
+
+    def _replace(
+        self,
+        owner: Owner,
+        belief_id: UUID,
+        action: GovernedAction,
+        request_id: UUID,
+        now: datetime,
+        *,
+        statement: str | None,
+    ) -> GovernedResult:
+        """Close a live belief and file the user's version in its place: their wording (an edit, whose
+        tombstone keeps the old wording from forming again) or the same words confirmed (which supersedes
+        it, spans and all)."""
+        closing, authority = _REPLACING[action]
         new_id = _written_id(owner, request_id)
         with self._uow_factory() as uow:
             if uow.beliefs.get(owner, new_id) is not None:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
-            old = uow.beliefs.close_validity(owner, belief_id, now, ClosedReason.SUPERSEDED)
+            old = uow.beliefs.close_validity(owner, belief_id, now, closing)
             if old is None:
                 return GovernedResult(GovernedOutcome.NOT_FOUND)
-            confirmed = _record(
+            replacement = _record(
                 owner,
                 new_id,
                 old.subject,
-                old.statement,
+                old.statement if statement is None else statement,
                 old.claim_kind,
                 old.sensitivity,
                 old.source_event_ids,
                 now,
+                authority=authority,
             )
+            # A confirmation keeps the spans it rests on; new wording is no longer what they said.
+            spans = old.evidence_spans if statement is None else ()
             uow.beliefs.upsert(
-                confirmed.model_copy(
-                    update={
-                        "evidence_spans": old.evidence_spans,
-                        "corroboration_count": old.corroboration_count,
-                    }
+                replacement.model_copy(
+                    update={"corroboration_count": old.corroboration_count, "evidence_spans": spans}
                 )
             )
-            _audit(uow, owner, GovernedAction.CONFIRM, request_id, belief_id, now)
+            _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, new_id)
 
