@@ -2,7 +2,9 @@
 token. /healthz answers while the process runs; /readyz when the database and Temporal answer.
 
 Errors are JSON, {"error": {"reason": <code>, ...}}, never a traceback and never request content: a
-validation error names fields and pydantic error types only. An unknown token is 401; a belief the caller
+validation error names fields and pydantic error types only. An unknown or revoked key is 401; a service key
+without user_id, a personal key with one, or a user_id that is no id is 422 (user_id_required,
+user_id_not_allowed, user_id_invalid); a belief the caller
 does not hold (foreign, unknown, or above its sensitivity ceiling) is 404, the same answer either way.
 """
 
@@ -17,13 +19,14 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from adapters.api.auth import Scope, TokenRegistry
+from adapters.api.auth import Authenticator, Scope
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
+from domain.keys import KeyRefusal, KeyRefused
 
 MAX_EVENTS_PER_CALL: Final = 500
 MAX_QUERY_CHARS: Final = 2_000
@@ -90,7 +93,7 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
     return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
 
 
-def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readiness) -> FastAPI:
+def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: Readiness) -> FastAPI:
     app = FastAPI(
         title="Memory consolidation: agent API",
         version=API_VERSION,
@@ -100,11 +103,17 @@ def create_app(surface: AgentSurface, registry: TokenRegistry, readiness: Readin
 
     def scope_of(
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+        user_id: Annotated[
+            str | None,
+            Query(description="With a service key: the principal of the key's tenant the call acts for."),
+        ] = None,
     ) -> Scope:
-        found = registry.scope(credentials.credentials) if credentials else None
-        if found is None:
-            raise ApiError(401, "unauthenticated", headers={"WWW-Authenticate": "Bearer"})
-        return found
+        try:
+            return authenticator.resolve(credentials.credentials if credentials else None, user_id)
+        except KeyRefused as refused:
+            if refused.reason is KeyRefusal.UNAUTHENTICATED:
+                raise ApiError(401, refused.reason.value, headers={"WWW-Authenticate": "Bearer"}) from None
+            raise ApiError(422, refused.reason.value) from None
 
     Caller = Annotated[Scope, Depends(scope_of)]
 
