@@ -231,7 +231,7 @@ class Composition:
         """The agent-facing operations over the store, signalling idle through a Temporal client made on
         first use (on the serving event loop)."""
         from adapters.api.surface import AgentSurface
-        from adapters.temporal.client import session_idle
+        from adapters.temporal.client import await_session, session_idle, session_state
 
         async def idle(owner: Owner, session_id: UUID) -> str:
             handle = await session_idle(
@@ -243,7 +243,21 @@ class Composition:
             )
             return handle.id
 
-        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle)
+        async def state(owner: Owner, session_id: UUID) -> str:
+            return await session_state(
+                await self.temporal_client(), owner.tenant_id, owner.principal_id, session_id
+            )
+
+        async def wait(owner: Owner, session_id: UUID, timeout_s: float) -> None:
+            client = await self.temporal_client()
+            await await_session(client, owner.tenant_id, owner.principal_id, session_id, timeout_s)
+
+        return AgentSurface(
+            store=self.unit_of_work_factory,
+            idle_signal=idle,
+            consolidation_state=state,
+            consolidation_wait=wait,
+        )
 
     async def temporal_client(self) -> "Client":
         if self._temporal is None:

@@ -12,10 +12,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Final
 from uuid import UUID
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -27,8 +28,29 @@ from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind,
 from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
 from domain.keys import KeyRefusal, KeyRefused
+from domain.messages import session_uuid
+from memory_client.models import (
+    AppendResult,
+    ErrorBody,
+    Health,
+    IdleResult,
+    MemoryPage,
+    MemoryResult,
+    RecallResult,
+    RunCompletion,
+    SessionStatus,
+)
+from memory_client.models import (
+    GovernedResult as GovernedAnswer,
+)
+from memory_client.models import (
+    Readiness as ReadinessAnswer,
+)
 
 MAX_EVENTS_PER_CALL: Final = 500
+# The longest an idle?wait=true call holds its connection; a longer round answers its status still running.
+MAX_IDLE_WAIT_S: Final = 120.0
+DEFAULT_IDLE_WAIT_S: Final = 30.0
 MAX_QUERY_CHARS: Final = 2_000
 API_VERSION: Final = "1"
 
@@ -40,7 +62,12 @@ class _Body(BaseModel):
 
 
 class AppendRequest(_Body):
-    events: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_EVENTS_PER_CALL)
+    events: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=MAX_EVENTS_PER_CALL,
+        description="Events ({seq, kind, text, occurred_at}) or chat messages ({role, content}); seq and "
+        "occurred_at may be omitted (numbered after the session's last event, stamped on arrival).",
+    )
 
 
 class RecallRequest(_Body):
@@ -85,6 +112,14 @@ class ApiError(HTTPException):
 NOT_FOUND = ApiError(404, "not_found")
 
 
+class AllRefused(Exception):
+    """Every element of an append was refused: 422 with each refusal, nothing stored."""
+
+    def __init__(self, refused: list[dict[str, Any]]) -> None:
+        super().__init__("all_refused")
+        self.refused = refused
+
+
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
         raise NOT_FOUND
@@ -94,10 +129,17 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
 
 
 def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: Readiness) -> FastAPI:
-    app = FastAPI(
+    app = FastAPIOffline(
+        # No validator badge: Swagger UI would fetch it from validator.swagger.io.
+        swagger_ui_parameters={"validatorUrl": None},
         title="Memory consolidation: agent API",
         version=API_VERSION,
-        description="Append events, signal idle, recall, cite and govern one principal's memories.",
+        description="Append events or chat messages, consolidate, recall, cite and govern one principal's "
+        "memories. Authenticate with a bearer key; a service key names the user per call (user_id).",
+        responses={
+            401: {"model": ErrorBody, "description": "No, unknown or revoked key"},
+            422: {"model": ErrorBody, "description": "Refused input, with reason codes"},
+        },
     )
     bearer = HTTPBearer(auto_error=False)
 
@@ -117,6 +159,12 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
 
     Caller = Annotated[Scope, Depends(scope_of)]
 
+    def stored_session(session_id: str, caller: Scope) -> UUID:
+        try:
+            return session_uuid(caller.owner, session_id)
+        except ValueError:
+            raise ApiError(422, "session_id_invalid") from None
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> JSONResponse:
         # The framework's own errors (an unknown route, a wrong method) carry prose, not a reason code.
@@ -133,6 +181,10 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         ]
         return _error(422, "invalid_request", fields=fields)
 
+    @app.exception_handler(AllRefused)
+    async def all_refused(_: Request, error: AllRefused) -> JSONResponse:
+        return _error(422, "all_refused", refused=error.refused)
+
     @app.exception_handler(AmbiguousReference)
     async def ambiguous(_: Request, __: AmbiguousReference) -> JSONResponse:
         return _error(409, "ambiguous_reference")
@@ -145,12 +197,12 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
     async def internal(_: Request, __: Exception) -> JSONResponse:
         return _error(500, "internal_error")
 
-    @app.get("/healthz", tags=["operations"])
+    @app.get("/healthz", tags=["operations"], response_model=Health)
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["operations"])
-    async def readyz() -> JSONResponse:
+    @app.get("/readyz", tags=["operations"], response_model=ReadinessAnswer)
+    async def readyz(response: Response) -> dict[str, Any]:
         checks: dict[str, bool] = {}
         for name, check in readiness.items():
             try:
@@ -158,29 +210,60 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             except Exception:
                 checks[name] = False
         ready = all(checks.values())
-        return JSONResponse(
-            status_code=200 if ready else 503,
-            content={"status": "ready" if ready else "unready", "checks": checks},
-        )
+        response.status_code = 200 if ready else 503
+        return {"status": "ready" if ready else "unready", "checks": checks}
 
-    @app.post("/v1/sessions/{session_id}/events", tags=["sessions"])
-    def append_events(session_id: UUID, body: AppendRequest, caller: Caller) -> dict[str, Any]:
-        """Append source events (seq, kind, text, occurred_at each); idempotent per seq. Refused events are
-        listed by index, field and reason code; the others are appended."""
-        return surface.append(caller, session_id, body.events)
+    @app.post("/v1/sessions/{session_id}/events", tags=["sessions"], response_model=AppendResult)
+    def append_events(session_id: str, body: AppendRequest, caller: Caller) -> dict[str, Any]:
+        """Append events or chat messages to a session (any client string: a UUID is used as given, another
+        string maps to the same stored session for the same user every time); idempotent per seq. Refused
+        elements are listed by index, field and reason code; the others are appended. When every element is
+        refused the answer is 422 (reason all_refused) with the same list."""
+        answer = surface.append(caller, stored_session(session_id, caller), body.events)
+        if answer["refused"] and not answer["appended"] and not answer["already_present"]:
+            raise AllRefused(answer["refused"])
+        return answer
 
-    @app.post("/v1/sessions/{session_id}/idle", status_code=202, tags=["sessions"])
-    async def session_idle(session_id: UUID, caller: Caller) -> dict[str, str]:
-        """Signal-with-start the session's consolidation; answers its workflow id."""
-        return {"workflow_id": await surface.idle(caller, session_id)}
+    @app.get("/v1/sessions/{session_id}", tags=["sessions"], response_model=SessionStatus)
+    async def session_status(session_id: str, caller: Caller) -> dict[str, Any]:
+        """Events stored and consolidated, the last round's outcome and time, and whether a consolidation
+        is running or quarantined."""
+        return await surface.status(caller, stored_session(session_id, caller))
 
-    @app.post("/v1/recall", tags=["memories"])
+    @app.post(
+        "/v1/sessions/{session_id}/idle",
+        status_code=202,
+        tags=["sessions"],
+        response_model=IdleResult,
+        response_model_exclude_unset=True,
+    )
+    async def session_idle(
+        session_id: str,
+        caller: Caller,
+        response: Response,
+        wait: Annotated[bool, Query(description="Answer when the consolidation is done (bounded).")] = False,
+        timeout: Annotated[
+            float, Query(gt=0, le=MAX_IDLE_WAIT_S, description="With wait: the most seconds to wait.")
+        ] = DEFAULT_IDLE_WAIT_S,
+    ) -> dict[str, Any]:
+        """Signal-with-start the session's consolidation; answers its workflow id (202). With wait=true,
+        answers 200 with the session's status once the consolidation is done or the timeout ran out (then
+        its consolidation is still running)."""
+        stored = stored_session(session_id, caller)
+        workflow_id = await surface.idle(caller, stored)
+        if not wait:
+            return {"workflow_id": workflow_id}
+        await surface.wait(caller, stored, timeout)
+        response.status_code = 200
+        return {"workflow_id": workflow_id, "status": await surface.status(caller, stored)}
+
+    @app.post("/v1/recall", tags=["memories"], response_model=RecallResult)
     def recall(body: RecallRequest, caller: Caller) -> dict[str, Any]:
         """The <recalled-memories> block for the agent's prompt and each memory's projection. A POST so the
         query (the user's words) never appears in a URL or an access log."""
         return surface.recall(caller, body.query, body.k)
 
-    @app.get("/v1/beliefs", tags=["memories"])
+    @app.get("/v1/beliefs", tags=["memories"], response_model=MemoryPage)
     def list_beliefs(
         caller: Caller,
         after: UUID | None = None,
@@ -188,7 +271,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
     ) -> dict[str, Any]:
         return surface.page(caller, after, limit)
 
-    @app.get("/v1/beliefs/{belief}", tags=["memories"])
+    @app.get("/v1/beliefs/{belief}", tags=["memories"], response_model=MemoryResult)
     def get_belief(belief: str, caller: Caller) -> dict[str, Any]:
         """One belief by id or m:xxxxxxxx reference, with its provenance."""
         found = surface.get(caller, belief)
@@ -196,7 +279,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             raise NOT_FOUND
         return found
 
-    @app.post("/v1/beliefs", status_code=201, tags=["governed"])
+    @app.post("/v1/beliefs", status_code=201, tags=["governed"], response_model=GovernedAnswer)
     def remember(body: RememberRequest, caller: Caller) -> dict[str, Any]:
         """Explicit remember, sourced from one of the caller's events; idempotent on request_id."""
         return _governed(
@@ -211,19 +294,19 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             )
         )
 
-    @app.post("/v1/beliefs/{belief}/edit", tags=["governed"])
+    @app.post("/v1/beliefs/{belief}/edit", tags=["governed"], response_model=GovernedAnswer)
     def edit(belief: str, body: EditRequest, caller: Caller) -> dict[str, Any]:
         return _governed(surface.edit(caller, belief, request_id=body.request_id, statement=body.statement))
 
-    @app.post("/v1/beliefs/{belief}/reject", tags=["governed"])
+    @app.post("/v1/beliefs/{belief}/reject", tags=["governed"], response_model=GovernedAnswer)
     def reject(belief: str, body: CloseRequest, caller: Caller) -> dict[str, Any]:
         return _governed(surface.close(caller, belief, "reject", body.request_id))
 
-    @app.delete("/v1/beliefs/{belief}", tags=["governed"])
+    @app.delete("/v1/beliefs/{belief}", tags=["governed"], response_model=GovernedAnswer)
     def delete(belief: str, caller: Caller, request_id: UUID | None = None) -> dict[str, Any]:
         return _governed(surface.close(caller, belief, "delete", request_id))
 
-    @app.post("/v1/runs/{run_id}/complete", tags=["memories"])
+    @app.post("/v1/runs/{run_id}/complete", tags=["memories"], response_model=RunCompletion)
     def complete(run_id: UUID, body: CompleteRunRequest, caller: Caller) -> dict[str, Any]:
         """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
         return surface.cite(caller, run_id, body.returned, body.cited)

@@ -21,8 +21,8 @@ from adapters.cli.dev import dev_app
 from adapters.cli.eval import eval_app
 from adapters.cli.events import events_app
 from adapters.cli.failures import AgentGroup
-from adapters.cli.keys import keys_app
 from adapters.cli.formation_tuple import formation_tuple_app as _formation_tuple  # noqa: F401  adds it to memory_app
+from adapters.cli.keys import keys_app
 from adapters.cli.memory import memory_app
 from adapters.cli.policy import policy as _policy  # noqa: F401  adds policy to memory_app
 from adapters.cli.recall import schedule_app  # also adds list, show and cite to memory_app
