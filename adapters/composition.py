@@ -259,6 +259,10 @@ class Composition:
             consolidation_wait=wait,
         )
 
+    def share_temporal_client(self, client: "Client") -> None:
+        """Serve the agent surface over a client already connected (`agent dev`'s own Temporal server)."""
+        self._temporal = client
+
     async def temporal_client(self) -> "Client":
         if self._temporal is None:
             from adapters.temporal.client import connect
