@@ -69,6 +69,9 @@ def test_api_key_and_no_artifact_forms_deterministically_and_says_so_once(
     assert ports.activation is not None and ports.activation.label == "deterministic"
     said = [r for r in caplog.records if "formation policy selection" in r.getMessage()]
     assert len(said) == 1 and "deterministic formation" in said[0].getMessage()
+    # In plain words first: what forms memories now, and the command that evaluates a model.
+    assert said[0].getMessage().startswith("Memories are formed by the built-in rule-based former")
+    assert "agent eval memory-distillation --model-policy balanced" in said[0].getMessage()
     [audit] = selection_audits(store)
     # The tree ships its corpora (evals/capability) but no artifact.
     assert audit["chosen_policy"] == "deterministic" and audit["reason"] == "no_evidenced_policy"
