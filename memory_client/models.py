@@ -44,17 +44,22 @@ class Provenance(_Model):
     evidence_span: str | None
 
 
-class Memory(_Model):
-    id: UUID
+class _MemoryShape(_Model):
+    """What a person may see of any memory: its shape and clocks."""
+
     ref: str
-    statement: str
-    subject: str
     claim_kind: str
     derivation: str
     longevity: str
     confidence: str
     last_evidence_at: Timestamp
     last_used_at: Timestamp | None
+
+
+class Memory(_MemoryShape):
+    id: UUID
+    statement: str
+    subject: str
     valid_from: Timestamp
     valid_to: Timestamp | None
     closed_reason: str | None
@@ -62,14 +67,8 @@ class Memory(_Model):
     provenance: list[Provenance]
 
 
-class TracedMemory(_Model):
-    ref: str
-    claim_kind: str
-    derivation: str
-    longevity: str
-    confidence: str
-    last_evidence_at: Timestamp
-    last_used_at: Timestamp | None
+class TracedMemory(_MemoryShape):
+    """One memory of a recall's trace (no statement, no scores)."""
 
 
 class RecallTrace(_Model):

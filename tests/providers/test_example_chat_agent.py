@@ -1,7 +1,6 @@
 """examples/chat_agent.py through the real `openai` SDK (against the local protocol server) and the real HTTP
 API (uvicorn, the in-memory store): recall goes into the prompt, each exchange is stored, idle consolidates."""
 
-from collections.abc import Iterator
 from datetime import timedelta
 from uuid import UUID
 
@@ -32,15 +31,6 @@ class Idles:
     async def __call__(self, owner: Owner, session_id: UUID) -> str:
         self.sessions.append(session_id)
         return "consolidate"
-
-
-@pytest.fixture
-def wire() -> Iterator[WireServer]:
-    server = WireServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_the_agent_recalls_before_answering_stores_each_exchange_and_consolidates_when_it_ends(
