@@ -1,11 +1,13 @@
-"""The HTTP API (`agent api`): versioned under /v1, OpenAPI at /openapi.json, every call scoped by its bearer
-token. /healthz answers while the process runs; /readyz when the database and Temporal answer.
+"""The HTTP API (`agent api`, `agent dev`): versioned under /v1, every call scoped by its bearer key
+(adapters.api.auth). /healthz answers while the process runs; /readyz when the database and Temporal answer.
+The OpenAPI document (/openapi.json) is typed by memory_client.models, the answers the client parses, and
+/docs serves Swagger UI from packaged assets.
 
 Errors are JSON, {"error": {"reason": <code>, ...}}, never a traceback and never request content: a
 validation error names fields and pydantic error types only. An unknown or revoked key is 401; a service key
 without user_id, a personal key with one, or a user_id that is no id is 422 (user_id_required,
-user_id_not_allowed, user_id_invalid); a belief the caller
-does not hold (foreign, unknown, or above its sensitivity ceiling) is 404, the same answer either way.
+user_id_not_allowed, user_id_invalid); an append refusing every element is 422 (all_refused); a belief the
+caller does not hold (foreign, unknown, or above its sensitivity ceiling) is 404, the same answer either way.
 """
 
 from collections.abc import Awaitable, Callable, Mapping
@@ -29,23 +31,7 @@ from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
 from domain.keys import KeyRefusal, KeyRefused
 from domain.messages import session_uuid
-from memory_client.models import (
-    AppendResult,
-    ErrorBody,
-    Health,
-    IdleResult,
-    MemoryPage,
-    MemoryResult,
-    RecallResult,
-    RunCompletion,
-    SessionStatus,
-)
-from memory_client.models import (
-    GovernedResult as GovernedAnswer,
-)
-from memory_client.models import (
-    Readiness as ReadinessAnswer,
-)
+from memory_client import models
 
 MAX_EVENTS_PER_CALL: Final = 500
 # The longest an idle?wait=true call holds its connection; a longer round answers its status still running.
@@ -137,8 +123,8 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         description="Append events or chat messages, consolidate, recall, cite and govern one principal's "
         "memories. Authenticate with a bearer key; a service key names the user per call (user_id).",
         responses={
-            401: {"model": ErrorBody, "description": "No, unknown or revoked key"},
-            422: {"model": ErrorBody, "description": "Refused input, with reason codes"},
+            401: {"model": models.ErrorBody, "description": "No, unknown or revoked key"},
+            422: {"model": models.ErrorBody, "description": "Refused input, with reason codes"},
         },
     )
     bearer = HTTPBearer(auto_error=False)
@@ -197,11 +183,11 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
     async def internal(_: Request, __: Exception) -> JSONResponse:
         return _error(500, "internal_error")
 
-    @app.get("/healthz", tags=["operations"], response_model=Health)
+    @app.get("/healthz", tags=["operations"], response_model=models.Health)
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["operations"], response_model=ReadinessAnswer)
+    @app.get("/readyz", tags=["operations"], response_model=models.Readiness)
     async def readyz(response: Response) -> dict[str, Any]:
         checks: dict[str, bool] = {}
         for name, check in readiness.items():
@@ -213,7 +199,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         response.status_code = 200 if ready else 503
         return {"status": "ready" if ready else "unready", "checks": checks}
 
-    @app.post("/v1/sessions/{session_id}/events", tags=["sessions"], response_model=AppendResult)
+    @app.post("/v1/sessions/{session_id}/events", tags=["sessions"], response_model=models.AppendResult)
     def append_events(session_id: str, body: AppendRequest, caller: Caller) -> dict[str, Any]:
         """Append events or chat messages to a session (any client string: a UUID is used as given, another
         string maps to the same stored session for the same user every time); idempotent per seq. Refused
@@ -224,7 +210,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             raise AllRefused(answer["refused"])
         return answer
 
-    @app.get("/v1/sessions/{session_id}", tags=["sessions"], response_model=SessionStatus)
+    @app.get("/v1/sessions/{session_id}", tags=["sessions"], response_model=models.SessionStatus)
     async def session_status(session_id: str, caller: Caller) -> dict[str, Any]:
         """Events stored and consolidated, the last round's outcome and time, and whether a consolidation
         is running or quarantined."""
@@ -234,7 +220,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         "/v1/sessions/{session_id}/idle",
         status_code=202,
         tags=["sessions"],
-        response_model=IdleResult,
+        response_model=models.IdleResult,
         response_model_exclude_unset=True,
     )
     async def session_idle(
@@ -257,13 +243,13 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         response.status_code = 200
         return {"workflow_id": workflow_id, "status": await surface.status(caller, stored)}
 
-    @app.post("/v1/recall", tags=["memories"], response_model=RecallResult)
+    @app.post("/v1/recall", tags=["memories"], response_model=models.RecallResult)
     def recall(body: RecallRequest, caller: Caller) -> dict[str, Any]:
         """The <recalled-memories> block for the agent's prompt and each memory's projection. A POST so the
         query (the user's words) never appears in a URL or an access log."""
         return surface.recall(caller, body.query, body.k)
 
-    @app.get("/v1/beliefs", tags=["memories"], response_model=MemoryPage)
+    @app.get("/v1/beliefs", tags=["memories"], response_model=models.MemoryPage)
     def list_beliefs(
         caller: Caller,
         after: UUID | None = None,
@@ -271,7 +257,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
     ) -> dict[str, Any]:
         return surface.page(caller, after, limit)
 
-    @app.get("/v1/beliefs/{belief}", tags=["memories"], response_model=MemoryResult)
+    @app.get("/v1/beliefs/{belief}", tags=["memories"], response_model=models.MemoryResult)
     def get_belief(belief: str, caller: Caller) -> dict[str, Any]:
         """One belief by id or m:xxxxxxxx reference, with its provenance."""
         found = surface.get(caller, belief)
@@ -279,7 +265,7 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             raise NOT_FOUND
         return found
 
-    @app.post("/v1/beliefs", status_code=201, tags=["governed"], response_model=GovernedAnswer)
+    @app.post("/v1/beliefs", status_code=201, tags=["governed"], response_model=models.GovernedResult)
     def remember(body: RememberRequest, caller: Caller) -> dict[str, Any]:
         """Explicit remember, sourced from one of the caller's events; idempotent on request_id."""
         return _governed(
@@ -294,19 +280,19 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
             )
         )
 
-    @app.post("/v1/beliefs/{belief}/edit", tags=["governed"], response_model=GovernedAnswer)
+    @app.post("/v1/beliefs/{belief}/edit", tags=["governed"], response_model=models.GovernedResult)
     def edit(belief: str, body: EditRequest, caller: Caller) -> dict[str, Any]:
         return _governed(surface.edit(caller, belief, request_id=body.request_id, statement=body.statement))
 
-    @app.post("/v1/beliefs/{belief}/reject", tags=["governed"], response_model=GovernedAnswer)
+    @app.post("/v1/beliefs/{belief}/reject", tags=["governed"], response_model=models.GovernedResult)
     def reject(belief: str, body: CloseRequest, caller: Caller) -> dict[str, Any]:
         return _governed(surface.close(caller, belief, "reject", body.request_id))
 
-    @app.delete("/v1/beliefs/{belief}", tags=["governed"], response_model=GovernedAnswer)
+    @app.delete("/v1/beliefs/{belief}", tags=["governed"], response_model=models.GovernedResult)
     def delete(belief: str, caller: Caller, request_id: UUID | None = None) -> dict[str, Any]:
         return _governed(surface.close(caller, belief, "delete", request_id))
 
-    @app.post("/v1/runs/{run_id}/complete", tags=["memories"], response_model=RunCompletion)
+    @app.post("/v1/runs/{run_id}/complete", tags=["memories"], response_model=models.RunCompletion)
     def complete(run_id: UUID, body: CompleteRunRequest, caller: Caller) -> dict[str, Any]:
         """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
         return surface.cite(caller, run_id, body.returned, body.cited)
