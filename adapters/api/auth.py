@@ -78,9 +78,11 @@ class TokenRegistry:
     @classmethod
     def from_file(cls, path: Path | None) -> "TokenRegistry":
         """The registry a tokens file configures; an empty one (every call refused) without a file."""
-        if path is None:
-            return cls(())
-        return cls(TokensFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).tokens)
+        return cls(()) if path is None else cls(cls.read_file(path))
+
+    @staticmethod
+    def read_file(path: Path) -> tuple[TokenEntry, ...]:
+        return TokensFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).tokens
 
     def scope(self, token: str) -> Scope | None:
         return self._scopes.get(token_digest(token))

@@ -2,8 +2,9 @@
 while the API runs (it reads the store on every call)."""
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import typer
 from rich.console import Console
@@ -13,7 +14,7 @@ from adapters.cli.db import Embedded, database_composition
 from adapters.cli.options import bounded_id
 from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
-from domain.keys import DEFAULT_CEILING
+from domain.keys import DEFAULT_CEILING, ApiKey
 
 keys_app = typer.Typer(
     help="Issue, list and revoke the API's bearer keys (personal or service). Uses DATABASE_URL, or --embedded.",
@@ -67,6 +68,43 @@ def issue(
         composition.close()
     typer.echo(f"key {issued.key.key_id} issued; its secret (shown once):", err=True)
     typer.echo(issued.secret)
+
+
+@keys_app.command("import-tokens")
+def import_tokens(
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, readable=True, help="An API_TOKENS_FILE (JSON).")
+    ],
+    embedded: Embedded = False,
+) -> None:
+    """Store a tokens file's tokens as personal keys (by their digest: the tokens keep working unchanged), so
+    the file can be retired; a token already stored is left as it is."""
+    from adapters.api.auth import TokenRegistry
+
+    entries = TokenRegistry.read_file(file)
+    composition = database_composition(embedded)
+    now = datetime.now(UTC)
+    stored = 0
+    try:
+        for entry in entries:
+            if composition.key_store.by_digest(entry.sha256) is not None:
+                continue
+            key = ApiKey(
+                key_id=uuid4(),
+                name=f"{entry.tenant_id}/{entry.principal_id} (from {file.name})",
+                tenant_id=entry.tenant_id,
+                principal_id=entry.principal_id,
+                ceiling=entry.ceiling,
+                created_at=now,
+            )
+            composition.key_store.add(key, entry.sha256)
+            stored += 1
+    except WrongSchemaRevision as wrong:
+        typer.echo(str(wrong), err=True)
+        raise typer.Exit(2) from None
+    finally:
+        composition.close()
+    typer.echo(f"stored {stored} key(s), {len(entries) - stored} already stored")
 
 
 @keys_app.command("list")

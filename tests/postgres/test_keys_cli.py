@@ -1,16 +1,19 @@
 """`agent keys issue|list|revoke` against a real PostgreSQL: the secret is printed once and only its digest is
 stored; a running Authenticator sees an issued key and a revoked one from the next call, no restart."""
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 from typer.testing import CliRunner
 
-from adapters.api.auth import Authenticator
+from adapters.api.auth import Authenticator, token_digest
 from adapters.cli.api import api_app
 from adapters.cli.keys import keys_app
 from adapters.postgres.keys import PostgresKeyStore
+from domain.candidates import Sensitivity
 from domain.keys import KeyRefusal, KeyRefused
 from domain.owner import Owner
 
@@ -70,3 +73,25 @@ def test_agent_api_refuses_to_start_without_any_key(database: Engine) -> None:
     assert result.output.strip().splitlines() == [
         "no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE"
     ]
+
+
+def test_a_tokens_file_moves_into_the_store_and_its_tokens_keep_working(
+    database: Engine, tmp_path: Path
+) -> None:
+    tokens = tmp_path / "tokens.json"
+    entry = {
+        "sha256": token_digest("old-token"),
+        "tenant_id": "acme",
+        "principal_id": "carol",
+        "ceiling": "internal",
+    }
+    tokens.write_text(json.dumps({"tokens": [entry]}), encoding="utf-8")
+    first = CliRunner().invoke(keys_app, ["import-tokens", str(tokens)])
+    again = CliRunner().invoke(keys_app, ["import-tokens", str(tokens)])
+    assert first.exit_code == again.exit_code == 0, first.output + again.output
+    assert "stored 1 key(s), 0 already stored" in first.output
+    assert "stored 0 key(s), 1 already stored" in again.output
+    # No tokens file configured: the store alone authenticates the old token.
+    scope = Authenticator(PostgresKeyStore(database)).resolve("old-token")
+    assert scope.owner == Owner(tenant_id="acme", principal_id="carol")
+    assert scope.ceiling is Sensitivity.INTERNAL
