@@ -1,8 +1,9 @@
 """The memory page (/memory): one person, signed in with their personal key, sees what their agent
 remembers about them, why, and governs it, in plain words, on the API's own origin.
 
-Sign-in resolves the key exactly as every API call does (the registry's scope) and exchanges it for an
-opaque session id in an HTTP-only, SameSite=Strict cookie; the session lives in this process and holds the
+Sign-in resolves the key exactly as every API call does (Authenticator.resolve, with no user named, so a
+service key, which acts for any principal of its tenant, does not open the page: it is one person's) and
+exchanges it for an opaque session id in an HTTP-only, SameSite=Strict cookie; the session lives in this process and holds the
 key, so every request is resolved afresh (a revoked key signs the page out at its next request). Every form
 that changes anything carries the session's CSRF token, checked here: missing or wrong is refused with 403
 and changes nothing. Reads and writes go through the agent surface and the person surface, so the page sees
@@ -27,13 +28,14 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from adapters.api.auth import Scope, TokenRegistry
+from adapters.api.auth import Authenticator, Scope
 from adapters.api.person import PersonSurface, TupleOption
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.candidates import MAX_STATEMENT_CHARS, ClaimKind
 from domain.errors import AmbiguousReference
 from domain.events import EventRef
+from domain.keys import KeyRefusal, KeyRefused
 
 R = TypeVar("R", bound=Response)
 
@@ -224,7 +226,7 @@ def _same(given: str | None, expected: str) -> bool:
 def memory_page(
     agent: AgentSurface,
     person: PersonSurface,
-    registry: TokenRegistry,
+    authenticator: Authenticator,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> APIRouter:
     router = APIRouter(prefix=PREFIX, include_in_schema=False)
@@ -251,8 +253,10 @@ def memory_page(
         session = sessions.get(session_id)
         if session is None:
             return None
-        scope = registry.scope(session.key)
-        if scope is None:
+        try:
+            scope = authenticator.resolve(session.key)
+        except KeyRefused:
+            # Revoked since sign-in: the page signs out.
             sessions.close(session_id)
             return None
         return Visitor(scope=scope, csrf=session.csrf)
@@ -292,7 +296,7 @@ def memory_page(
         if visitor(request) is not None:
             return RedirectResponse(PREFIX, status_code=303)
         token = secrets.token_urlsafe(32)
-        response = render("sign_in.html", visitor=None, sign_in_token=token, failed=False)
+        response = render("sign_in.html", visitor=None, sign_in_token=token, failed=None)
         _cookie(response, request, SIGN_IN_COOKIE, token, timedelta(minutes=30))
         return response
 
@@ -306,10 +310,18 @@ def memory_page(
         if not _same(sign_in_token, request.cookies.get(SIGN_IN_COOKIE, "")):
             return forged()
         key = key.strip()
-        scope = registry.scope(key) if key else None
-        if scope is None:
+        try:
+            authenticator.resolve(key)
+        except KeyRefused as refusal:
             token = secrets.token_urlsafe(32)
-            again = render("sign_in.html", status=401, visitor=None, sign_in_token=token, failed=True)
+            service = refusal.reason is KeyRefusal.USER_ID_REQUIRED
+            again = render(
+                "sign_in.html",
+                status=403 if service else 401,
+                visitor=None,
+                sign_in_token=token,
+                failed="service" if service else "unknown",
+            )
             _cookie(again, request, SIGN_IN_COOKIE, token, timedelta(minutes=30))
             return again
         session_id, _ = sessions.open(key)

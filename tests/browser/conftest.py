@@ -7,9 +7,6 @@ Chromium missing is a failure, not a skip: CI installs it (.ci/run) and counts a
 import asyncio
 import json
 import shutil
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,18 +15,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-import uvicorn
 from sqlalchemy import Engine
 
-from adapters.api.auth import TokenEntry, TokenRegistry, token_digest
+from adapters.api.auth import Authenticator, issue_key
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.cli.dev import demo_lines
+from adapters.postgres.keys import PostgresKeyStore
 from adapters.postgres.uow import PostgresStore
 from adapters.temporal.client import session_idle
 from adapters.temporal.worker import WorkerPorts
 from domain.events import SourceEvent, SourceEventKind
+from domain.keys import DEFAULT_CEILING
 from domain.owner import Owner
+from tests.api_server import serving
 from tests.evidence_builders import ASTRA_MEDIUM, SOL, alternative_evidence
 from tests.workflows.conftest import harness  # noqa: F401  (the session's Temporal dev server)
 from tests.workflows.harness import Harness
@@ -49,8 +48,6 @@ LAUNCH_ARGS = [
 ]
 PERSON = Owner(tenant_id="t1", principal_id="p1")
 OTHER = Owner(tenant_id="t1", principal_id="p2")
-PERSON_KEY = "personal-key-of-p1-" + "a" * 24
-OTHER_KEY = "personal-key-of-p2-" + "b" * 24
 OTHER_WORDS = (
     "I work night shifts as a nurse at the Santa Maria hospital.",
     "I'm learning to play the cello, slowly.",
@@ -77,12 +74,6 @@ def browser() -> Iterator["Browser"]:
 def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where each test saves a screenshot of every state it reaches (looked at by whoever changes the page)."""
     return tmp_path_factory.mktemp("memory-page-screens")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _demo_events(owner: Owner, now: datetime) -> list[SourceEvent]:
@@ -112,12 +103,16 @@ class Served:
     url: str
     store: PostgresStore
     demo_session: uuid.UUID
+    # Issued by the key store as `agent keys issue` does: two people's personal keys and a service key.
+    person_key: str
+    other_key: str
+    service_key: str
 
 
 @pytest.fixture
 def served(clean_postgres: Engine, harness: Harness) -> Iterator[Served]:  # noqa: F811
-    """Two people's conversations consolidated on Temporal into PostgreSQL, and the API process (with the
-    memory page) serving them on a free port; each person signs in with their own personal key."""
+    """Two people's conversations consolidated on Temporal into PostgreSQL, keys issued into the PostgreSQL
+    key store, and the API process (with the memory page) serving them on a free port."""
     store = PostgresStore(clean_postgres)
     now = datetime.now(UTC)
     person_events = _demo_events(PERSON, now)
@@ -138,31 +133,23 @@ def served(clean_postgres: Engine, harness: Harness) -> Iterator[Served]:  # noq
         handle = await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(started, harness.loop))
         return handle.id
 
-    registry = TokenRegistry(
-        tuple(
-            TokenEntry(sha256=token_digest(key), tenant_id=owner.tenant_id, principal_id=owner.principal_id)
-            for key, owner in ((PERSON_KEY, PERSON), (OTHER_KEY, OTHER))
-        )
-    )
+    keys = PostgresKeyStore(clean_postgres)
+    issued = {
+        name: issue_key(keys, tenant_id="t1", principal_id=owner, name=name, ceiling=DEFAULT_CEILING, now=now)
+        for name, owner in (("person", PERSON.principal_id), ("other", OTHER.principal_id), ("service", None))
+    }
     app = create_app(
         AgentSurface(store=store, idle_signal=idle),
-        registry,
+        Authenticator(keys),
         {},
         alternative_evidence(SOL, ASTRA_MEDIUM),
     )
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
-    )
-    thread = threading.Thread(target=server.run, name="memory-page-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the API process did not start")
-        time.sleep(0.05)
-    try:
-        yield Served(url=f"http://127.0.0.1:{port}", store=store, demo_session=person_events[0].session_id)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
+    with serving(app) as url:
+        yield Served(
+            url=url,
+            store=store,
+            demo_session=person_events[0].session_id,
+            person_key=issued["person"].secret,
+            other_key=issued["other"].secret,
+            service_key=issued["service"].secret,
+        )

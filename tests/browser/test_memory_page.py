@@ -5,14 +5,17 @@ refused. Every state reached is saved as a screenshot."""
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from adapters.postgres.keys import PostgresKeyStore
 from domain.beliefs.records import ClosedReason
+from domain.keys import secret_digest
 from domain.telemetry import AuditKind
-from tests.browser.conftest import OTHER, OTHER_KEY, OTHER_WORDS, PERSON, PERSON_KEY, Served
+from tests.browser.conftest import OTHER, OTHER_WORDS, PERSON, Served
 
 pytestmark = [pytest.mark.browser, pytest.mark.temporal, pytest.mark.postgres]
 
@@ -59,10 +62,10 @@ def test_a_person_finds_understands_corrects_exports_and_erases_their_memory(
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("alert")).to_have_text(re.compile("not recognised"))
     _shot(page, screenshots, "01-sign-in-refused")
-    _sign_in(page, served, PERSON_KEY)
+    _sign_in(page, served, served.person_key)
     [cookie] = [c for c in context.cookies() if c["name"] == "memory_session"]
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/memory"
-    assert PERSON_KEY not in cookie["value"]
+    assert served.person_key not in cookie["value"]
 
     # What it remembers: grouped by kind, the guess marked, dates plain, no jargon.
     expect(page.get_by_role("heading", name="Your habits")).to_be_visible()
@@ -211,7 +214,7 @@ def test_a_second_persons_key_reaches_none_of_the_firsts_memory(
     assert first_ids
     context = browser.new_context()
     page = context.new_page()
-    _sign_in(page, served, OTHER_KEY)
+    _sign_in(page, served, served.other_key)
     main = page.locator("main")
     expect(main).to_contain_text("nurse")
     for words in (MARATHON, GUESS, KNEE, "personal AI agent"):
@@ -240,7 +243,7 @@ def test_a_change_with_a_forged_or_missing_csrf_token_is_refused_and_changes_not
 ) -> None:
     context = browser.new_context()
     page = context.new_page()
-    _sign_in(page, served, PERSON_KEY)
+    _sign_in(page, served, served.person_key)
     _open(page, KNEE)
     target = page.url
     request_id = page.locator("input[name=request_id]").first.get_attribute("value") or ""
@@ -262,7 +265,9 @@ def test_a_change_with_a_forged_or_missing_csrf_token_is_refused_and_changes_not
     stranger.close()
     # The sign-in form is protected as well: a key posted without the form's token opens no session.
     blind = browser.new_context()
-    signed = blind.request.post(f"{served.url}/memory/sign-in", form={"key": PERSON_KEY}, max_redirects=0)
+    signed = blind.request.post(
+        f"{served.url}/memory/sign-in", form={"key": served.person_key}, max_redirects=0
+    )
     assert signed.status == 403 and not [c for c in blind.cookies() if c["name"] == "memory_session"]
     blind.close()
 
@@ -281,7 +286,7 @@ def test_the_page_works_by_keyboard_at_phone_width_with_every_control_labelled(
     page = context.new_page()
     page.goto(f"{served.url}/memory")
     # The key field has focus on arrival; Enter submits.
-    page.keyboard.type(PERSON_KEY)
+    page.keyboard.type(served.person_key)
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="What I remember about you")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -315,4 +320,26 @@ def test_the_page_works_by_keyboard_at_phone_width_with_every_control_labelled(
         )
         assert unlabelled == [], f"{path}: controls without a label: {unlabelled}"
         assert not JARGON.search(page.locator("main").inner_text()), path
+    context.close()
+
+
+def test_a_service_key_does_not_open_the_page_and_a_revoked_key_signs_it_out(
+    served: Served, browser: Browser, screenshots: Path
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{served.url}/memory/sign-in")
+    page.get_by_label("Your personal key").fill(served.service_key)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("service key")
+    assert not [c for c in context.cookies() if c["name"] == "memory_session"]
+    _shot(page, screenshots, "14-service-key-refused")
+
+    _sign_in(page, served, served.person_key)
+    keys = PostgresKeyStore(served.store.engine)
+    issued = keys.by_digest(secret_digest(served.person_key))
+    assert issued is not None
+    keys.revoke(issued.key_id, datetime.now(UTC))
+    page.goto(f"{served.url}/memory")
+    expect(page).to_have_url(re.compile(r"/memory/sign-in$"))
     context.close()

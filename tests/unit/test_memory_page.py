@@ -9,10 +9,11 @@ from uuid import UUID, uuid4
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.auth import TokenEntry, TokenRegistry, token_digest
+from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry, issue_key, token_digest
 from adapters.api.http import create_app
 from adapters.api.page import SESSION_TTL
 from adapters.api.surface import AgentSurface
+from adapters.memory.keys import InMemoryKeyStore
 from adapters.memory.store import InMemoryStore
 from domain.beliefs.records import SourceSpan
 from domain.candidates import Sensitivity
@@ -71,15 +72,21 @@ def store() -> InMemoryStore:
 
 
 @pytest.fixture
-def client(store: InMemoryStore, clock: Clock) -> Iterator[TestClient]:
+def keys() -> InMemoryKeyStore:
+    return InMemoryKeyStore()
+
+
+@pytest.fixture
+def client(store: InMemoryStore, clock: Clock, keys: InMemoryKeyStore) -> Iterator[TestClient]:
     async def idle(owner: Owner, session_id: UUID) -> str:
         return f"consolidate/{owner.tenant_id}/{owner.principal_id}/{session_id}"
 
-    registry = TokenRegistry(
+    # The tokens file's entries are personal keys, resolved as the key store's are.
+    tokens = TokenRegistry(
         (TokenEntry(sha256=token_digest(KEY), tenant_id=OWNER.tenant_id, principal_id=OWNER.principal_id),)
     )
     surface = AgentSurface(store=store, idle_signal=idle, clock=clock)
-    app = create_app(surface, registry, {}, alternative_evidence(SOL, ASTRA_MEDIUM))
+    app = create_app(surface, Authenticator(keys, tokens), {}, alternative_evidence(SOL, ASTRA_MEDIUM))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
@@ -119,9 +126,41 @@ def test_signing_in_sets_an_opaque_http_only_strict_cookie_and_every_page_is_gua
 
 def test_a_session_ends_after_its_lifetime(client: TestClient, clock: Clock) -> None:
     _sign_in(client)
-    clock.now += SESSION_TTL + timedelta(seconds=1)
+    clock.now += SESSION_TTL - timedelta(seconds=1)
+    assert client.get("/memory", follow_redirects=False).status_code == 200
+    clock.now += timedelta(seconds=2)
     page = client.get("/memory", follow_redirects=False)
     assert page.status_code == 303 and page.headers["location"] == "/memory/sign-in"
+
+
+def test_an_issued_personal_key_signs_in_a_service_key_does_not_and_revoking_signs_out(
+    client: TestClient, keys: InMemoryKeyStore, clock: Clock
+) -> None:
+    def issued(principal: str | None) -> str:
+        return issue_key(
+            keys,
+            tenant_id=OWNER.tenant_id,
+            principal_id=principal,
+            name="k",
+            ceiling=Sensitivity.SENSITIVE,
+            now=clock(),
+        ).secret
+
+    service = issued(None)
+    form = client.get("/memory/sign-in")
+    refused = client.post(
+        "/memory/sign-in", data={"key": service, "sign_in_token": _tokens(form.text)["sign_in_token"]}
+    )
+    assert refused.status_code == 403 and "service key" in refused.text
+    assert "memory_session" not in client.cookies
+
+    personal = issued(OWNER.principal_id)
+    _sign_in(client, personal)
+    assert "User cycles to work every day." in client.get("/memory").text
+    [key] = [k for k in keys.listed() if k.principal_id == OWNER.principal_id]
+    keys.revoke(key.key_id, clock())
+    after = client.get("/memory", follow_redirects=False)
+    assert after.status_code == 303 and after.headers["location"] == "/memory/sign-in"
 
 
 def test_a_memory_above_the_keys_ceiling_is_not_listed_opened_searched_or_exported(
