@@ -57,6 +57,8 @@ class FormationView:
     runs: TupleDecision
     # The configured tuple first, then each evidenced alternative.
     options: tuple[TupleOption, ...]
+    # No model forms memories here (no artifact activated a provider policy): the rule-based former does.
+    by_rules: bool
 
     @property
     def current(self) -> TupleOption:
@@ -141,7 +143,8 @@ class PersonSurface:
                 reasoning_effort=configured.reasoning_effort,
             )
         )
-        return FormationView(chosen=chosen, runs=runs, options=self._options(scope.owner))
+        by_rules = self.alternatives is None or self.alternatives.activation.policy is None
+        return FormationView(chosen=chosen, runs=runs, options=self._options(scope.owner), by_rules=by_rules)
 
     def choose_formation(self, scope: Scope, value: str) -> TupleDecision | None:
         """Move the person's formation to one of the offered tuples (the configured one withdraws the

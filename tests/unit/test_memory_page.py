@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from uuid import UUID, uuid4
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry, issue_key, token_digest
@@ -19,6 +20,7 @@ from domain.beliefs.records import SourceSpan
 from domain.candidates import Sensitivity
 from domain.events import EventRef
 from domain.owner import Owner
+from domain.policy.alternatives import AlternativeEvidence
 from tests.builders import OWNER, T0, belief, event
 from tests.evidence_builders import ASTRA_MEDIUM, SOL, alternative_evidence
 
@@ -76,18 +78,26 @@ def keys() -> InMemoryKeyStore:
     return InMemoryKeyStore()
 
 
-@pytest.fixture
-def client(store: InMemoryStore, clock: Clock, keys: InMemoryKeyStore) -> Iterator[TestClient]:
-    async def idle(owner: Owner, session_id: UUID) -> str:
-        return f"consolidate/{owner.tenant_id}/{owner.principal_id}/{session_id}"
+async def _idle(owner: Owner, session_id: UUID) -> str:
+    return f"consolidate/{owner.tenant_id}/{owner.principal_id}/{session_id}"
 
+
+def _app(
+    store: InMemoryStore, clock: Clock, keys: InMemoryKeyStore, evidence: AlternativeEvidence
+) -> FastAPI:
     # The tokens file's entries are personal keys, resolved as the key store's are.
     tokens = TokenRegistry(
         (TokenEntry(sha256=token_digest(KEY), tenant_id=OWNER.tenant_id, principal_id=OWNER.principal_id),)
     )
-    surface = AgentSurface(store=store, idle_signal=idle, clock=clock)
-    app = create_app(surface, Authenticator(keys, tokens), {}, alternative_evidence(SOL, ASTRA_MEDIUM))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    surface = AgentSurface(store=store, idle_signal=_idle, clock=clock)
+    return create_app(surface, Authenticator(keys, tokens), {}, evidence)
+
+
+@pytest.fixture
+def client(store: InMemoryStore, clock: Clock, keys: InMemoryKeyStore) -> Iterator[TestClient]:
+    with TestClient(
+        _app(store, clock, keys, alternative_evidence(SOL, ASTRA_MEDIUM)), raise_server_exceptions=False
+    ) as test_client:
         yield test_client
 
 
@@ -218,3 +228,15 @@ def test_erasure_needs_its_confirmation_and_a_repeated_request_erases_nothing_mo
         "staged": 0,
         "watermarks": 0,
     }
+
+
+def test_where_no_model_forms_memories_the_page_says_so_and_offers_no_tuple(
+    store: InMemoryStore, clock: Clock, keys: InMemoryKeyStore
+) -> None:
+    # No artifact matches the running tuple: activation leaves formation to the rule-based former.
+    with TestClient(_app(store, clock, keys, alternative_evidence())) as rules:
+        csrf = _sign_in(rules)
+        settings = rules.get("/memory/settings").text
+        offered = rules.post("/memory/settings/formation", data={"choice": "anthropic@medium", "csrf": csrf})
+    assert "formed by fixed rules" in settings and 'type="radio"' not in settings
+    assert offered.status_code == 422
