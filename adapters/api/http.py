@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.page import memory_page
 from adapters.api.person import PersonSurface
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
+from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -41,7 +41,6 @@ MAX_EVENTS_PER_CALL: Final = 500
 # The longest an idle?wait=true call holds its connection; a longer round answers its status still running.
 MAX_IDLE_WAIT_S: Final = 120.0
 DEFAULT_IDLE_WAIT_S: Final = 30.0
-MAX_QUERY_CHARS: Final = 2_000
 API_VERSION: Final = "1"
 
 Readiness = Mapping[str, Callable[[], Awaitable[bool]]]

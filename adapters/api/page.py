@@ -30,7 +30,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.person import PersonSurface, TupleOption
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
+from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.candidates import MAX_STATEMENT_CHARS, ClaimKind
 from domain.errors import AmbiguousReference
@@ -45,7 +45,6 @@ SIGN_IN_COOKIE: Final = "memory_sign_in"
 SESSION_TTL: Final = timedelta(hours=8)
 MAX_SESSIONS: Final = 10_000
 MAX_KEY_CHARS: Final = 512
-MAX_QUERY_CHARS: Final = 2_000
 
 # What the person reads; the API keeps its own terms.
 KIND_HEADINGS: Final[Mapping[str, str]] = {

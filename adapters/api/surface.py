@@ -28,6 +28,7 @@ from domain.owner import Owner
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 
 MAX_RECALL: Final = 100
+MAX_QUERY_CHARS: Final = 2_000
 MAX_LIST_PAGE: Final = 500
 
 # Signal-with-start of a session's consolidation; answers the workflow id.
