@@ -29,7 +29,8 @@ def api(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8080,
     embedded: Embedded = False,
 ) -> None:
-    """Serve /v1, /healthz, /readyz and the OpenAPI document (/openapi.json, /docs) until interrupted."""
+    """Serve /v1, /healthz, /readyz, the OpenAPI document (/openapi.json, /docs) and the memory page
+    (/memory) until interrupted."""
     import uvicorn
 
     from adapters.api.http import create_app
@@ -45,6 +46,7 @@ def api(
         composition.agent_surface,
         composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
+        composition.alternatives.evidence,
     )
     try:
         # No access log: paths name belief ids, and a log line is no place for a user's anything.
