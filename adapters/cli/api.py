@@ -9,7 +9,10 @@ import typer
 from adapters.cli.db import database_composition
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
-mcp_app = typer.Typer(help="Serve the MCP server for one token's principal.", invoke_without_command=True)
+mcp_app = typer.Typer(
+    help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
+    invoke_without_command=True,
+)
 
 Embedded = Annotated[
     bool,
@@ -53,20 +56,21 @@ def mcp(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on (http).")] = 8081,
     embedded: Embedded = False,
 ) -> None:
-    """Serve the memory tools as the principal MCP_TOKEN maps to in API_TOKENS_FILE."""
-    from adapters.api.mcp import build_mcp_server
+    """Serve the memory tools: over stdio as the key MCP_TOKEN names; over streamable HTTP (at /mcp) as the
+    bearer key of each request, refusing a request without one (401)."""
+    from adapters.api.mcp import http_server, key_is_valid, registry_resolver, stdio_server
 
     composition = database_composition(embedded)
-    token = composition.settings.mcp_token
-    scope = composition.token_registry.scope(token.get_secret_value()) if token else None
-    if scope is None:
-        typer.echo("MCP_TOKEN is unset or not a token in API_TOKENS_FILE", err=True)
-        raise typer.Exit(2)
-    server = build_mcp_server(composition.agent_surface, scope)
+    resolve = registry_resolver(composition.token_registry)
     try:
         if transport is Transport.STDIO:
-            server.run("stdio")
+            token = composition.settings.mcp_token
+            if token is None or not key_is_valid(resolve, token.get_secret_value()):
+                typer.echo("MCP_TOKEN is unset or not a known key", err=True)
+                raise typer.Exit(2)
+            stdio_server(composition.agent_surface, resolve, token.get_secret_value()).run("stdio")
         else:
+            server = http_server(composition.agent_surface, resolve, f"http://{host}:{port}")
             server.run("streamable-http", host=host, port=port)
     finally:
         composition.close()
