@@ -7,17 +7,13 @@ from typing import Annotated
 import typer
 
 from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(
     help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
     invoke_without_command=True,
 )
-
-Embedded = Annotated[
-    bool,
-    typer.Option("--embedded", help="Use the embedded PostgreSQL in the dev data dir, not DATABASE_URL."),
-]
 
 
 class Transport(StrEnum):

@@ -98,7 +98,14 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 "add_messages",
                 {
                     "session_id": str(session),
-                    "messages": [{"seq": 2, "kind": "user_message", "text": "And Fridays.", "occurred_at": now.isoformat()}],
+                    "messages": [
+                        {
+                            "seq": 2,
+                            "kind": "user_message",
+                            "text": "And Fridays.",
+                            "occurred_at": now.isoformat(),
+                        }
+                    ],
                 },
             )
             assert added.structured_content is not None and added.structured_content["appended"] == 1

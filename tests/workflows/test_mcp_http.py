@@ -46,7 +46,11 @@ INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
 }
 
 
@@ -67,8 +71,16 @@ def mcp_http(clean_postgres: Engine, harness: Harness, tmp_path: Path) -> Iterat
     }
     environment.pop("MCP_TOKEN", None)
     server = subprocess.Popen(
-        [sys.executable, "-c", "from adapters.cli.main import app; app()", "mcp", "--transport", "http",
-         "--port", str(PORT)],
+        [
+            sys.executable,
+            "-c",
+            "from adapters.cli.main import app; app()",
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            str(PORT),
+        ],
         env=environment,
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
@@ -95,7 +107,11 @@ def post(headers: dict[str, str]) -> tuple[int, str]:
     request = urllib.request.Request(
         URL,
         data=json.dumps(INITIALIZE).encode(),
-        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers},
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
         method="POST",
     )
     try:
@@ -141,9 +157,10 @@ def test_mcp_http_writes_and_reads_as_the_keys_principal(
             added = structured(
                 await client.call_tool("add_messages", {"session_id": str(session), "messages": messages})
             )
-            assert (added["appended"], added["refused"]) == (2, [
-                {"index": 2, "field": "occurred_at", "reason": "datetime_from_date_parsing"}
-            ])
+            assert (added["appended"], added["refused"]) == (
+                2,
+                [{"index": 2, "field": "occurred_at", "reason": "datetime_from_date_parsing"}],
+            )
             started = structured(await client.call_tool("consolidate", {"session_id": str(session)}))
             remembered = structured(
                 await client.call_tool(
