@@ -1,5 +1,5 @@
-"""`agent api` and `agent mcp`: serve the agent-facing HTTP API and MCP server on DATABASE_URL and
-TEMPORAL_ADDRESS, scoped by the bearer tokens of API_TOKENS_FILE (adapters.api.auth)."""
+"""`agent api` and `agent mcp`: serve the agent-facing HTTP API (with its Prometheus metrics) and the MCP
+server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys (adapters.api.auth)."""
 
 from enum import StrEnum
 from typing import Annotated
@@ -25,12 +25,19 @@ class Transport(StrEnum):
 def api(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8080,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT."
+        ),
+    ] = None,
     embedded: Embedded = False,
 ) -> None:
     """Serve /v1, /healthz, /readyz and the OpenAPI document (/openapi.json, /docs) until interrupted."""
     import uvicorn
 
     from adapters.api.http import create_app
+    from adapters.observability.api_metrics import ApiMetrics, RequestMetrics
 
     composition = database_composition(embedded)
     app = create_app(
@@ -38,6 +45,10 @@ def api(
         composition.token_registry,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
     )
+    metrics = ApiMetrics()
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    if served := metrics_port or composition.settings.api_metrics_port:
+        metrics.serve(host, served)
     try:
         # No access log: paths name belief ids, and a log line is no place for a user's anything.
         uvicorn.run(app, host=host, port=port, access_log=False)
