@@ -264,8 +264,13 @@ def test_every_compose_command_of_this_image_parses() -> None:
 
 def test_kubernetes_manifests_parse_and_agree_with_the_code() -> None:
     objects = manifests()
-    assert {("Deployment", "memory-worker"), ("Deployment", "memory-api"), ("Service", "memory-api"),
-            ("Job", "memory-migrate")} <= objects.keys()
+    assert {
+        ("Deployment", "memory-worker"),
+        ("Deployment", "memory-api"),
+        ("Service", "memory-api"),
+        ("Deployment", "memory-mcp"),
+        ("Job", "memory-migrate"),
+    } <= objects.keys()
     known = setting_names()
     images = set()
     for (kind, name), document in objects.items():
@@ -298,6 +303,15 @@ def test_kubernetes_api_ports_probes_and_metrics() -> None:
     service = objects[("Service", "memory-api")]
     assert service["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
     assert {port["targetPort"] for port in service["spec"]["ports"]} == {"http"}
+
+
+def test_kubernetes_mcp_serves_http_on_its_container_port() -> None:
+    objects = manifests()
+    [container] = objects[("Deployment", "memory-mcp")]["spec"]["template"]["spec"]["containers"]
+    options = cli_params(container["args"])
+    assert options["transport"] == "http" and options["host"] == "0.0.0.0"
+    assert {port["containerPort"] for port in container["ports"]} == {options["port"]}
+    assert "MCP_TOKEN" not in {variable["name"] for variable in container["env"]}
 
 
 def test_kubernetes_migration_job_runs_the_upgrade_once() -> None:
