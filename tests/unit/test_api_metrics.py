@@ -1,7 +1,6 @@
 """The API's metrics, scraped over real HTTP from the port they are served on: requests by route template,
 method and status, and the latency of served recalls; no label carries an id, a query or a key."""
 
-import socket
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,13 +21,8 @@ from adapters.observability.api_metrics import (
     RequestMetrics,
 )
 from tests.builders import OWNER
+from tests.ports import free_port
 from tests.unit.test_agent_api import MINE, NOW, Idle, auth, registry_for
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture

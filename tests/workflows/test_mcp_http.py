@@ -26,18 +26,13 @@ from sqlalchemy import Engine
 from adapters.api.auth import token_digest
 from adapters.postgres.uow import PostgresStore
 from tests.builders import OTHER_TENANT, OWNER
+from tests.ports import free_port
 from tests.workflows.harness import Harness
 from workflows.consolidate_session import session_workflow_id
 
 pytestmark = pytest.mark.postgres
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 PORT = free_port()
