@@ -24,13 +24,16 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import AnyHttpUrl, Field
 
-from adapters.api.auth import Scope, TokenRegistry
+from adapters.api.auth import Authenticator, Scope
+from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_IDLE_WAIT_S
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference
 from domain.events import EventRef
+from domain.keys import KeyRefusal, KeyRefused
+from domain.messages import session_uuid
 
 INSTRUCTIONS = (
     "Long-term memory about the user. Call recall with the user's message before answering; the result's "
@@ -55,16 +58,14 @@ UserId = Annotated[
 ]
 
 
-def registry_resolver(registry: TokenRegistry) -> ResolveScope:
-    """Scopes of the tokens file: each token a personal key, so a call naming a user_id is refused."""
+def key_resolver(authenticator: Authenticator) -> ResolveScope:
+    """The API's one key resolution (stored keys and the tokens file), its refusals as tool errors."""
 
     def resolve(secret: str, user_id: str | None) -> Scope:
-        scope = registry.scope(secret)
-        if scope is None:
-            raise ToolError("unauthenticated")
-        if user_id is not None:
-            raise ToolError("user_id_not_allowed")
-        return scope
+        try:
+            return authenticator.resolve(secret, user_id)
+        except KeyRefused as refused:
+            raise ToolError(refused.reason.value) from None
 
     return resolve
 
@@ -74,7 +75,7 @@ def key_is_valid(resolve: ResolveScope, secret: str) -> bool:
     try:
         resolve(secret, None)
     except ToolError as refused:
-        return str(refused) == "user_id_required"
+        return str(refused) == KeyRefusal.USER_ID_REQUIRED.value
     return True
 
 
@@ -120,6 +121,14 @@ def _uuid(raw: str, field: str) -> UUID:
         raise ToolError(f"invalid_id: {field}") from None
 
 
+def _session(scope: Scope, raw: str) -> UUID:
+    """The stored session a client's session id names for this caller (domain.messages.session_uuid)."""
+    try:
+        return session_uuid(scope.owner, raw)
+    except ValueError:
+        raise ToolError("session_id_invalid") from None
+
+
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND or result.belief_id is None:
         raise ToolError("not_found")
@@ -137,17 +146,30 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         messages: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_MESSAGES_PER_CALL)],
         user_id: UserId = None,
     ) -> dict[str, Any]:
-        """Append a conversation's events to a session: each {seq, kind, text, occurred_at}, as the HTTP
-        API's events. Idempotent per seq; refused events are listed by index, field and reason code, the
-        others are stored."""
-        return surface.append(caller(user_id), _uuid(session_id, "session_id"), messages)
+        """Append a conversation to a session (any string of yours names it): chat messages {"role": "user" |
+        "assistant" | "tool", "content"} or events {kind, text}, in order; seq and occurred_at are assigned
+        when omitted. Idempotent per seq; refused items are listed by index, field and reason code, the others
+        are stored. Only the user's own messages can become memories."""
+        scope = caller(user_id)
+        return surface.append(scope, _session(scope, session_id), messages)
 
     @server.tool()
-    async def consolidate(session_id: str, user_id: UserId = None) -> dict[str, str]:
-        """Start (or signal) the session's consolidation, which forms memories from what was added;
-        answers its workflow id."""
+    async def consolidate(
+        session_id: str,
+        wait: bool = False,
+        timeout: Annotated[float, Field(gt=0, le=MAX_IDLE_WAIT_S)] = DEFAULT_IDLE_WAIT_S,
+        user_id: UserId = None,
+    ) -> dict[str, Any]:
+        """Start (or signal) the session's consolidation, which forms memories from what was added; answers
+        its workflow id. With wait, answers once the round is done (or after timeout seconds) with the
+        session's status: events stored, consolidated up to, the last round's outcome."""
         scope = await anyio.to_thread.run_sync(caller, user_id)
-        return {"workflow_id": await surface.idle(scope, _uuid(session_id, "session_id"))}
+        stored = _session(scope, session_id)
+        workflow_id = await surface.idle(scope, stored)
+        if not wait:
+            return {"workflow_id": workflow_id}
+        await surface.wait(scope, stored, timeout)
+        return {"workflow_id": workflow_id, "status": await surface.status(scope, stored)}
 
     @server.tool()
     def remember(
@@ -160,16 +182,17 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         request_id: str | None = None,
         user_id: UserId = None,
     ) -> dict[str, Any]:
-        """Remember what the user explicitly asked to keep, sourced from the user's own event (session and
+        """Remember what the user explicitly asked to keep, sourced from the user's own event (its session and
         seq); idempotent on request_id."""
+        scope = caller(user_id)
         return _governed(
             surface.remember(
-                caller(user_id),
+                scope,
                 request_id=_uuid(request_id, "request_id") if request_id else uuid4(),
                 subject=subject,
                 statement=statement,
                 claim_kind=claim_kind,
-                source=EventRef(session_id=_uuid(source_session_id, "source_session_id"), seq=source_seq),
+                source=EventRef(session_id=_session(scope, source_session_id), seq=source_seq),
                 sensitivity=sensitivity,
             )
         )

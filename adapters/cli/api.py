@@ -1,5 +1,6 @@
 """`agent api` and `agent mcp`: serve the agent-facing HTTP API (with its Prometheus metrics) and the MCP
-server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys (adapters.api.auth)."""
+server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys: those `agent keys issue`
+stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to accept."""
 
 from enum import StrEnum
 from typing import Annotated
@@ -8,12 +9,23 @@ import typer
 
 from adapters.cli.db import database_composition
 from adapters.cli.options import Embedded
+from adapters.composition import Composition
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(
     help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
     invoke_without_command=True,
 )
+
+
+def keyed_composition(embedded: bool) -> Composition:
+    """The composition of a server that authenticates by key: refused, in one line, with no key to accept."""
+    composition = database_composition(embedded)
+    if not composition.authenticator.configured():
+        composition.close()
+        typer.echo("no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True)
+        raise typer.Exit(2)
+    return composition
 
 
 class Transport(StrEnum):
@@ -39,10 +51,10 @@ def api(
     from adapters.api.http import create_app
     from adapters.observability.api_metrics import ApiMetrics, RequestMetrics
 
-    composition = database_composition(embedded)
+    composition = keyed_composition(embedded)
     app = create_app(
         composition.agent_surface,
-        composition.token_registry,
+        composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
     )
     metrics = ApiMetrics()
@@ -65,10 +77,10 @@ def mcp(
 ) -> None:
     """Serve the memory tools: over stdio as the key MCP_TOKEN names; over streamable HTTP (at /mcp) as the
     bearer key of each request, refusing a request without one (401)."""
-    from adapters.api.mcp import http_server, key_is_valid, registry_resolver, stdio_server
+    from adapters.api.mcp import http_server, key_is_valid, key_resolver, stdio_server
 
-    composition = database_composition(embedded)
-    resolve = registry_resolver(composition.token_registry)
+    composition = keyed_composition(embedded)
+    resolve = key_resolver(composition.authenticator)
     try:
         if transport is Transport.STDIO:
             token = composition.settings.mcp_token

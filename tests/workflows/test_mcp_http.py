@@ -23,9 +23,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from sqlalchemy import Engine
 
-from adapters.api.auth import token_digest
+from adapters.api.auth import issue_key, token_digest
+from adapters.postgres.keys import PostgresKeyStore
 from adapters.postgres.uow import PostgresStore
-from tests.builders import OTHER_TENANT, OWNER
+from domain.candidates import Sensitivity
+from domain.keys import IssuedKey
+from domain.messages import session_uuid
+from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER
 from tests.ports import free_port
 from tests.workflows.harness import Harness
 from workflows.consolidate_session import session_workflow_id
@@ -47,6 +51,23 @@ INITIALIZE = {
         "clientInfo": {"name": "t", "version": "1"},
     },
 }
+
+
+@pytest.fixture
+def keys(clean_postgres: Engine) -> PostgresKeyStore:
+    return PostgresKeyStore(clean_postgres)
+
+
+def issue(keys: PostgresKeyStore, principal_id: str | None) -> IssuedKey:
+    """A key issued into the store as `agent keys issue` does: personal with a principal, else a service key."""
+    return issue_key(
+        keys,
+        tenant_id=OWNER.tenant_id,
+        principal_id=principal_id,
+        name="test",
+        ceiling=Sensitivity.SENSITIVE,
+        now=datetime.now(UTC),
+    )
 
 
 @pytest.fixture
@@ -116,11 +137,16 @@ def post(headers: dict[str, str]) -> tuple[int, str]:
         return refused.code, refused.headers.get("WWW-Authenticate", "")
 
 
-def test_mcp_http_refuses_a_request_without_a_valid_key(mcp_http: None) -> None:
+def test_mcp_http_refuses_a_request_without_a_valid_key(mcp_http: None, keys: PostgresKeyStore) -> None:
     status, challenge = post({})
     assert status == 401 and challenge.startswith("Bearer")
     assert post({"Authorization": "Bearer not-a-key"})[0] == 401
     assert post({"Authorization": "Bearer mine"})[0] == 200
+    # A key issued or revoked while the server runs counts from the next request.
+    issued = issue(keys, OWNER.principal_id)
+    assert post({"Authorization": f"Bearer {issued.secret}"})[0] == 200
+    keys.revoke(issued.key.key_id, datetime.now(UTC))
+    assert post({"Authorization": f"Bearer {issued.secret}"})[0] == 401
 
 
 def keyed(key: str) -> Client:
@@ -199,3 +225,37 @@ def test_mcp_http_writes_and_reads_as_the_keys_principal(
     with PostgresStore(clean_postgres)() as uow:
         assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2]
         assert uow.events.read_range(OTHER_TENANT, session, 0, 10) == []
+
+
+def test_mcp_http_service_key_acts_for_the_user_each_call_names(
+    mcp_http: None, keys: PostgresKeyStore
+) -> None:
+    service = issue(keys, None).secret
+    now = datetime.now(UTC).isoformat()
+
+    async def calls() -> None:
+        async with keyed(service) as client:
+            unnamed = await client.call_tool("recall", {"query": "tea"})
+            assert unnamed.is_error and unnamed.content[0].text.endswith(": user_id_required")  # type: ignore[union-attr]
+            added = structured(
+                await client.call_tool(
+                    "add_messages",
+                    {
+                        "session_id": "chat-7",
+                        "user_id": "p2",
+                        "messages": [{"role": "user", "content": "I drink green tea.", "occurred_at": now}],
+                    },
+                )
+            )
+            assert added["appended"] == 1
+        async with keyed("mine") as client:
+            # p1's key does not see what the service stored for p2 under the same client session name.
+            listed = structured(await client.call_tool("list_beliefs", {}))
+            assert listed["beliefs"] == []
+
+    anyio.run(calls)
+    with PostgresStore(keys.engine)() as uow:
+        session = session_uuid(OTHER_PRINCIPAL, "chat-7")
+        [stored] = uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10)
+        assert (stored.seq, stored.kind.value) == (1, "user_message")
+        assert uow.events.read_range(OWNER, session_uuid(OWNER, "chat-7"), 0, 10) == []
