@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,15 @@ def test_dockerfile_runs_the_worker() -> None:
     dockerfile = (COMPOSE.parent / "Dockerfile").read_text()
     assert 'ENTRYPOINT ["agent"]' in dockerfile
     assert 'CMD ["worker"]' in dockerfile
+
+
+def test_the_image_carries_every_package_the_distribution_ships() -> None:
+    dockerfile = (COMPOSE.parent / "Dockerfile").read_text()
+    project = tomllib.loads((COMPOSE.parent / "pyproject.toml").read_text())
+    shipped = [pattern.rstrip("*") for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    assert "adapters" in shipped
+    for package in shipped:
+        assert f"COPY {package} ./{package}" in dockerfile, package
 
 
 def test_prometheus_scrapes_the_workers_metrics_port() -> None:
