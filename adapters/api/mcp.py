@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import AnyHttpUrl, Field
 
 from adapters.api.auth import Authenticator, Scope
-from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_IDLE_WAIT_S
+from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
@@ -42,8 +42,6 @@ INSTRUCTIONS = (
     "consolidate when the conversation goes idle. remember stores what the user explicitly asks to keep; "
     "forget deletes a memory the user asks to remove. With a service key, every call names user_id."
 )
-
-MAX_MESSAGES_PER_CALL = 500
 
 # (bearer secret, user_id) -> the scope a call acts in; a refusal is a ToolError whose text is the reason
 # code: unauthenticated, user_id_required (a service key without user_id), user_id_not_allowed.
@@ -143,7 +141,7 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
     @server.tool()
     def add_messages(
         session_id: str,
-        messages: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_MESSAGES_PER_CALL)],
+        messages: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_EVENTS_PER_CALL)],
         user_id: UserId = None,
     ) -> dict[str, Any]:
         """Append a conversation to a session (any string of yours names it): chat messages {"role": "user" |
