@@ -22,6 +22,11 @@ DEFAULT_MAX_WORKFLOW_TASKS: Final = 64
 DEFAULT_DEPLOYMENT_NAME: Final = "memory-consolidation"
 
 
+class ConfigurationError(Exception):
+    """A setting missing or malformed. The message names the setting and what to do, never its value: a
+    DATABASE_URL carries a password."""
+
+
 class Settings(BaseSettings):
     """Every knob an operator sets; names are the environment variables (case-insensitive)."""
 
@@ -53,7 +58,7 @@ class Settings(BaseSettings):
     worker_deployment_name: str = DEFAULT_DEPLOYMENT_NAME
     worker_versioning: bool = Field(
         default=False,
-        description="route workflow tasks by deployment version (Worker Versioning); see the README's rollout",
+        description="route workflow tasks by deployment version (Worker Versioning); see docs/operations/worker-versioning.md",
     )
     build_commit: str | None = Field(
         default=None, description="the source commit the image was built from; part of the worker's build id"

@@ -1,6 +1,9 @@
-"""`agent api` and `agent mcp`: serve the agent-facing HTTP API and MCP server on DATABASE_URL and
-TEMPORAL_ADDRESS, scoped by the bearer tokens of API_TOKENS_FILE (adapters.api.auth)."""
+"""`agent api` and `agent mcp`: serve the agent-facing HTTP API (with its Prometheus metrics) and the MCP
+server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys: those `agent keys issue`
+stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to accept."""
 
+import contextlib
+import json
 import os
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Final
@@ -8,20 +11,31 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded
+from adapters.composition import Composition
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-# How `agent api --embedded` reaches the worker processes uvicorn starts (each builds its own app).
+# How `agent api`'s options reach the worker processes uvicorn starts (each builds its own app).
 EMBEDDED_ENV: Final = "AGENT_API_EMBEDDED"
+SERVE_ENV: Final = "AGENT_API_SERVE"
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
-mcp_app = typer.Typer(help="Serve the MCP server for one token's principal.", invoke_without_command=True)
+mcp_app = typer.Typer(
+    help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
+    invoke_without_command=True,
+)
 
-Embedded = Annotated[
-    bool,
-    typer.Option("--embedded", help="Use the embedded PostgreSQL in the dev data dir, not DATABASE_URL."),
-]
+
+def keyed_composition(embedded: bool) -> Composition:
+    """The composition of a server that authenticates by key: refused, in one line, with no key to accept."""
+    composition = database_composition(embedded)
+    if not composition.authenticator.configured():
+        composition.close()
+        typer.echo("no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True)
+        raise typer.Exit(2)
+    return composition
 
 
 class Transport(StrEnum):
@@ -40,14 +54,25 @@ def api(
             help="Server processes, each with its own pooled database engine (default: one per CPU core).",
         ),
     ] = os.cpu_count() or 1,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT. With "
+            "several workers, each serves its own on the first free port from this one on.",
+        ),
+    ] = None,
     embedded: Embedded = False,
 ) -> None:
-    """Serve /v1, /healthz, /readyz and the OpenAPI document (/openapi.json, /docs) until interrupted."""
+    """Serve /v1, /healthz, /readyz, the OpenAPI document (/openapi.json, /docs) and the memory page
+    (/memory) until interrupted."""
     import uvicorn
 
-    # Checked here, once, so a missing DATABASE_URL is one clear error rather than one per worker.
-    database_composition(embedded).close()
+    # Checked here, once, so a missing database or key is one clear error rather than one per worker.
+    keyed_composition(embedded).close()
     os.environ[EMBEDDED_ENV] = "1" if embedded else ""
+    os.environ[SERVE_ENV] = json.dumps({"host": host, "metrics_port": metrics_port, "workers": workers})
     # No access log: paths name belief ids, and a log line is no place for a user's anything.
     uvicorn.run(
         "adapters.cli.api:serve_app", factory=True, host=host, port=port, workers=workers, access_log=False
@@ -58,13 +83,24 @@ def serve_app() -> "FastAPI":
     """The app one server process serves: recall is CPU-bound Python, so concurrent recalls use every core
     only as separate processes, each with its own composition (and pooled engine), closed at shutdown."""
     from adapters.api.http import create_app
+    from adapters.observability.api_metrics import ApiMetrics, RequestMetrics
 
-    composition = database_composition(os.environ.get(EMBEDDED_ENV) == "1")
+    served = json.loads(os.environ.get(SERVE_ENV) or "{}")
+    composition = keyed_composition(os.environ.get(EMBEDDED_ENV) == "1")
     app = create_app(
         composition.agent_surface,
-        composition.token_registry,
+        composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
+        composition.alternatives.evidence,
     )
+    metrics = ApiMetrics()
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    if first := served.get("metrics_port") or composition.settings.api_metrics_port:
+        # One process's counters each: the workers take consecutive ports, the first free one each.
+        for offset in range(int(served.get("workers", 1))):
+            with contextlib.suppress(OSError):
+                metrics.serve(served.get("host", "127.0.0.1"), first + offset)
+                break
     app.router.on_shutdown.append(composition.close)
     return app
 
@@ -76,20 +112,21 @@ def mcp(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on (http).")] = 8081,
     embedded: Embedded = False,
 ) -> None:
-    """Serve the memory tools as the principal MCP_TOKEN maps to in API_TOKENS_FILE."""
-    from adapters.api.mcp import build_mcp_server
+    """Serve the memory tools: over stdio as the key MCP_TOKEN names; over streamable HTTP (at /mcp) as the
+    bearer key of each request, refusing a request without one (401)."""
+    from adapters.api.mcp import http_server, key_is_valid, key_resolver, stdio_server
 
-    composition = database_composition(embedded)
-    token = composition.settings.mcp_token
-    scope = composition.token_registry.scope(token.get_secret_value()) if token else None
-    if scope is None:
-        typer.echo("MCP_TOKEN is unset or not a token in API_TOKENS_FILE", err=True)
-        raise typer.Exit(2)
-    server = build_mcp_server(composition.agent_surface, scope)
+    composition = keyed_composition(embedded)
+    resolve = key_resolver(composition.authenticator)
     try:
         if transport is Transport.STDIO:
-            server.run("stdio")
+            token = composition.settings.mcp_token
+            if token is None or not key_is_valid(resolve, token.get_secret_value()):
+                typer.echo("MCP_TOKEN is unset or not a known key", err=True)
+                raise typer.Exit(2)
+            stdio_server(composition.agent_surface, resolve, token.get_secret_value()).run("stdio")
         else:
+            server = http_server(composition.agent_surface, resolve, f"http://{host}:{port}")
             server.run("streamable-http", host=host, port=port)
     finally:
         composition.close()

@@ -68,7 +68,7 @@ def test_an_api_batch_refuses_element_by_element_and_answers_422_only_when_all_a
     assert refused.status_code == 422
     assert refused.json() == {
         "error": {
-            "reason": "all_events_refused",
+            "reason": "all_refused",
             "refused": [
                 {"index": 0, "field": "-", "reason": "not_an_object"},
                 {"index": 1, "field": "seq", "reason": "int_type"},

@@ -1,7 +1,7 @@
 """Additive: source_events.received_at, when the server stored each event (its own clock).
 
-Revision ID: 0013_event_received_at
-Revises: 0012_formation_choices
+Revision ID: 0014_event_received_at
+Revises: 0013_api_keys
 Create Date: 2026-12-04
 
 - received_at: set by the database on insert. A sequence gap's grace is measured from when the event after
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0013_event_received_at"
-down_revision: str | Sequence[str] | None = "0012_formation_choices"
+revision: str = "0014_event_received_at"
+down_revision: str | Sequence[str] | None = "0013_api_keys"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
