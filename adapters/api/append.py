@@ -56,7 +56,11 @@ def append_session_events(
     report = ImportReport()
     shaped: list[tuple[int, Any]] = []
     for index, data in enumerate(events):
-        event = message_event(data) if is_message(data) else data
+        if not is_message(data):
+            # An event, or no object at all (a list element is not a message's refusals).
+            shaped.append((index, data))
+            continue
+        event = message_event(data)
         if isinstance(event, list):
             report.refusals.extend(Refusal(index, field, reason) for field, reason in event)
         else:
