@@ -145,12 +145,18 @@ def measure_workers(
         queries = _queries(requests, rng)
         lock = threading.Lock()
         latencies: list[float] = []
+        failed: list[int] = []
 
         def connection(share: list[str]) -> None:
             with httpx2.Client(base_url=base, timeout=30) as http:
                 for query in share:
                     began = time.perf_counter()
-                    _recall(http, query)
+                    try:
+                        _recall(http, query)
+                    except httpx2.HTTPError:
+                        with lock:
+                            failed.append(1)
+                        continue
                     with lock:
                         latencies.append(time.perf_counter() - began)
 
@@ -170,7 +176,7 @@ def measure_workers(
     cores = os.cpu_count() or 1
     ceiling = cores / cpu_per_recall
     shared_ceiling = cores / (cpu_per_recall + client_per_recall)
-    throughput = requests / elapsed
+    throughput = len(latencies) / elapsed
     return {
         "workers": workers,
         "one_at_a_time_ms": round(1000 * one_at_a_time / sequential, 1),
@@ -181,6 +187,7 @@ def measure_workers(
         "client_cpu_ms_per_recall": round(1000 * client_per_recall, 1),
         "ceiling_with_client_per_s": round(shared_ceiling, 1),
         "of_ceiling_with_client": round(throughput / shared_ceiling, 2),
+        "failed": len(failed),
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 1),
         "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1),
     }

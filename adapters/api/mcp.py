@@ -215,7 +215,9 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         return found
 
     @server.tool()
-    def list_beliefs(after: str | None = None, limit: StrictInt = 50, user_id: UserId = None) -> dict[str, Any]:
+    def list_beliefs(
+        after: str | None = None, limit: StrictInt = 50, user_id: UserId = None
+    ) -> dict[str, Any]:
         """The user's live memories in id order, a page at a time; pass the answer's next as after."""
         cursor = _uuid(after, "after") if after else None
         return surface.page(caller(user_id), cursor, max(1, min(limit, MAX_LIST_PAGE)))

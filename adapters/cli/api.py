@@ -33,7 +33,9 @@ def keyed_composition(embedded: bool) -> Composition:
     composition = database_composition(embedded)
     if not composition.authenticator.configured():
         composition.close()
-        typer.echo("no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True)
+        typer.echo(
+            "no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True
+        )
         raise typer.Exit(2)
     return composition
 
