@@ -98,9 +98,7 @@ def _recall(http: httpx2.Client, query: str) -> None:
     response.raise_for_status()
 
 
-def _serve(
-    database_url: str, tokens: Path, workers: int, port: int, log: Path
-) -> subprocess.Popen[bytes]:
+def _serve(database_url: str, tokens: Path, workers: int, port: int, log: Path) -> subprocess.Popen[bytes]:
     """`agent api` on a loopback port, its output (errors and their classes, never a request's content: the
     server logs no request) in `log`, kept for diagnosis."""
     env = {**os.environ, "DATABASE_URL": database_url, "API_TOKENS_FILE": str(tokens)}
@@ -132,7 +130,9 @@ def measure_workers(
 ) -> dict[str, Any]:
     port = _free_port()
     RESULTS_DIR.mkdir(exist_ok=True)
-    server = _serve(database_url, tokens, workers, port, RESULTS_DIR / f"api_concurrency_server_{workers}.log")
+    server = _serve(
+        database_url, tokens, workers, port, RESULTS_DIR / f"api_concurrency_server_{workers}.log"
+    )
     postmaster = _postmaster(database_url)
     rng = random.Random(workers)
     try:

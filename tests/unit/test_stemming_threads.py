@@ -10,9 +10,20 @@ import snowballstemmer  # type: ignore[import-untyped]
 
 from domain.beliefs import relevance
 
-ROOTS = ("nation", "relate", "condition", "hope", "generous", "sensitive", "conform", "adjust", "happy", "run")
+ROOTS = (
+    "nation",
+    "relate",
+    "condition",
+    "hope",
+    "generous",
+    "sensitive",
+    "conform",
+    "adjust",
+    "happy",
+    "run",
+)
 SUFFIXES = ("al", "ally", "ational", "ization", "fulness", "iveness", "ing", "ed", "s", "ly", "ement", "ness")
-WORDS = [f"{root}{suffix}{n}" if n else f"{root}{suffix}" for root in ROOTS for suffix in SUFFIXES for n in ("", "x")]
+WORDS = [f"{root}{suffix}{n}" for root in ROOTS for suffix in SUFFIXES for n in ("", "x")]
 
 
 @pytest.fixture
