@@ -5,6 +5,7 @@ stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to 
 import contextlib
 import json
 import os
+import secrets
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Final
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 # How `agent api`'s options reach the worker processes uvicorn starts (each builds its own app).
 EMBEDDED_ENV: Final = "AGENT_API_EMBEDDED"
 SERVE_ENV: Final = "AGENT_API_SERVE"
+# Settings.memory_page_secret's variable: unset, `agent api` sets one for its workers.
+PAGE_SECRET_ENV: Final = "MEMORY_PAGE_SECRET"
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(
@@ -72,8 +75,12 @@ def api(
     import uvicorn
 
     # Checked here, once, so a missing database or key is one clear error rather than one per worker.
-    keyed_composition(embedded).close()
+    composition = keyed_composition(embedded)
+    configured = composition.settings.memory_page_secret
+    composition.close()
     os.environ[EMBEDDED_ENV] = "1" if embedded else ""
+    # The workers seal the memory page's sessions alike, so a sign-in holds whichever worker serves next.
+    os.environ[PAGE_SECRET_ENV] = configured.get_secret_value() if configured else secrets.token_urlsafe(32)
     os.environ[SERVE_ENV] = json.dumps({"host": host, "metrics_port": metrics_port, "workers": workers})
     # No access log: paths name belief ids, and a log line is no place for a user's anything.
     uvicorn.run(
@@ -94,6 +101,7 @@ def serve_app() -> "FastAPI":
         composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
         composition.alternatives.evidence,
+        page_secret.get_secret_value() if (page_secret := composition.settings.memory_page_secret) else None,
     )
     metrics = ApiMetrics()
     app.add_middleware(RequestMetrics, metrics=metrics)
