@@ -81,13 +81,6 @@ class SourceEventRepository(Protocol):
         event in the page that no longer validates."""
         ...
 
-    def read_piece(
-        self, owner: Owner, session_id: UUID, seq: int, chars: tuple[int, int]
-    ) -> SourceEvent | None:
-        """The event at seq with its text cut to the characters [start, end) (a piece of an event too
-        large for one segment), reading only those; None when there is no such event."""
-        ...
-
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         """When the store received each of the session's events among seqs, on the server's clock (a
         store from before it recorded that: none)."""

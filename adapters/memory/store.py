@@ -110,14 +110,6 @@ class InMemorySourceEvents(_Repo):
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
 
-    def read_piece(
-        self, owner: Owner, session_id: UUID, seq: int, chars: tuple[int, int]
-    ) -> SourceEvent | None:
-        found = self._s.events.get((*_key(owner), session_id, seq))
-        if found is None:
-            return None
-        return found.model_copy(update={"text": found.text[chars[0] : chars[1]]})
-
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         keys = ((*_key(owner), session_id, seq) for seq in seqs)
         return {key[3]: self._s.received[key] for key in keys if key in self._s.received}

@@ -147,13 +147,13 @@ class SegmentRef(BaseModel):
 def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[SourceEvent]:
     """The segment's events in sequence order: one read of its whole range, bounded by it, and nothing
     the segment does not hold (an event that filled a gap after planning is left to a later round)."""
-    if ref.chars is not None:
-        # A piece of one event: only its characters are read (each of a 1 MB event's pieces would otherwise
-        # read all of it, in every step). Every span cited from it is still a substring of the event.
-        piece = events.read_piece(ref.owner, ref.session_id, ref.first_seq, ref.chars)
-        return [piece] if piece is not None and ref.holds(piece) else []
     span = ref.last_seq - ref.first_seq + 1
-    return [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+    held = [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+    if ref.chars is None:
+        return held
+    start, end = ref.chars
+    # The event cut to its piece: every span cited from it is still a substring of the event.
+    return [event.model_copy(update={"text": event.text[start:end]}) for event in held]
 
 
 def passed_gaps(watermark: int, new: int, refs: Sequence[SegmentRef]) -> tuple[SeqRange, ...]:

@@ -82,24 +82,6 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
 
 
-def test_a_piece_read_is_the_events_characters_in_range_and_owner_scoped(
-    uow_factory: UnitOfWorkFactory,
-) -> None:
-    session = uuid4()
-    words = "Café naïve 🙂 déjà vu. Zoë's piñata, straße!"
-    with uow_factory() as uow:
-        uow.events.append([event(1, words, session_id=session)])
-        uow.events.append([event(1, "Someone else.", session_id=session, owner=OTHER_PRINCIPAL)])
-        uow.commit()
-    with uow_factory() as uow:
-        # Character offsets, not bytes: the emoji and accents are one character each.
-        piece = uow.events.read_piece(OWNER, session, 1, (5, 21))
-        assert piece is not None and piece.text == "naïve 🙂 déjà vu." and piece.seq == 1
-        assert uow.events.read_piece(OTHER_PRINCIPAL, session, 1, (0, 4)).text == "Some"  # type: ignore[union-attr]
-        assert uow.events.read_piece(OWNER, session, 2, (0, 4)) is None
-        assert uow.events.read_piece(OTHER_TENANT, session, 1, (0, 4)) is None
-
-
 def test_events_record_when_they_were_received_not_when_they_say_they_occurred(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

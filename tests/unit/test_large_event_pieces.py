@@ -5,13 +5,14 @@ The reference bounds a segment at ninety coverage units and ninety-six kilobytes
 reference's, never the code's constants.
 """
 
+from typing import cast
 from uuid import uuid4
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.memory.store import InMemoryStore
 from domain.candidates import MemoryCandidate
+from domain.events import SourceEvent
 from domain.formation.clauses import split_clauses
 from domain.formation.distillation import coverage_units
 from domain.formation.merging import ClaimMatcher, _combine, _mergeable, _richness, merge_batch
@@ -23,11 +24,22 @@ from domain.formation.segments import (
     segment_events,
 )
 from domain.policy.versions import FORMATION_9
+from domain.ports import SourceEventRepository
 from tests.builders import OWNER, event
 from tests.commit_support import candidate
 
 UNITS = 90
 SEGMENT_BYTES = 96 * 1024
+
+
+class _Events:
+    """A one-session stand-in for the event repository's range read (what segment_events calls)."""
+
+    def __init__(self, events: list[SourceEvent]) -> None:
+        self._events = events
+
+    def read_range(self, owner: object, session_id: object, after: int, limit: int) -> list[SourceEvent]:
+        return [e for e in self._events if e.seq > after][:limit]
 
 
 def _sentences(count: int) -> str:
@@ -44,14 +56,10 @@ def test_a_3000_sentence_event_is_planned_as_bounded_pieces_that_cover_it_once()
     pieces = [r for r in refs if r.clauses is not None]
     assert len(refs) == len(pieces) + 2
     assert len(pieces) == 3_000 // UNITS + 1  # 34 pieces of at most ninety sentences
-    store = InMemoryStore()
-    with store() as uow:
-        uow.events.append([small[0], big, small[1]])
-        uow.commit()
+    store = cast(SourceEventRepository, _Events([small[0], big, small[1]]))
     seen: list[str] = []
     for ref in pieces:
-        with store() as uow:
-            [piece] = segment_events(uow.events, ref)
+        [piece] = segment_events(store, ref)
         units = coverage_units(ref, [piece])
         assert 0 < len(units) <= UNITS
         assert len(piece.text.encode("utf-8")) <= SEGMENT_BYTES

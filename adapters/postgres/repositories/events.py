@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Column, Connection, Row, func, or_, select, text, tuple_, update
+from sqlalchemy import Column, Connection, Row, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -166,23 +166,6 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [_event(row) for row in rows]
-
-    def read_piece(
-        self, owner: Owner, session_id: UUID, seq: int, chars: tuple[int, int]
-    ) -> SourceEvent | None:
-        start, end = chars
-        # substr counts characters (code points), as Python's slice does; the rest of the text never leaves
-        # the server.
-        piece = func.substr(source_events.c.text, start + 1, max(end - start, 0)).label("text")
-        columns = [piece if column is source_events.c.text else column for column in _EVENT_COLUMNS]
-        row = self._c.execute(
-            select(*columns).where(
-                owned(source_events, owner),
-                source_events.c.session_id == session_id,
-                source_events.c.seq == seq,
-            )
-        ).first()
-        return _event(row) if row is not None else None
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         if not self._received_at or not seqs:
