@@ -281,7 +281,7 @@ def relevance(store: UnitOfWorkFactory, labelled: LabelledSet, *, with_misses: b
 
 
 # sets whose misses are never printed: the held-out sets, and dev3, the check on structural ranking changes
-_TOTALS_ONLY = frozenset({"dev3", "heldout", "heldout2"})
+_TOTALS_ONLY = frozenset({"dev3", "heldout", "heldout2", "heldout3"})
 
 
 def relevance_sets(store: UnitOfWorkFactory, names: list[str]) -> dict[str, Any]:
@@ -293,6 +293,7 @@ def relevance_sets(store: UnitOfWorkFactory, names: list[str]) -> dict[str, Any]
         "dev4": lambda: frozen("dev4"),
         "heldout": lambda: frozen("heldout"),
         "heldout2": lambda: frozen("heldout2"),
+        "heldout3": lambda: frozen("heldout3"),
     }
     return {name: relevance(store, loaders[name](), with_misses=name not in _TOTALS_ONLY) for name in names}
 
@@ -337,8 +338,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
-        default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
+        choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
+        default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
         help="labelled sets to score (tune on dev and dev2 alone; dev3 and the held-out sets print totals only)",
     )
     parser.add_argument(
