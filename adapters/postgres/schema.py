@@ -37,6 +37,7 @@ RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 LATE_EVENTS_REVISION: Final = "0010_late_events"
 OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
+EMBEDDINGS_REVISION: Final = "0013_belief_embeddings"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -137,6 +138,8 @@ RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
 LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
 # Until the formation-choices revision, no owner has chosen an alternative tuple and none can be set.
 FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
+# Until the embeddings revision, recall ranks by text and retrieval@3 alone and nothing is embedded.
+EMBEDDINGS_COLUMN: Final = ("beliefs", "embedding")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -144,6 +147,7 @@ _ADDITIVE_COLUMNS: Final = (
     RECALL_SEARCH_COLUMN,
     LATE_EVENTS_COLUMN,
     FORMATION_CHOICES_COLUMN,
+    EMBEDDINGS_COLUMN,
 )
 
 

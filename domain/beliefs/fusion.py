@@ -1,0 +1,64 @@
+"""Recall with a query: how the three orders are fused.
+
+Three ranked lists of the owner's live readable beliefs: by meaning (cosine similarity of the belief's
+vector to the query's, domain.beliefs.embedding; at most FUSION_POOL nearest), by words (full-text relevance,
+domain.beliefs.relevance.fuse over the matches; at most FUSION_POOL), and retrieval@3's evidence-age and
+utility order over the union of the two. Reciprocal-rank fusion: a belief scores, per list it is in,
+weight / (RRF_K + rank), rank counted from 1; the highest sum first, then the retrieval@3 score, then id.
+A belief found by meaning alone or by words alone can win; one found by both usually does; retrieval@3
+decides among near equals. With no vector for the query (the model unreachable) the meaning list is empty
+and recall ranks by words and retrieval@3 alone; with no words matched, by meaning and retrieval@3.
+
+The weights and RRF_K were chosen on the development sets only (docs/evaluation/recall-by-meaning.md).
+"""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Final
+from uuid import UUID
+
+from domain.beliefs.embedding import Neighbour
+from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
+
+# How many beliefs each list contributes (the nearest by meaning, the best by words).
+FUSION_POOL: Final = 50
+# A small K lets the first places of a list count (K=60, the usual constant, let a belief far down both lists
+# beat the best match by words); words weigh twice meaning: a belief holding the question's words is usually
+# its answer, and a static model's nearest are noisier; retrieval@3 half, a tie-breaker more than a voice.
+RRF_K: Final = 5.0
+MEANING_WEIGHT: Final = 1.0
+WORDS_WEIGHT: Final = 2.0
+RETRIEVAL_WEIGHT: Final = 0.5
+
+
+def fuse_orders(
+    near: Sequence[Neighbour],
+    by_words: Sequence[RankingInputs],
+    now: datetime,
+    limit: int,
+    *,
+    weights: tuple[float, float, float] = (MEANING_WEIGHT, WORDS_WEIGHT, RETRIEVAL_WEIGHT),
+    rrf_k: float = RRF_K,
+) -> list[RankingInputs]:
+    """The top limit of near (most similar first) and by_words (most relevant first) by reciprocal-rank
+    fusion with retrieval@3's order over both, leaving out the expired."""
+    inputs: dict[UUID, RankingInputs] = {}
+    for candidate in (*(n.inputs for n in near), *by_words):
+        inputs.setdefault(candidate.id, candidate)
+    scores: dict[UUID, float] = {}
+    for belief_id, candidate in inputs.items():
+        found = inputs_horizon(candidate)
+        if not inputs_expired(candidate, found, now):
+            scores[belief_id] = inputs_score(candidate, found, now)
+    fused = dict.fromkeys(scores, 0.0)
+    meaning, words, retrieval = weights
+    lists = (
+        (meaning, [n.inputs.id for n in near]),
+        (words, [i.id for i in by_words]),
+        (retrieval, sorted(scores, key=lambda i: (-scores[i], i))),
+    )
+    for weight, ranked in lists:
+        for rank, belief_id in enumerate((i for i in ranked if i in fused), start=1):
+            fused[belief_id] += weight / (rrf_k + rank)
+    order = sorted(fused, key=lambda i: (-fused[i], -scores[i], i))
+    return [inputs[i] for i in order[: max(limit, 0)]]
