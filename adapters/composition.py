@@ -12,6 +12,7 @@ from uuid import UUID, uuid4
 
 from activities.formation_tuple import AlternativeTuples
 from adapters.settings import Settings
+from domain.beliefs.embedding import Embedder
 from domain.owner import Owner
 from domain.policy.activation import (
     ActivationDecision,
@@ -175,7 +176,9 @@ class Composition:
 
         if self.activation.policy is None:
             return None
-        return provider_for(self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider))
+        return provider_for(
+            self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider)
+        )
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":
@@ -208,7 +211,15 @@ class Composition:
             activation=decision,
             memory_model=self.memory_model,
             alternatives=self.alternatives,
+            embedder=self.embedder,
         )
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        """The embedding model the settings name (the bundled WordLlama unless EMBEDDING_PROVIDER=openai)."""
+        from adapters.embeddings.factory import embedder_for
+
+        return embedder_for(self.settings)
 
     @cached_property
     def token_registry(self) -> "TokenRegistry":
@@ -233,7 +244,7 @@ class Composition:
             )
             return handle.id
 
-        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle)
+        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle, embedder=self.embedder)
 
     async def temporal_client(self) -> "Client":
         if self._temporal is None:

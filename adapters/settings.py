@@ -96,7 +96,8 @@ class Settings(BaseSettings):
         description="wordllama: the bundled static model (no network); openai: an OpenAI-compatible endpoint",
     )
     embedding_model: str = Field(
-        default="text-embedding-3-small", description="the endpoint's embedding model (embedding_provider=openai)"
+        default="text-embedding-3-small",
+        description="the endpoint's embedding model (embedding_provider=openai)",
     )
     embedding_dimension: PositiveInt = Field(
         default=256, description="the endpoint's vector dimension (embedding_provider=openai)"

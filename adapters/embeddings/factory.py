@@ -20,5 +20,7 @@ def embedder_for(settings: Settings, model: str | None = None) -> Embedder:
     from adapters.embeddings.wordllama_embedder import MODEL, WordLlamaEmbedder
 
     if model not in (None, MODEL, "wordllama"):
-        raise ValueError(f"the bundled embedder has one model, {MODEL}; set EMBEDDING_PROVIDER=openai for others")
+        raise ValueError(
+            f"the bundled embedder has one model, {MODEL}; set EMBEDDING_PROVIDER=openai for others"
+        )
     return WordLlamaEmbedder()

@@ -24,6 +24,7 @@ class OpenAIEmbedder:
         base_url: str | None = None,
         send_dimensions: bool = True,
         timeout: float = 30.0,
+        max_retries: int = 2,
         client: openai.OpenAI | None = None,
     ) -> None:
         self._model = model
@@ -31,7 +32,7 @@ class OpenAIEmbedder:
         # text-embedding-3 models shorten their vectors to the asked dimension; a server that cannot takes none
         self._send_dimensions = send_dimensions
         self._client = client or openai.OpenAI(
-            api_key=api_key or "unused", base_url=base_url, timeout=timeout, max_retries=2
+            api_key=api_key or "unused", base_url=base_url, timeout=timeout, max_retries=max_retries
         )
 
     @property
@@ -45,10 +46,12 @@ class OpenAIEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
-        extra = {"dimensions": self._dimension} if self._send_dimensions else {}
         try:
             response = self._client.embeddings.create(
-                model=self._model, input=list(texts), encoding_format="float", **extra
+                model=self._model,
+                input=list(texts),
+                encoding_format="float",
+                dimensions=self._dimension if self._send_dimensions else openai.omit,
             )
         except openai.OpenAIError as failure:
             raise EmbeddingFailed(type(failure).__name__) from failure

@@ -410,7 +410,9 @@ class InMemoryBeliefs(_Repo):
             key=lambda b: b.id,
         )
         return [
-            PendingEmbedding(b.id, Owner(tenant_id=b.tenant_id, principal_id=b.principal_id), b.subject, b.statement)
+            PendingEmbedding(
+                b.id, Owner(tenant_id=b.tenant_id, principal_id=b.principal_id), b.subject, b.statement
+            )
             for b in rows[: max(limit, 0)]
         ]
 
@@ -420,7 +422,11 @@ class InMemoryBeliefs(_Repo):
         stored = 0
         for work, vector in embedded:
             belief = self._s.beliefs.get(work.id)
-            if belief and belief.is_live and (belief.subject, belief.statement) == (work.subject, work.statement):
+            if (
+                belief
+                and belief.is_live
+                and (belief.subject, belief.statement) == (work.subject, work.statement)
+            ):
                 self._s.embeddings[work.id] = (model, np.asarray(vector, dtype=np.float32))
                 stored += 1
         return stored

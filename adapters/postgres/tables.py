@@ -4,6 +4,9 @@ The migrations in ``migrations/versions`` are frozen history and do not import t
 compares this metadata with the schema the migrations build, so the two cannot drift apart silently.
 """
 
+from typing import Final
+
+from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -22,9 +25,6 @@ from sqlalchemy import (
     Uuid,
     text,
 )
-from typing import Final
-
-from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 
 metadata = MetaData()

@@ -59,31 +59,51 @@ def embedded_text(subject: str, statement: str) -> str:
     return f"{statement} {subject.replace(':', ' ').replace('-', ' ').replace('_', ' ')}"
 
 
+class EmbeddedPage(NamedTuple):
+    """What one page of embedding did: beliefs read, vectors stored, and the last id read (the cursor)."""
+
+    read: int
+    stored: int
+    last_id: UUID | None
+
+
+def embed_page(
+    session: "UnitOfWorkFactory",
+    embedder: Embedder,
+    after_id: UUID | None,
+    page: int = EMBED_PAGE,
+    owner: Owner | None = None,
+) -> EmbeddedPage:
+    """Embeds one page of the live beliefs (of owner, or of everyone) after after_id lacking a vector of
+    embedder's model: reads the page in one short unit of work, calls the model with no transaction open,
+    stores the vectors in another, only where the belief still says what was embedded."""
+    with session() as uow:
+        work = uow.beliefs.pending_embeddings(embedder.model, after_id, page, owner)
+    if not work:
+        return EmbeddedPage(0, 0, None)
+    vectors = embedder.embed([embedded_text(w.subject, w.statement) for w in work])
+    with session() as uow:
+        stored = uow.beliefs.store_embeddings(embedder.model, list(zip(work, vectors, strict=True)))
+        uow.commit()
+    return EmbeddedPage(len(work), stored, work[-1].id)
+
+
 def embed_pending(
     session: "UnitOfWorkFactory",
     embedder: Embedder,
     owner: Owner | None = None,
     *,
-    after_id: UUID | None = None,
     page: int = EMBED_PAGE,
-    progress: Callable[[int], None] = lambda done: None,
+    progress: Callable[[int], None] = lambda read: None,
 ) -> int:
     """Embeds every live belief (of owner, or of everyone) lacking a vector of embedder's model, a page of the
-    primary key at a time: read the page in one short unit of work, call the model with no transaction open,
-    store the vectors in another (only where the belief still says what was embedded). Resumable: what a
-    crash leaves undone is still pending. Returns how many vectors were stored."""
-    stored = 0
+    primary key at a time (embed_page). Resumable: what a crash leaves undone is still pending. Returns how
+    many vectors were stored."""
+    stored, after_id = 0, None
     while True:
-        with session() as uow:
-            work = uow.beliefs.pending_embeddings(embedder.model, after_id, page, owner)
-        if not work:
+        done = embed_page(session, embedder, after_id, page, owner)
+        stored += done.stored
+        progress(done.read)
+        if done.read < page:
             return stored
-        vectors = embedder.embed([embedded_text(w.subject, w.statement) for w in work])
-        with session() as uow:
-            written = uow.beliefs.store_embeddings(embedder.model, list(zip(work, vectors, strict=True)))
-            uow.commit()
-        stored += written
-        progress(len(work))
-        after_id = work[-1].id
-        if len(work) < page:
-            return stored
+        after_id = done.last_id

@@ -132,9 +132,22 @@ def recall(
     top: list[RankingInputs] = []
     considered = hidden = 0
     if terms or near:
-        by_words, considered, hidden = _by_words(uow, owner, terms, now, max(FUSION_POOL, limit), sensitivities)
+        searched = searched_terms(terms)
+        pool = max(FUSION_POOL, limit)
+        matches = (
+            uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, pool), sensitivities) if terms else []
+        )
+        by_words, hidden = fuse(matches, [term.every for term in searched], now, pool)
         top = fuse_orders(near, by_words, now, limit)
-        considered += len(near)
+        cut = {m.inputs.id for m in matches if m.by_bound}
+        if any(i.id in cut for i in top):
+            # a place in the top was decided among a bounded sample of a common term's holders: read them all
+            matches = uow.beliefs.matching(
+                owner, searched, max(RELEVANCE_POOL, pool), sensitivities, bounded=False
+            )
+            by_words, hidden = fuse(matches, [term.every for term in searched], now, pool)
+            top = fuse_orders(near, by_words, now, limit)
+        considered = len(matches) + len(near)
     if not top:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)
     loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
@@ -180,29 +193,6 @@ def _near(
     except EmbeddingFailed:
         return [], None
     return uow.beliefs.nearest(owner, embedder.model, vector, pool, sensitivities), embedder.model
-
-
-def _by_words(
-    uow: UnitOfWork,
-    owner: Owner,
-    terms: tuple[tuple[str, ...], ...],
-    now: datetime,
-    pool: int,
-    sensitivities: frozenset[Sensitivity],
-) -> tuple[list[RankingInputs], int, int]:
-    """The owner's beliefs holding the query's words in relevance order (domain.beliefs.relevance.fuse), at
-    most pool; how many matched and how many of them were expired."""
-    if not terms:
-        return [], 0, 0
-    searched = searched_terms(terms)
-    every = [term.every for term in searched]
-    matches = uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, pool), sensitivities)
-    ranked, hidden = fuse(matches, every, now, pool)
-    if any(m.by_bound and m.inputs.id in {i.id for i in ranked} for m in matches):
-        # a place in the top was decided among a bounded sample of a common term's holders: read them all
-        matches = uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, pool), sensitivities, bounded=False)
-        ranked, hidden = fuse(matches, every, now, pool)
-    return ranked, len(matches), hidden
 
 
 def user_trace_view(trace: RecallTrace) -> dict[str, Any]:

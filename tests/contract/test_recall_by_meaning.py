@@ -16,7 +16,6 @@ from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import within
 from domain.candidates import Sensitivity
 from domain.errors import EmbeddingFailed
-from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief
 

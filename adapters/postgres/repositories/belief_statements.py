@@ -33,7 +33,8 @@ def _upsert_statement(
     }
     if with_embeddings:
         same_text = and_(
-            beliefs.c.subject == statement.excluded.subject, beliefs.c.statement == statement.excluded.statement
+            beliefs.c.subject == statement.excluded.subject,
+            beliefs.c.statement == statement.excluded.statement,
         )
         for name in ("embedding", "embedding_model"):
             changed[name] = case((same_text, beliefs.c[name]), else_=null())
@@ -160,7 +161,9 @@ def nearest_statement(indexed_dimension: int | None) -> Any:
     distance); without one (or to fall back), the plain expression, which no index serves: an exact scan of
     the owner's rows."""
     vector = f"embedding::vector({indexed_dimension})" if indexed_dimension else "embedding"
-    query = f"CAST(:vector AS vector({indexed_dimension}))" if indexed_dimension else "CAST(:vector AS vector)"
+    query = (
+        f"CAST(:vector AS vector({indexed_dimension}))" if indexed_dimension else "CAST(:vector AS vector)"
+    )
     return text(
         f"""
         WITH near AS MATERIALIZED (
