@@ -146,8 +146,10 @@ class PostgresBeliefs(Repo):
         params = {**self._within(owner, limit, sensitivities), "model": model, "vector": _literal(vector)}
         dimension = INDEXED_EMBEDDING_MODELS.get(model)
         if dimension == len(vector):
-            # SET LOCAL lasts until this unit of work ends: only recall's read runs under it
+            # SET LOCAL lasts until this unit of work ends: only recall's read runs under it. A candidate
+            # list wider than the default 40 keeps the index's answer close to the exact one.
             self._c.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            self._c.execute(text(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, limit)}"))
             rows = self._plain_rows(nearest_statement(dimension), params)
             if len(rows) == limit:
                 return [_neighbour(row) for row in rows]
@@ -426,6 +428,10 @@ class PostgresBeliefs(Repo):
             .returning(beliefs.c.id)
         ).first()
         return row is not None
+
+
+# pgvector's default is 40; measured in benchmarks/recall_benchmark.py (docs/evaluation/recall-by-meaning.md).
+HNSW_EF_SEARCH = 100
 
 
 def _literal(vector: Sequence[float]) -> str:
