@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 from activities.formation_tuple import AlternativeTuples
 from adapters.settings import Settings
 from domain.beliefs.embedding import Embedder
+from domain.keys import KeyStore
 from domain.owner import Owner
 from domain.policy.activation import (
     ActivationDecision,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from temporalio.client import Client
 
-    from adapters.api.auth import TokenRegistry
+    from adapters.api.auth import Authenticator
     from adapters.api.surface import AgentSurface
     from adapters.temporal.worker import WorkerPorts
 
@@ -192,7 +193,8 @@ class Composition:
         # Said once, at start-up; content-free (versions, file names, reason codes).
         log.log(
             logging.WARNING if decision.policy is None else logging.INFO,
-            "formation policy selection: %s",
+            "%s (formation policy selection: %s)",
+            decision.summary(),
             decision.explanation(),
             extra={"selection": decision.audit_details()},
         )
@@ -222,17 +224,24 @@ class Composition:
         return embedder_for(self.settings)
 
     @cached_property
-    def token_registry(self) -> "TokenRegistry":
-        from adapters.api.auth import TokenRegistry
+    def key_store(self) -> KeyStore:
+        from adapters.postgres.keys import PostgresKeyStore
 
-        return TokenRegistry.from_file(self.settings.api_tokens_file)
+        return PostgresKeyStore(self.engine)
+
+    @cached_property
+    def authenticator(self) -> "Authenticator":
+        """API_TOKENS_FILE's tokens, then the keys `agent keys` issues into the database."""
+        from adapters.api.auth import Authenticator, TokenRegistry
+
+        return Authenticator(self.key_store, TokenRegistry.from_file(self.settings.api_tokens_file))
 
     @cached_property
     def agent_surface(self) -> "AgentSurface":
         """The agent-facing operations over the store, signalling idle through a Temporal client made on
         first use (on the serving event loop)."""
         from adapters.api.surface import AgentSurface
-        from adapters.temporal.client import session_idle
+        from adapters.temporal.client import await_session, session_idle, session_state
 
         async def idle(owner: Owner, session_id: UUID) -> str:
             handle = await session_idle(
@@ -244,7 +253,26 @@ class Composition:
             )
             return handle.id
 
-        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle, embedder=self.embedder)
+        async def state(owner: Owner, session_id: UUID) -> str:
+            return await session_state(
+                await self.temporal_client(), owner.tenant_id, owner.principal_id, session_id
+            )
+
+        async def wait(owner: Owner, session_id: UUID, timeout_s: float) -> None:
+            client = await self.temporal_client()
+            await await_session(client, owner.tenant_id, owner.principal_id, session_id, timeout_s)
+
+        return AgentSurface(
+            store=self.unit_of_work_factory,
+            idle_signal=idle,
+            consolidation_state=state,
+            consolidation_wait=wait,
+            embedder=self.embedder,
+        )
+
+    def share_temporal_client(self, client: "Client") -> None:
+        """Serve the agent surface over a client already connected (`agent dev`'s own Temporal server)."""
+        self._temporal = client
 
     async def temporal_client(self) -> "Client":
         if self._temporal is None:

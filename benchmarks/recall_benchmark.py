@@ -48,7 +48,7 @@ import httpx2
 import uvicorn
 from sqlalchemy import Engine, text
 
-from adapters.api.auth import TokenEntry, TokenRegistry
+from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
@@ -260,7 +260,9 @@ def latency(
         raise NotImplementedError
 
     app = create_app(
-        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW, embedder=embedder), registry, {}
+        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW, embedder=embedder),
+        Authenticator(None, registry),
+        {},
     )
     port = _free_port()
     server = uvicorn.Server(

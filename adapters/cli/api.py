@@ -1,5 +1,5 @@
 """`agent api` and `agent mcp`: serve the agent-facing HTTP API and MCP server on DATABASE_URL and
-TEMPORAL_ADDRESS, scoped by the bearer tokens of API_TOKENS_FILE (adapters.api.auth)."""
+TEMPORAL_ADDRESS, scoped by bearer keys: those `agent keys issue` stores and API_TOKENS_FILE's (adapters.api.auth)."""
 
 from enum import StrEnum
 from typing import Annotated
@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from adapters.cli.db import database_composition
+from domain.keys import KeyRefused
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(help="Serve the MCP server for one token's principal.", invoke_without_command=True)
@@ -34,9 +35,15 @@ def api(
     from adapters.api.http import create_app
 
     composition = database_composition(embedded)
+    if not composition.authenticator.configured():
+        composition.close()
+        typer.echo(
+            "no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True
+        )
+        raise typer.Exit(2)
     app = create_app(
         composition.agent_surface,
-        composition.token_registry,
+        composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
     )
     try:
@@ -58,10 +65,13 @@ def mcp(
 
     composition = database_composition(embedded)
     token = composition.settings.mcp_token
-    scope = composition.token_registry.scope(token.get_secret_value()) if token else None
-    if scope is None:
-        typer.echo("MCP_TOKEN is unset or not a token in API_TOKENS_FILE", err=True)
-        raise typer.Exit(2)
+    try:
+        scope = composition.authenticator.resolve(token.get_secret_value() if token else None)
+    except KeyRefused:
+        typer.echo(
+            "MCP_TOKEN is unset, not a personal key, or not a key of API_TOKENS_FILE or the store", err=True
+        )
+        raise typer.Exit(2) from None
     server = build_mcp_server(composition.agent_surface, scope)
     try:
         if transport is Transport.STDIO:

@@ -110,10 +110,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def agent_dev(tmp_path: Path, ui_port: int) -> list[str]:
+def agent_dev(tmp_path: Path, ui_port: int, api_port: int | None = None) -> list[str]:
     """`agent dev` on free ports, its data under tmp_path."""
     agent = str(Path(sys.executable).with_name("agent"))
-    ports = ["--port", str(free_port()), "--ui-port", str(ui_port)]
+    ports = ["--port", str(free_port()), "--ui-port", str(ui_port), "--api-port", str(api_port or free_port())]
     return [agent, "dev", *ports, "--data-dir", str(tmp_path / "dev")]
 
 
