@@ -11,13 +11,14 @@ with (a belief carrying another model's vector is embedded again). Running it tw
 a vector is stored only where the belief still says what was embedded.
 """
 
-from pydantic import BaseModel, ConfigDict, NonNegativeInt
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from uuid import UUID
 
     from activities.embedding import EmbeddingActivities, EmbedPageInput
+    from domain.beliefs.embedding import EMBED_PAGE
     from workflows.policies import EMBED_PAGE_START_TO_CLOSE, INFRASTRUCTURE_RETRY
 
 # 3 activity events a page and a workflow task triple: far below Temporal's 10,240-event warning.
@@ -28,6 +29,8 @@ class BackfillInput(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     after: UUID | None = None
+    page_size: int = Field(default=EMBED_PAGE, ge=1, le=2_048)
+    pages_per_run: PositiveInt = MAX_PAGES_PER_RUN
     pages_before: NonNegativeInt = 0
     stored_before: NonNegativeInt = 0
 
@@ -44,17 +47,25 @@ class EmbeddingBackfillWorkflow:
     @workflow.run
     async def run(self, params: BackfillInput) -> BackfillSummary:
         after, pages, stored = params.after, params.pages_before, params.stored_before
-        for _ in range(MAX_PAGES_PER_RUN):
+        for _ in range(params.pages_per_run):
             page = await workflow.execute_activity_method(
                 EmbeddingActivities.embed_page,
-                EmbedPageInput(after=after),
+                EmbedPageInput(after=after, limit=params.page_size),
                 start_to_close_timeout=EMBED_PAGE_START_TO_CLOSE,
                 retry_policy=INFRASTRUCTURE_RETRY,
             )
             pages, stored, after = pages + 1, stored + page.stored, page.next_after
             if page.done:
                 return BackfillSummary(pages=pages, stored=stored)
-        workflow.continue_as_new(BackfillInput(after=after, pages_before=pages, stored_before=stored))
+        workflow.continue_as_new(
+            BackfillInput(
+                after=after,
+                page_size=params.page_size,
+                pages_per_run=params.pages_per_run,
+                pages_before=pages,
+                stored_before=stored,
+            )
+        )
 
 
 __all__ = ["BackfillInput", "BackfillSummary", "EmbeddingBackfillWorkflow"]
