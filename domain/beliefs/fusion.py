@@ -2,8 +2,8 @@
 
 Two ranked lists of the owner's live readable beliefs: by meaning (cosine similarity of the belief's vector
 to the query's, domain.beliefs.embedding; at most FUSION_POOL nearest) and by words (full-text relevance,
-domain.beliefs.relevance.fuse over the matches, which breaks its own ties by retrieval@3; at most
-FUSION_POOL). Reciprocal-rank fusion: a belief scores, per list it is in, weight / (RRF_K + rank), rank
+domain.beliefs.relevance.fuse over the matches, which breaks its own ties by retrieval@3; its top k, the
+number recalled). Reciprocal-rank fusion: a belief scores, per list it is in, weight / (RRF_K + rank), rank
 counted from 1; the highest sum first, then retrieval@3's score (evidence age, kind, confidence, utility),
 then id. A belief found by meaning alone or by words alone can win; one found by both usually does;
 retrieval@3 decides among equals. With no vector for the query (the model unreachable, nothing embedded
@@ -20,7 +20,7 @@ from uuid import UUID
 from domain.beliefs.embedding import Neighbour
 from domain.beliefs.retrieval import RankingInputs, inputs_expired, inputs_horizon, inputs_score
 
-# How many beliefs each list contributes (the nearest by meaning, the best by words).
+# How many of the nearest by meaning are fused (the words list is the top k asked).
 FUSION_POOL: Final = 50
 # A small K lets the first places of a list count (K=60, the usual constant, let a belief far down both lists
 # beat the best match by words); words weigh twice meaning: a belief holding the question's words is usually
