@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 from uuid import UUID, uuid4
 
 from activities.formation_tuple import AlternativeTuples
-from adapters.settings import Settings
+from adapters.settings import ConfigurationError, Settings
 from domain.beliefs.embedding import Embedder
 from domain.keys import KeyStore
 from domain.owner import Owner
@@ -47,15 +47,23 @@ log = logging.getLogger(__name__)
 # The people policy profile the shipped documents define; evaluation modes may name another.
 POLICY_PROFILE: Final = "default"
 
+NO_DATABASE: Final = (
+    "no database chosen: set DATABASE_URL (postgresql://...), or pass --embedded for the embedded server "
+    "in DEV_DATA_DIR (`agent dev` runs one)"
+)
+
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
-    """DATABASE_URL, or the embedded server in the dev data dir when asked for or when it is unset."""
-    if settings.database_url and not embedded:
-        return settings.database_url.get_secret_value()
-    from adapters.embedded.postgres import start_embedded_postgres
+    """The one rule every command follows: the embedded server in the dev data dir when asked for
+    (--embedded), else DATABASE_URL, else a ConfigurationError saying so (never a silent embedded one)."""
+    if embedded:
+        from adapters.embedded.postgres import start_embedded_postgres
 
-    # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
-    return start_embedded_postgres(settings.embedded_postgres_dir.resolve())
+        # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
+        return start_embedded_postgres(settings.embedded_postgres_dir.resolve())
+    if not settings.database_url:
+        raise ConfigurationError(NO_DATABASE)
+    return settings.database_url.get_secret_value()
 
 
 @dataclass
@@ -190,9 +198,10 @@ class Composition:
         from domain.formation.extraction import require_sane_cost
 
         decision = self.activation
-        # Said once, at start-up; content-free (versions, file names, reason codes).
+        # Said once, at start-up; content-free (versions, file names, reason codes). The built-in former
+        # running is the normal state, not a warning; an operator's pin left without evidence is.
         log.log(
-            logging.WARNING if decision.policy is None else logging.INFO,
+            logging.WARNING if decision.policy is None and decision.pin is not None else logging.INFO,
             "%s (formation policy selection: %s)",
             decision.summary(),
             decision.explanation(),

@@ -1,7 +1,8 @@
 """The HTTP API (`agent api`, `agent dev`): versioned under /v1, every call scoped by its bearer key
 (adapters.api.auth). /healthz answers while the process runs; /readyz when the database and Temporal answer.
 The OpenAPI document (/openapi.json) is typed by memory_client.models, the answers the client parses, and
-/docs serves Swagger UI from packaged assets.
+/docs serves Swagger UI from packaged assets. The person's memory page is served beside it, under /memory
+(adapters.api.page), signed in with the same keys.
 
 Errors are JSON, {"error": {"reason": <code>, ...}}, never a traceback and never request content: a
 validation error names fields and pydantic error types only. An unknown or revoked key is 401; a service key
@@ -23,7 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adapters.api.auth import Authenticator, Scope
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
+from adapters.api.page import memory_page
+from adapters.api.person import PersonSurface
+from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -31,13 +34,13 @@ from domain.errors import AmbiguousReference, WrongSchemaRevision
 from domain.events import EventRef
 from domain.keys import KeyRefusal, KeyRefused
 from domain.messages import session_uuid
+from domain.policy.alternatives import AlternativeEvidence
 from memory_client import models
 
 MAX_EVENTS_PER_CALL: Final = 500
 # The longest an idle?wait=true call holds its connection; a longer round answers its status still running.
 MAX_IDLE_WAIT_S: Final = 120.0
 DEFAULT_IDLE_WAIT_S: Final = 30.0
-MAX_QUERY_CHARS: Final = 2_000
 API_VERSION: Final = "1"
 
 Readiness = Mapping[str, Callable[[], Awaitable[bool]]]
@@ -114,7 +117,14 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
     return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
 
 
-def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: Readiness) -> FastAPI:
+def create_app(
+    surface: AgentSurface,
+    authenticator: Authenticator,
+    readiness: Readiness,
+    alternatives: AlternativeEvidence | None = None,
+) -> FastAPI:
+    """The API, and the person's memory page (/memory) on the same origin, signed in with the same keys;
+    alternatives: what an owner's formation tuple choice is judged against (none: only the configured one)."""
     app = FastAPIOffline(
         # No validator badge: Swagger UI would fetch it from validator.swagger.io.
         swagger_ui_parameters={"validatorUrl": None},
@@ -297,4 +307,9 @@ def create_app(surface: AgentSurface, authenticator: Authenticator, readiness: R
         """The usage clock: citations move last_used_at and utility, uncited returns utility only."""
         return surface.cite(caller, run_id, body.returned, body.cited)
 
+    app.include_router(
+        memory_page(
+            surface, PersonSurface(surface, alternatives, surface.clock), authenticator, surface.clock
+        )
+    )
     return app

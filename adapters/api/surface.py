@@ -29,6 +29,7 @@ from domain.owner import Owner
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 
 MAX_RECALL: Final = 100
+MAX_QUERY_CHARS: Final = 2_000
 MAX_LIST_PAGE: Final = 500
 
 # Signal-with-start of a session's consolidation; answers the workflow id.
@@ -197,6 +198,13 @@ class AgentSurface:
         return self.governed.edit(
             scope.owner, belief_id, request_id=request_id, statement=statement, now=self.clock()
         )
+
+    def confirm(self, scope: Scope, reference: str, *, request_id: UUID) -> GovernedResult | None:
+        """The person says a formed belief (a guess, typically) is true: remembered in its place."""
+        belief_id = self._resolve(scope, reference)
+        if belief_id is None:
+            return None
+        return self.governed.confirm(scope.owner, belief_id, request_id=request_id, now=self.clock())
 
     def close(
         self, scope: Scope, reference: str, action: str, request_id: UUID | None

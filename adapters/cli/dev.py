@@ -162,6 +162,7 @@ async def _serve(
             raise RuntimeError(f"the HTTP API could not listen on 127.0.0.1:{api_port}")
         key = _dev_key(composition.key_store)
         console.print(f"HTTP API at http://127.0.0.1:{api_port} (docs at /docs)")
+        console.print(f"memory page at http://127.0.0.1:{api_port}/memory (sign in with a personal key)")
         console.print(f"development service key (tenant {DEV_TENANT}, pass user_id per call):")
         # Its own line, never wrapped: a developer copies it whole.
         console.print(key, soft_wrap=True)
@@ -186,6 +187,7 @@ def _api_server(composition: Composition, port: int) -> "InLoopServer":
         composition.agent_surface,
         composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
+        composition.alternatives.evidence,
     )
     return in_loop_server(app, "127.0.0.1", port)
 

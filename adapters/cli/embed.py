@@ -15,7 +15,8 @@ from rich.progress import (
 )
 
 from adapters.cli.memory import memory_app
-from adapters.composition import Composition
+from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded
 from adapters.embeddings.factory import embedder_for
 from domain.beliefs.embedding import EMBED_PAGE, embed_pending
 from domain.owner import Owner
@@ -39,6 +40,7 @@ def embed(
     principal: Annotated[
         str | None, typer.Option("--principal", help="... this principal's beliefs.")
     ] = None,
+    embedded: Embedded = False,
     page: Annotated[
         int, typer.Option("--page", min=1, max=2048, help="Beliefs per model call and write.")
     ] = EMBED_PAGE,
@@ -50,7 +52,7 @@ def embed(
     if backfill == (tenant is not None and principal is not None) or (tenant is None) != (principal is None):
         raise typer.BadParameter("give --backfill, or --tenant and --principal (one owner)")
     owner = None if backfill else Owner(tenant_id=str(tenant), principal_id=str(principal))
-    composition = Composition()
+    composition = database_composition(embedded)
     console = Console(stderr=True)
     try:
         embedder = embedder_for(composition.settings, model)

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from adapters.cli.db import Embedded, database_composition
-from adapters.cli.options import bounded_id
+from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded, bounded_id
 from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
 from domain.keys import DEFAULT_CEILING, ApiKey

@@ -2,7 +2,6 @@
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from typer.testing import CliRunner
 from adapters.cli.main import app
 from adapters.postgres.uow import PostgresStore
 from domain.owner import Owner
+from tests.ports import free_port
 
 pytestmark = pytest.mark.postgres
 
@@ -102,12 +102,6 @@ def test_worker_against_a_wrong_revision_refuses_clearly(create_database: Callab
     assert result.exit_code == 3
     assert "worker refused to start" in result.output
     assert "agent db upgrade" in result.output
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def agent_dev(tmp_path: Path, ui_port: int, api_port: int | None = None) -> list[str]:
