@@ -14,8 +14,8 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from adapters.cli.memory import memory_app
 from adapters.cli.db import database_composition
+from adapters.cli.memory import memory_app
 from adapters.cli.options import Embedded
 from adapters.embeddings.factory import embedder_for
 from domain.beliefs.embedding import EMBED_PAGE, embed_pending
