@@ -14,7 +14,8 @@ clauses), written after DEV and before any rule was changed on it, scored for to
 and its own distractor clauses), written and frozen before the bounded read and the contraction fix, scored
 for totals only; and HELDOUT3 (recall_heldout3.json, 62 pairs about a Texas owner-operator trucker, questions
 paraphrased so most share few or no words with their answer, "what should you call me?" for a name, and
-its own distractor clauses), written and frozen before recall by meaning, scored for totals only. Each JSON set is frozen by its .sha256 record (the
+its own distractor clauses), written and frozen before recall by meaning, scored for totals only (two of
+its questions were reworded after its first reading, results unread, as they repeated dev3's word for word). Each JSON set is frozen by its .sha256 record (the
 loader refuses an edited file).
 
 TARGETS are (subject, statement, question) triples written by hand; the question is phrased as a person
