@@ -22,6 +22,7 @@ from adapters.postgres.schema import (
     LATE_EVENTS_COLUMN,
     MATCH_KEYS_COLUMN,
     RECALL_SEARCH_COLUMN,
+    RECEIVED_AT_COLUMN,
     STAGE_METRICS_COLUMN,
     additive_columns,
 )
@@ -62,6 +63,7 @@ class PostgresStore:
         self._recall_search: bool | None = None
         self._late_events: bool | None = None
         self._formation_choices: bool | None = None
+        self._received_at: bool | None = None
         self._embeddings: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
@@ -72,6 +74,7 @@ class PostgresStore:
             and self._recall_search
             and self._late_events
             and self._formation_choices
+            and self._received_at
             and self._embeddings
         ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
@@ -82,6 +85,7 @@ class PostgresStore:
             self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
             self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
             self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
+            self._received_at = bool(self._received_at) or RECEIVED_AT_COLUMN in found
             self._embeddings = bool(self._embeddings) or EMBEDDINGS_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
@@ -91,6 +95,7 @@ class PostgresStore:
             with_recall_search=self._recall_search,
             with_late_events=self._late_events,
             with_formation_choices=self._formation_choices,
+            with_received_at=self._received_at,
             with_embeddings=self._embeddings,
         )
 
@@ -116,6 +121,7 @@ class PostgresUnitOfWork:
         with_recall_search: bool = True,
         with_late_events: bool = True,
         with_formation_choices: bool = True,
+        with_received_at: bool = True,
         with_embeddings: bool = True,
     ) -> None:
         self._engine = engine
@@ -126,13 +132,16 @@ class PostgresUnitOfWork:
         self._with_recall_search = with_recall_search
         self._with_late_events = with_late_events
         self._with_formation_choices = with_formation_choices
+        self._with_received_at = with_received_at
         self._with_embeddings = with_embeddings
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
         connection = self._engine.connect()
         self._connection = connection
-        self.events = PostgresSourceEvents(connection, with_late_events=self._with_late_events)
+        self.events = PostgresSourceEvents(
+            connection, with_late_events=self._with_late_events, with_received_at=self._with_received_at
+        )
         self.episodes = PostgresEpisodes(connection)
         self.beliefs = PostgresBeliefs(
             connection,

@@ -1,6 +1,7 @@
 """Call 3, prediction-error distillation: the coverage ledger, per-candidate judgment, local rendering."""
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -350,6 +351,32 @@ def _clause_fallback(trusted: list[SourceEvent], units: list[Clause]) -> list[Me
     return rescued
 
 
+def _units_citing(trusted: list[SourceEvent], units: list[Clause], cited: set[tuple[int, str]]) -> set[str]:
+    """The ids of the units some cited span lies inside: a span that is a whole unit is looked up, any
+    other is found by its occurrences in its event, each placed in its unit by bisection (near-linear,
+    where testing every span against every unit was quadratic in a long event)."""
+    whole = {(u.seq, u.text): u.id for u in units}
+    by_seq: dict[int, list[Clause]] = {}
+    for unit in units:
+        by_seq.setdefault(unit.seq, []).append(unit)
+    texts = {e.seq: e.text for e in trusted}
+    found: set[str] = set()
+    for seq, text in cited:
+        if (seq, text) in whole:
+            found.add(whole[(seq, text)])
+            continue
+        in_event = by_seq.get(seq, [])
+        event_text = texts.get(seq, "")
+        starts = [u.start for u in in_event]
+        at = event_text.find(text)
+        while at >= 0:
+            holder = bisect_right(starts, at) - 1
+            if holder >= 0 and at + len(text) <= in_event[holder].end:
+                found.add(in_event[holder].id)
+            at = event_text.find(text, at + 1)
+    return found
+
+
 def _fallback(
     ref: SegmentRef,
     trusted: list[SourceEvent],
@@ -360,7 +387,7 @@ def _fallback(
 ) -> StageResult:
     candidates = fallback_candidates(trusted)
     cited = {(s.seq, s.text) for c in candidates for s in c.evidence_spans}
-    formed = sum(any(seq == u.seq and text in u.text for seq, text in cited) for u in units)
+    formed = len(_units_citing(trusted, units, cited))
     coverage = {CoverageDisposition.FORMED: formed, CoverageDisposition.NOT_MEMORY: len(units) - formed}
     return StageResult(
         staged=DistillationDocument(

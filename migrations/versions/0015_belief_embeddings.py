@@ -1,7 +1,7 @@
 """Additive: recall by meaning, a vector beside each belief (pgvector) and the model that made it.
 
-Revision ID: 0014_belief_embeddings
-Revises: 0013_api_keys
+Revision ID: 0015_belief_embeddings
+Revises: 0014_event_received_at
 Create Date: 2026-12-04
 
 - the vector extension (pgvector; the embedded server's wheel and the compose image ship it);
@@ -22,8 +22,8 @@ import sqlalchemy as sa
 from alembic import op
 from pgvector.sqlalchemy import Vector
 
-revision: str = "0014_belief_embeddings"
-down_revision: str | Sequence[str] | None = "0013_api_keys"
+revision: str = "0015_belief_embeddings"
+down_revision: str | Sequence[str] | None = "0014_event_received_at"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
