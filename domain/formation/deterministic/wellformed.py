@@ -27,7 +27,8 @@ from domain.beliefs.wordnet import only_a_verb
 from domain.candidates import ClaimKind, Polarity
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.topic_words import RELATIVES
-from domain.formation.language import STOPWORDS
+from domain.formation.language import STOPWORDS, lemma
+from domain.formation.rendering import Aspect, Predicate
 
 
 class Verdict(StrEnum):
@@ -38,121 +39,88 @@ class Verdict(StrEnum):
 
 
 _WORD: Final = re.compile(r"[\w'’:-]+|[,;]")
-# Words a verb slot never holds: a parse that took one for the verb renders "User ands", "User buts".
-_NOT_VERBS: Final = frozenset(
-    {"and", "but", "or", "nor", "so", "yet", "in", "on", "at", "of", "for", "with", "to", "from", "by", "all"}
-    | {"both", "each", "sure", "gtg", "ttyl", "idk", "lol", "omg", "the", "a", "an", "not", "just", "also"}
-    | {"really", "too", "very", "because", "if", "than", "then", "there", "here", "yes"}
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Verbs that say nothing without an object or a place: "User goes every saturday morning."
+_PRO_VERBS: Final = _words("go do move meet come")
+_TIME_WORDS: Final = _words(
+    "every each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
+    " first too again also morning mornings night nights evening evenings afternoon afternoons day days week"
+    " weeks weekend weekends month months year years spring summer fall winter monday tuesday wednesday"
+    " thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january"
+    " february march april may june july august september october november december"
 )
-_DANGLING: Final = frozenset(
-    {"like", "and", "or", "but", "the", "a", "an", "to", "of", "with", "for", "at", "in", "on", "from", "by"}
-    | {"about", "than", "as", "because", "so", "my", "their", "his", "our", "its", "very", "really", "just"}
-    | {"if", "when", "that", "into", "is", "are", "was", "were", "be", "the", "some", "any", "every"}
+_FILLERS: Final = _words("actually literally really totally so just seriously honestly")
+_FLOATING: Final = _words("all both")
+# Words a verb slot never holds: a parse that took one for the verb renders "User ands", "User buts".
+_NOT_VERBS: Final = _words(
+    "and but or nor so yet in on at of for with to from by all both each sure gtg ttyl idk lol omg the a an"
+    " not just also really too very because if than then there here yes"
+)
+_DANGLING: Final = _words(
+    "like and or but the a an to of with for at in on from by about than as because so my their his our its"
+    " very really just if when that into is are was were be some any every"
 )
 # Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
-_TRAILING: Final = frozenset(
-    {"man", "dude", "bro", "girl", "lol", "haha", "lmao", "tho", "though", "actually", "btw"}
-)
-_DETERMINED: Final = frozenset({"a", "an", "the", "their", "my", "this", "that", "his", "her", "our"})
+_TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+_DETERMINED: Final = _words("a an the their my this that his her our")
 # Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
 _BOUNDARIES: Final = re.compile(r",|\s+and\s+|\s+(?:can|could|will|would)\s+(?:you|u)\b")
-_PRONOUNS: Final = frozenset({"it", "them", "him", "her", "this", "that", "these", "those", "one", "ones"})
-_TENS: Final = frozenset(
-    {"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred"}
+_PRONOUNS: Final = _words("it them him her this that these those one ones")
+_TENS: Final = _words("twenty thirty forty fifty sixty seventy eighty ninety hundred")
+_DEMONSTRATIVES: Final = _words("this that these those")
+_ADDRESSED: Final = _words("you your yours yourself u ya y'all ur")
+_MALE: Final = _words(
+    "son dad father brother husband boyfriend uncle grandpa grandfather nephew stepdad stepson boy grandson"
+    " papa pop fiance"
 )
-_DEMONSTRATIVES: Final = frozenset({"this", "that", "these", "those"})
-_ADDRESSED: Final = frozenset({"you", "your", "yours", "yourself", "u", "ya", "y'all", "ur"})
-_MALE: Final = frozenset(
-    {"son", "dad", "father", "brother", "husband", "boyfriend", "uncle", "grandpa", "grandfather", "nephew"}
-    | {"stepdad", "stepson", "boy", "grandson", "papa", "pop", "fiance"}
+_FEMALE: Final = _words(
+    "daughter mom mum mother sister wife girlfriend aunt grandma grandmother niece stepmom stepdaughter girl"
+    " granddaughter mama fiancee nan nana"
 )
-_FEMALE: Final = frozenset(
-    {"daughter", "mom", "mum", "mother", "sister", "wife", "girlfriend", "aunt", "grandma", "grandmother"}
-    | {"niece", "stepmom", "stepdaughter", "girl", "granddaughter", "mama", "fiancee", "nan", "nana"}
-)
+_PLURAL_KIN: Final = _words("kids children twins sons daughters parents boys girls grandkids grandchildren")
 _PERSONS: Final = _MALE | _FEMALE | RELATIVES
-_PREPOSITIONS: Final = frozenset({"in", "on", "at", "from", "to", "into", "near", "by", "inside", "outside"})
+# A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
+_PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
+_KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
 _WITH_USER: Final = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b", re.IGNORECASE)
-_PLURAL_KIN: Final = frozenset(
-    {
-        "kids",
-        "children",
-        "twins",
-        "sons",
-        "daughters",
-        "parents",
-        "boys",
-        "girls",
-        "grandkids",
-        "grandchildren",
-    }
-)
 _KIN: Final = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest)\s+)?(\w+)", re.IGNORECASE
 )
-# A noun phrase "it" can stand for: a determiner and one to three words up to a function word or a mark.
+# A noun phrase "it" can stand for: a determiner and one to three words up to a function word or a mark,
+# with the word before it (a preposition there rules it out).
 _PHRASE: Final = re.compile(
     r"(?:^|(?<=\s))(?:(\w+)\s+)?(my|our|a|an|the)\s+((?:[\w][\w-]*\s+){0,2}[\w][\w-]*)", re.IGNORECASE
 )
 # Words a noun phrase ends before: "a sourdough starter last week".
-_PHRASE_ENDS: Final = frozenset(
-    {"last", "next", "every", "each", "yesterday", "today", "tonight", "tomorrow"}
-)
+_PHRASE_ENDS: Final = _words("last next every each yesterday today tonight tomorrow")
 # Feelings and states of the moment ("so excited", "is doing well", "is good"): what a friend reacts with.
-_FEELINGS: Final = frozenset(
-    {"tired", "exhausted", "excited", "nervous", "relieved", "jealous", "sad", "happy", "glad", "thrilled"}
-    | {
-        "proud",
-        "sorry",
-        "scared",
-        "worried",
-        "stressed",
-        "anxious",
-        "upset",
-        "bored",
-        "annoyed",
-        "mad",
-        "angry",
-    }
-    | {"confused", "shocked", "surprised", "grateful", "thankful", "lucky", "blessed", "good", "well", "ok"}
-    | {"okay", "fine", "great", "alright", "awesome", "sure", "free", "ready", "busy", "hungry", "sleepy"}
-    | {
-        "freaking",
-        "stressing",
-        "dreading",
-        "panicking",
-        "managing",
-        "dying",
-        "crying",
-        "overwhelmed",
-        "psyched",
-    }
-    | {
-        "pumped",
-        "stoked",
-        "bummed",
-        "devastated",
-        "heartbroken",
-        "terrified",
-        "so",
-        "kind",
-        "honored",
-        "fried",
-    }
+_FEELINGS: Final = _words(
+    "tired exhausted excited nervous relieved jealous sad happy glad thrilled proud sorry scared worried"
+    " stressed anxious upset bored annoyed mad angry confused shocked surprised grateful thankful lucky"
+    " blessed good well ok okay fine great alright awesome sure free ready busy hungry sleepy freaking"
+    " stressing dreading panicking managing dying crying overwhelmed psyched pumped stoked bummed devastated"
+    " heartbroken terrified honored fried swamped slammed wiped"
 )
-_DEGREE: Final = frozenset(
-    {"so", "really", "super", "very", "pretty", "kinda", "just", "honestly", "totally", "already", "still"}
-    | {"also", "too", "little", "bit", "kind", "of", "sooo", "soo", "doing", "feeling", "not", "all"}
+_DEGREE: Final = _words(
+    "so really super very pretty kinda just honestly totally already still also too little bit kind of sooo"
+    " soo doing feeling not all"
 )
-_WEARY: Final = frozenset({"tired", "sick", "bored"})
+# Reactions whatever follows them: "so excited to start", "lucky to have places like".
+_MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
+_WEARY: Final = _words("tired sick bored")
 # A feeling word followed by one of these is a lasting trait or skill ("good at chess", "free of cancer").
-_LASTING_AFTER: Final = frozenset({"at", "with", "in", "into", "to"})
+_LASTING_AFTER: Final = _words("at with in into to")
 _LEAVING: Final = re.compile(
     r"^(?:has to|have to|gotta|got to|needs to|need to|should|must)\s+(?:go|run|head|leave|get going|get back|jump)\b"
 )
 _SOON: Final = re.compile(
-    r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|"
-    r"five|ten|fifteen|twenty|thirty|an hour|a sec)$"
+    r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
+    r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
 )
 _NOW: Final = re.compile(r"\b(?:today|tonight|tomorrow|right now|this (?:morning|afternoon|evening))$")
 _VAGUE_OBJECTS: Final = re.compile(
@@ -161,29 +129,12 @@ _VAGUE_OBJECTS: Final = re.compile(
 _VAGUE: Final = frozenset({"has no idea", "knows right", "knows", "thinks so", "guesses so", "hopes so"})
 # A finite verb that opens a clause of its own inside a statement, unless a subordinator or a coordinator
 # comes first ("since they were 12", "and it's").
-_FINITE: Final = frozenset(
-    {"is", "are", "was", "were", "am", "'s", "'re", "'ve", "'d", "'ll", "feels", "seems"}
-)
+_FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
 _PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
-_SUBJECT_PRONOUNS: Final = frozenset({"she", "he", "it", "i"})
-_JOINS: Final = frozenset(
-    {
-        "and",
-        "but",
-        "or",
-        "so",
-        "because",
-        "since",
-        "while",
-        "when",
-        "where",
-        "who",
-        "which",
-        "that",
-        "if",
-        "as",
-    }
-    | {"until", "till", "before", "after", "than", "though", "although", "whenever", "what", "how", "why"}
+_SUBJECT_PRONOUNS: Final = _words("she he it i")
+_JOINS: Final = _words(
+    "and but or so because since while when where who which that if as until till before after than though"
+    " although whenever what how why"
 )
 
 
@@ -191,6 +142,9 @@ def judge(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
     """The claim's verdict and the claim as it would be formed (its pronouns resolved, its tail cut). A
     pronoun points back into the user's own words: prefix, its clause up to the claim, first, then previous,
     the user's clause before."""
+    if _names_a_thing(claim.predicate.surface, prefix):
+        return Verdict.ILL_FORMED, claim
+    claim = _floated(claim)
     verdict, formed = _judged(claim, previous, prefix)
     if verdict is Verdict.FORMED:
         return verdict, formed
@@ -209,6 +163,29 @@ def judge(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
         ):
             return cut_verdict, cut
     return verdict, formed
+
+
+def _names_a_thing(surface: str, prefix: str) -> bool:
+    """ "backend roles mostly, Go and Python": a capitalized word inside a sentence read as the verb is a
+    name ("User goes Python.")."""
+    if not surface[:1].isupper() or not surface[1:].islower():  # "I", "TA" (an acronym) are no names
+        return False
+    at = prefix.rfind(surface)
+    before = prefix[:at].rstrip() if at > 0 else ""
+    return bool(before) and before[-1] not in '.!?:;"“(-'
+
+
+def _floated(claim: Claim) -> Claim:
+    """ "we all hate the closing shifts": a quantifier after the subject is no verb ("User alls hate ..."); the
+    word after it is."""
+    predicate = claim.predicate
+    if predicate.verb not in _FLOATING or not predicate.complement:
+        return claim
+    verb, _, rest = predicate.complement.partition(" ")
+    if not verb.isalpha() or verb.lower() in STOPWORDS:
+        return claim
+    floated = Predicate(lemma(verb.lower()), verb, Aspect.SIMPLE, rest)
+    return replace(claim, predicate=floated)
 
 
 def _judged(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
@@ -347,8 +324,23 @@ def _phrase(determiner: str, words: str) -> str | None:
 
 
 def _verdict(statement: str, claim: Claim) -> Verdict:
-    if claim.predicate.verb.lower() in _NOT_VERBS or claim.predicate.surface.lower() in _NOT_VERBS:
+    predicate = claim.predicate
+    if predicate.verb.lower() in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
         return Verdict.ILL_FORMED
+    complement = predicate.complement.lower().split()
+    if (
+        claim.holder == "User"
+        and predicate.verb in _PRO_VERBS
+        and complement
+        and all(w.strip(",.") in _TIME_WORDS for w in complement)
+    ):
+        return Verdict.ILL_FORMED  # "User goes every saturday morning.", "User moved in september."
+    if predicate.verb == "like" and complement and complement[0] in _FILLERS:
+        return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
+    if _KIN_TAIL.search(predicate.complement):
+        return (
+            Verdict.ILL_FORMED
+        )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
     body = statement.rstrip(".!?")
     words = [w.lower() for w in _WORD.findall(body)]
     if not words or words[-1] in _DANGLING or words[-1] in (",", ";"):
@@ -364,7 +356,7 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     rest = body[len("User ") :].lower() if body.startswith("User ") else ""
     if _momentary(rest):
         return Verdict.TRANSIENT
-    if rest in _VAGUE or _VAGUE_OBJECTS.match(" ".join(rest.split()[1:])):
+    if rest in _VAGUE or _VAGUE_OBJECTS.match(" ".join(rest.split()[1:])) or "nothing much" in rest:
         return Verdict.NOT_MEMORY
     return Verdict.FORMED
 
@@ -376,6 +368,7 @@ def _momentary(rest: str) -> bool:
     words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
     if not words:
         return False
+    # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
     if words[0] not in ("is", "was"):
         return False
     for at, word in enumerate(words[1:], start=1):
@@ -383,7 +376,7 @@ def _momentary(rest: str) -> bool:
             following = words[at + 1] if at + 1 < len(words) else ""
             if word in _WEARY and following == "of":
                 return False  # "so tired of their commute": a lasting complaint
-            return following not in _LASTING_AFTER or word in ("excited", "sorry", "proud", "happy", "so")
+            return following not in _LASTING_AFTER or word in _MOMENTARY_ANYWAY
         if word not in _DEGREE:
             return False
     return False
