@@ -21,7 +21,13 @@ from domain.episodes import IntegratedEpisode
 from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.formation.anticipation import cue_memory
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.former import clause_claims, fallback_candidates
+from domain.formation.deterministic.former import (
+    clause_claims,
+    fallback_candidates,
+    fallback_formation,
+    withheld_counts,
+)
+from domain.formation.deterministic.wellformed import Verdict
 from domain.formation.equivalence import negated, represents, same_claim
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.integration import trusted_events
@@ -358,10 +364,23 @@ def _fallback(
     failure: FailureClass,
     reason: str,
 ) -> StageResult:
-    candidates = fallback_candidates(trusted)
+    formation = fallback_formation(trusted)
+    candidates = formation.candidates
     cited = {(s.seq, s.text) for c in candidates for s in c.evidence_spans}
-    formed = sum(any(seq == u.seq and text in u.text for seq, text in cited) for u in units)
-    coverage = {CoverageDisposition.FORMED: formed, CoverageDisposition.NOT_MEMORY: len(units) - formed}
+    transient = {
+        (seq, text) for (seq, text), v in formation.clause_verdicts.items() if v is Verdict.TRANSIENT
+    }
+    coverage = dict.fromkeys(
+        (CoverageDisposition.FORMED, CoverageDisposition.TRANSIENT, CoverageDisposition.NOT_MEMORY), 0
+    )
+    for unit in units:
+        if any(seq == unit.seq and text in unit.text for seq, text in cited):
+            coverage[CoverageDisposition.FORMED] += 1
+        elif any(seq == unit.seq and text in unit.text for seq, text in transient):
+            # The former read a reaction or a state of the moment here: the provider's "transient".
+            coverage[CoverageDisposition.TRANSIENT] += 1
+        else:
+            coverage[CoverageDisposition.NOT_MEMORY] += 1
     return StageResult(
         staged=DistillationDocument(
             candidates=tuple(candidates), coverage={k: v for k, v in coverage.items() if v}
@@ -372,6 +391,6 @@ def _fallback(
             StageOutcome.FALLBACK,
             answer,
             failure=failure,
-            counts={"candidates": len(candidates), f"invalid.{reason}": 1},
+            counts={"candidates": len(candidates), f"invalid.{reason}": 1, **withheld_counts(formation)},
         ),
     )

@@ -503,6 +503,11 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     return FallbackFormation(candidates, withheld, clause_verdicts)
 
 
+def withheld_counts(formation: FallbackFormation) -> dict[str, int]:
+    """The stage-metric counts of what the former read and did not form, by verdict ("withheld.transient")."""
+    return {f"withheld.{verdict.value}": n for verdict, n in sorted(formation.withheld.items()) if n}
+
+
 def _prefix(clause: str, complement: str) -> str:
     """The clause up to the claim's complement, where a pronoun of the complement may point back to (all of
     it when the complement is not a slice of it)."""
