@@ -38,6 +38,7 @@ class Verdict(StrEnum):
     NOT_MEMORY = "not_memory"
 
 
+_TYPED: Final = re.compile(r"[A-Za-z]+")
 _WORD: Final = re.compile(r"[\w'’:-]+|[,;]")
 
 
@@ -131,6 +132,10 @@ _VAGUE: Final = frozenset({"has no idea", "knows right", "knows", "thinks so", "
 # comes first ("since they were 12", "and it's").
 _FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
 _PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
+_OPENING_ADVERBS: Final = _words(
+    "often usually always never sometimes still also just really no likely even rarely generally mostly only"
+    " now already finally actually"
+)
 _SUBJECT_PRONOUNS: Final = _words("she he it i")
 _JOINS: Final = _words(
     "and but or so because since while when where who which that if as until till before after than though"
@@ -142,7 +147,7 @@ def judge(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
     """The claim's verdict and the claim as it would be formed (its pronouns resolved, its tail cut). A
     pronoun points back into the user's own words: prefix, its clause up to the claim, first, then previous,
     the user's clause before."""
-    if _names_a_thing(claim.predicate.surface, prefix):
+    if _names_a_thing(claim.predicate.verb, prefix):
         return Verdict.ILL_FORMED, claim
     claim = _floated(claim)
     verdict, formed = _judged(claim, previous, prefix)
@@ -165,14 +170,17 @@ def judge(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
     return verdict, formed
 
 
-def _names_a_thing(surface: str, prefix: str) -> bool:
+def _names_a_thing(verb: str, prefix: str) -> bool:
     """ "backend roles mostly, Go and Python": a capitalized word inside a sentence read as the verb is a
     name ("User goes Python.")."""
-    if not surface[:1].isupper() or not surface[1:].islower():  # "I", "TA" (an acronym) are no names
-        return False
-    at = prefix.rfind(surface)
-    before = prefix[:at].rstrip() if at > 0 else ""
-    return bool(before) and before[-1] not in '.!?:;"“(-'
+    for typed in reversed(_TYPED.findall(prefix)):
+        if lemma(typed.lower()) != verb:
+            continue
+        if not typed[:1].isupper() or not typed[1:].islower():  # "I", "TA" (an acronym) are no names
+            return False
+        before = prefix[: prefix.rfind(typed)].rstrip()
+        return bool(before) and before[-1] not in '.!?:;"“(-'
+    return False
 
 
 def _floated(claim: Claim) -> Claim:
@@ -386,9 +394,9 @@ def _spliced(words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
-    # A statement whose second word is not finite ("User often feels", "User no longer is") has its finite
-    # verb still to come.
-    own = 0 if words[0] != "user's" and len(words) > 1 and words[1] in _FINITE else 1
+    # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
+    # come; "User grew up ..." has had it.
+    own = 1 if words[0] == "user's" or len(words) > 1 and words[1] in _OPENING_ADVERBS else 0
     joined = False
     for at in range(2, len(words)):
         word = words[at]
