@@ -75,12 +75,16 @@ def _files(part: Part) -> tuple[Path, Path]:
     return HERE / f"{part}.events.jsonl", HERE / f"{part}.gold.jsonl"
 
 
+def recorded(part: Part) -> dict[str, str]:
+    """The part's frozen record: file name -> sha256."""
+    lines = (HERE / f"{part}.sha256").read_text("utf-8").splitlines()
+    return {name: digest for digest, name in (line.split() for line in lines if line)}
+
+
 def _check(part: Part) -> None:
-    recorded = dict(
-        reversed(line.split()) for line in (HERE / f"{part}.sha256").read_text("utf-8").splitlines() if line
-    )
+    frozen = recorded(part)
     for path in _files(part):
-        if hashlib.sha256(path.read_bytes()).hexdigest() != recorded.get(path.name):
+        if hashlib.sha256(path.read_bytes()).hexdigest() != frozen.get(path.name):
             raise PartDigestMismatch(f"precision part {part}: {path.name} does not match its sha256 record")
 
 

@@ -15,7 +15,7 @@ def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
 
 
 def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(precision, "_files", lambda part: (precision.HERE / "dev.gold.jsonl",) * 2)
+    monkeypatch.setattr(precision, "recorded", lambda part: {"dev.events.jsonl": "0" * 64})
     with pytest.raises(PartDigestMismatch):
         load(Part.DEV)
 
