@@ -189,7 +189,8 @@ class Composition:
         # Said once, at start-up; content-free (versions, file names, reason codes).
         log.log(
             logging.WARNING if decision.policy is None else logging.INFO,
-            "formation policy selection: %s",
+            "%s (formation policy selection: %s)",
+            decision.summary(),
             decision.explanation(),
             extra={"selection": decision.audit_details()},
         )

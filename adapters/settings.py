@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     worker_deployment_name: str = DEFAULT_DEPLOYMENT_NAME
     worker_versioning: bool = Field(
         default=False,
-        description="route workflow tasks by deployment version (Worker Versioning); see the README's rollout",
+        description="route workflow tasks by deployment version (Worker Versioning); see docs/operations/worker-versioning.md",
     )
     build_commit: str | None = Field(
         default=None, description="the source commit the image was built from; part of the worker's build id"

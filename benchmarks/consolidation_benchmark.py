@@ -36,7 +36,7 @@ are about 0.8 of before, against 0.5 and 0.6 asked.
 With --floor (five runs, L = 1 s, 1 and 2 workers, load average 0.3-4.6), CPU ms per consolidation: real code
 110-172 (worker 48-76, Temporal 54-84, PostgreSQL 8-13); floor 71-120 (worker 21-37, Temporal 50-83), 0.59-0.85
 of the real code beside it; floor-no-child 43-72; floor-bare 44-61. The shape alone costs about the 100 ms
-goal; README, "The floor".
+goal; docs/evaluation/capacity.md, "The floor".
 """
 
 import argparse

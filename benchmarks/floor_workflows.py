@@ -1,7 +1,7 @@
 """Floor workflows: the shape of one consolidation with nothing inside it, for the consolidation benchmark.
 
 What a consolidation of a one-segment session costs Temporal and the worker is set by its shape, not only by
-the code inside it. These workflows keep the real shape (DESIGN.md: a session workflow started by
+the code inside it. These workflows keep the real shape (docs/design.md: a session workflow started by
 signal-with-start "idle", one FormSegment child per planned segment, exactly three provider activities per
 segment, the store steps as local activities, the search attributes set at start and the outcome upserted)
 with the same names, timeouts and retry policies, but no store, no provider and no domain code: every

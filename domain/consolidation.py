@@ -18,7 +18,7 @@ from uuid import UUID, uuid5
 from domain.beliefs.commit import CommitReport
 from domain.formation.stage_results import StageReport
 from domain.owner import Owner
-from domain.telemetry import ConsolidationRun, RunOutcome, Stage, StageOutcome
+from domain.telemetry import ConsolidationRun, FailureClass, RunOutcome, Stage, StageOutcome
 
 MAX_BATCH_EVENTS: Final = 4096
 # Bounds one round's history (about 8 events per segment) and the text one load_batch reads.
@@ -72,11 +72,17 @@ def summarize_round(
     for report in stage_reports:
         if report.outcome is StageOutcome.FALLBACK and report.stage not in fallback_stages:
             fallback_stages.append(report.stage)
+    # A stage that formed deterministically because no provider policy is active did what it was configured
+    # to do: only a provider call that was attempted or planned and failed makes the round a fallback.
+    provider_fell_back = any(
+        report.outcome is StageOutcome.FALLBACK and report.failure_class is not FailureClass.NOT_CONFIGURED
+        for report in stage_reports
+    )
     if poisoned:
         outcome = RunOutcome.POISONED
     elif not commits:
         outcome = RunOutcome.NOTHING_TO_DO
-    elif fallback_stages:
+    elif provider_fell_back:
         outcome = RunOutcome.COMPLETED_WITH_FALLBACK
     else:
         outcome = RunOutcome.COMPLETED

@@ -111,7 +111,8 @@ async def _serve(
     installed = await install_retirement_schedule(client, task_queue=DEFAULT_TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
     ports = composition.worker_ports
-    console.print(f"formation: {escape(composition.activation.explanation())}")
+    console.print(escape(composition.activation.summary()))
+    console.print(f"details: {escape(composition.activation.explanation())}", style="dim")
     with activity_executor() as executor:
         worker = build_worker(client, ports, executor, task_queue=DEFAULT_TASK_QUEUE, graceful_shutdown_s=5)
 

@@ -32,6 +32,7 @@ def policy(
     if as_json:
         document = {
             **decision.audit_details(),
+            "summary": decision.summary(),
             "verdicts": [v.model_dump(mode="json") for v in decision.verdicts],
         }
         typer.echo(json.dumps(document, sort_keys=True))
@@ -56,5 +57,6 @@ def policy(
         artifacts.add_row("none", "", "", "")
     console.print(artifacts)
     pin = settings.formation_policy_pin or "none"
-    console.print(f"mode {decision.mode.value}, pin {pin}: {escape(decision.explanation())}")
+    console.print(escape(decision.summary()))
+    console.print(f"details: mode {decision.mode.value}, pin {pin}: {escape(decision.explanation())}")
     raise typer.Exit(1 if decision.refused else 0)

@@ -18,8 +18,7 @@ SQLITE_PRAGMAS = ("journal_mode=wal", "synchronous=normal")
 # Eager activity execution: an activity scheduled on the completing worker's own task queue starts in the
 # workflow task's completion response (the SDK asks for it when an activity slot is free) instead of through
 # a matching poll, which costs the server and the worker CPU for every activity task. The dev server
-# (Server 1.32) does not enable it by itself; a production cluster's setting is its operator's (README
-# "Capacity model").
+# (Server 1.32) does not enable it by itself; a production cluster's setting is its operator's (docs/evaluation/capacity.md).
 DYNAMIC_CONFIG = ("system.enableActivityEagerExecution=true",)
 
 

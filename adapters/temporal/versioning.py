@@ -8,7 +8,7 @@ Every workflow type is then auto-upgrade: a running execution moves to the curre
 workflow task, so a change must replay the histories the replay tests keep for every type (or be gated
 with `workflow.patched`). Pinning is not declared per type on `@workflow.defn`: the server refuses a
 workflow task that names a behaviour from a worker that is not versioned, which every dev, test and
-unversioned production worker is. The README's "Operating in production" section has the rollout.
+unversioned production worker is. docs/operations/worker-versioning.md has the rollout.
 """
 
 from importlib.metadata import PackageNotFoundError, version

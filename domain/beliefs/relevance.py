@@ -55,8 +55,7 @@ counted as half a term or none, or the subject's words as extra weight: dev2 0.9
 inflection of a query word searched too ("swim": "swam", "swum"): no change on dev or dev2, dev3 0.750 against
 0.766 without (in the scoring harness). WordNet relatives counted as plain family words (not ranked below
 the word itself): dev2 0.955 -> 0.910, dev3 0.844 -> 0.828; every sense instead of the frequent ones, the
-same; also hypernyms, verb troponyms and similar adjectives: dev 0.964, dev2 0.881, dev3 0.781 (README,
-"WordNet"). A misspelt word's corrections expanded with their WordNet relatives too ("phnoe": "phone" and
+same; also hypernyms, verb troponyms and similar adjectives: dev 0.964, dev2 0.881, dev3 0.781 (docs/evaluation/recall-relevance.md). A misspelt word's corrections expanded with their WordNet relatives too ("phnoe": "phone" and
 so "call"; in-memory store): fused unchanged on every dev set (dev-typos was already 1.0), the same matches
 in retrieval@3 order lower (dev-typos 0.618 -> 0.582, dev4 0.500 -> 0.484). A query word's compounds (an
 English word made of it and another English word: "back": "backyard") searched as relatives: dev2 0.955 ->

@@ -191,6 +191,53 @@ class ActivationDecision(_Frozen):
         lead = f"{judged} required but not evidenced" if self.refused else "deterministic formation"
         return f"{lead}: {why}" + (f"; {details}" if details else "")
 
+    def summary(self) -> str:
+        """What forms memories now and what to do to change it, in plain words for the person running the
+        service; explanation() carries the reference design's terms and the per-artifact details."""
+        running = self.running
+        key = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(running.provider, "its API key")
+        evaluate = (
+            f"RUN_LIVE_MODEL_TESTS=1 agent eval memory-distillation --model-policy {running.model_policy} "
+            "--output evidence.json, then MEMORY_EVIDENCE_PATH=evidence.json"
+        )
+        if self.refused:
+            judged = self.pin or FORMATION_9
+            return (
+                f"MEMORY_FORMATION_MODE=required asks for {judged}, and no evaluation of {judged} on this "
+                f"release matches the configured model, so a worker will not start. To start anyway, set "
+                f"MEMORY_FORMATION_MODE=auto (memories are then formed by the built-in rule-based former); to "
+                f"evaluate your model: {evaluate}."
+            )
+        if self.policy is not None:
+            return (
+                f"Memories are formed by {running.provider} {running.model} ({self.policy}), evaluated on this "
+                f"release (evidence: {self.artifact})."
+            )
+        lead = "Memories are formed by the built-in rule-based former"
+        if self.reason is SelectionReason.MODE_OFF:
+            return f"{lead}: MEMORY_FORMATION_MODE is off. To use an evaluated provider model, set it to auto."
+        if self.reason is SelectionReason.CORPORA_MISSING:
+            return (
+                f"{lead}: this installation does not ship the evaluation sets, so no provider model can be "
+                "evaluated or activated. Install from the project's source tree to evaluate one."
+            )
+        if self.reason is SelectionReason.PROVIDER_NOT_CONFIGURED:
+            return (
+                f"{lead}: {running.provider} {running.model} has been evaluated on this release, but {key} "
+                f"is not set. Set {key} to use it."
+            )
+        if self.reason is SelectionReason.PINNED_POLICY_UNEVIDENCED:
+            return (
+                f"{lead}: AGENT_MEMORY_FORMATION_POLICY_PIN holds {self.pin}, which has not been evaluated on "
+                f"this release with the configured model. Unset the pin, or evaluate your model: {evaluate}."
+            )
+        why = (
+            "no provider model has been evaluated for this release"
+            if not self.verdicts
+            else f"no evaluation on this release matches the configured model ({running.provider} {running.model})"
+        )
+        return f"{lead}; {why}. To use yours ({key} set): {evaluate}."
+
     @property
     def _unverified(self) -> bool:
         return any(v.build_ref_unverified for v in self.verdicts if v.name == self.artifact)
@@ -211,7 +258,7 @@ class ActivationDecision(_Frozen):
 
     def require(self) -> None:
         if self.refused:
-            raise ActivationRefused(self.explanation())
+            raise ActivationRefused(f"{self.summary()} ({self.explanation()})")
 
 
 def judge(

@@ -3,7 +3,7 @@
 The publishing run replays recorded extraction answers that are the gold (tests/gold_answers.py) priced as
 the balanced memory model, so the one-call path, the merge with the deterministic fallback and the real
 commit run end to end without a network. Its set leaves out the cases whose gold the current runtime does
-not keep whole; those are measured findings (README, "Evaluating formation"), not publication rules:
+not keep whole; those are measured findings (docs/evaluation/formation-evidence.md), not publication rules:
 - the fallback's wording of a claim is richer and wins the merge under its own kind and key (nurse
   shifts, house extension, husband's course);
 - "I stopped eating meat" makes the whole comma-spliced utterance a correction, so the extractor rejects

@@ -69,6 +69,9 @@ def test_api_key_and_no_artifact_forms_deterministically_and_says_so_once(
     assert ports.activation is not None and ports.activation.label == "deterministic"
     said = [r for r in caplog.records if "formation policy selection" in r.getMessage()]
     assert len(said) == 1 and "deterministic formation" in said[0].getMessage()
+    # In plain words first: what forms memories now, and the command that evaluates a model.
+    assert said[0].getMessage().startswith("Memories are formed by the built-in rule-based former")
+    assert "agent eval memory-distillation --model-policy balanced" in said[0].getMessage()
     [audit] = selection_audits(store)
     # The tree ships its corpora (evals/capability) but no artifact.
     assert audit["chosen_policy"] == "deterministic" and audit["reason"] == "no_evidenced_policy"
@@ -87,6 +90,9 @@ def test_agent_worker_formation_mode_required_refuses_to_start(monkeypatch: pyte
     result = CliRunner().invoke(app, ["worker", "--formation-mode", "required"])
     assert result.exit_code == 4
     assert "worker refused to start" in result.output and "no formation@9 artifact found" in result.output
+    # What to do, in plain words: the way to start anyway and the command that evaluates a model.
+    assert "set MEMORY_FORMATION_MODE=auto" in result.output
+    assert "agent eval memory-distillation" in result.output
 
 
 def test_a_matching_artifact_builds_the_provider(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,6 +119,24 @@ def test_agent_memory_policy_prints_the_tuple_and_why() -> None:
     assert result.exit_code == 0
     assert "nemori-assisted-v1" in result.output and "compiled_policy_version" in result.output
     assert "deterministic formation" in result.output
+    assert "Memories are formed by the built-in rule-based former" in result.output
+
+
+def test_plain_words_say_what_to_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    off = composition(InMemoryStore(), memory_formation_mode=FormationMode.OFF).activation
+    assert off.summary() == (
+        "Memories are formed by the built-in rule-based former: MEMORY_FORMATION_MODE is off. "
+        "To use an evaluated provider model, set it to auto."
+    )
+    with_evidence(monkeypatch)
+    monkeypatch.delenv("OPENAI_API_KEY")
+    unkeyed = composition(InMemoryStore()).activation
+    assert unkeyed.reason.value == "provider_not_configured"
+    assert unkeyed.summary().endswith("but OPENAI_API_KEY is not set. Set OPENAI_API_KEY to use it.")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    evidenced = composition(InMemoryStore()).activation
+    assert evidenced.summary().startswith("Memories are formed by openai ")
+    assert "(formation@9), evaluated on this release (evidence: memory-distillation.json)" in evidenced.summary()
 
 
 def test_settings_default_to_auto_without_a_pin_and_refuse_an_unknown_pin(

@@ -21,7 +21,7 @@ from workflows.consolidate_session import session_workflow_id
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
-# DESIGN.md: exactly three provider calls per planned segment, one activity each.
+# docs/design.md: exactly three provider calls per planned segment, one activity each.
 STAGES = ["integrate_episodes", "anticipate", "distill"]
 
 

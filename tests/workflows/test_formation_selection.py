@@ -1,5 +1,6 @@
 """What a worker's activation chose shows in its workflows: with no provider policy, FormationPolicy=
-"deterministic" on the session and its segments and formation@9's pipeline in the records; with formation@10,
+"deterministic" on the session and its segments, formation@9's pipeline in the records and a normal completion
+(not a fallback: no provider call failed); with formation@10,
 each segment is one child whose history schedules the one extract activity, then commits (a local activity)."""
 
 import uuid
@@ -18,19 +19,19 @@ from domain.policy.activation import (
     select_formation_policy,
 )
 from domain.policy.versions import FORMATION_9, FORMATION_10
-from domain.telemetry import FailureClass, Stage, StageOutcome
+from domain.telemetry import FailureClass, RunOutcome, Stage, StageOutcome
 from tests.evidence_builders import CORPORA, RUNNING, formation
 from tests.workflows.conversations import NAMES, conversation, plausible_answer
 from tests.workflows.harness import Harness, local_activities, scheduled_activities
 from tests.workflows.support import OWNER, append, by_workflow_type, consolidate, histories
-from workflows.search_attributes import FORMATION_POLICY
+from workflows.search_attributes import CONSOLIDATION_OUTCOME, FORMATION_POLICY
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
 NO_CORPORA = ShippedCorpora(corpus_digest=None, holdout_digest=None, formation_corpus_digest=None)
 
 
-def test_deterministic_selection_shows_in_the_search_attribute(
+def test_deterministic_selection_shows_in_the_search_attribute_and_completes_normally(
     harness: Harness, store: PostgresStore
 ) -> None:
     decision = select_formation_policy(
@@ -42,22 +43,30 @@ def test_deterministic_selection_shows_in_the_search_attribute(
     with harness.worker(WorkerPorts(store, None, activation=decision)) as worker:
         summary = consolidate(harness, worker.task_queue, session)
 
-        async def attributes() -> list[str | None]:
-            values: list[str | None] = []
+        async def attributes() -> tuple[list[str | None], list[str | None]]:
+            policies: list[str | None] = []
+            outcomes: list[str | None] = []
             async for execution in harness.client.list_workflows(f'TaskQueue = "{worker.task_queue}"'):
                 described = await harness.client.get_workflow_handle(execution.id).describe()
-                values.append(described.typed_search_attributes.get(FORMATION_POLICY))
-            return values
+                policies.append(described.typed_search_attributes.get(FORMATION_POLICY))
+                if execution.id.startswith("consolidate/"):
+                    outcomes.append(described.typed_search_attributes.get(CONSOLIDATION_OUTCOME))
+            return policies, outcomes
 
-        shown = harness.run(attributes())
+        shown, outcomes = harness.run(attributes())
 
     assert summary.last_round is not None and summary.last_round.segment_count >= 1
     assert shown and set(shown) == {"deterministic"}
+    assert summary.last_round.outcome is RunOutcome.COMPLETED
+    assert outcomes == ["completed"]
     with store() as uow:
         [run] = uow.runs.for_session(OWNER, session)
     assert run.formation_policy == FORMATION_9
+    assert run.outcome is RunOutcome.COMPLETED
     assert run.provider_call_count == 0
     assert {m.failure_class for m in run.stage_metrics} == {FailureClass.NOT_CONFIGURED}
+    # The audit still says which stages formed deterministically.
+    assert run.fallback_stages
 
 
 def test_a_formation10_segment_is_one_extract_then_commit(harness: Harness, store: PostgresStore) -> None:

@@ -574,7 +574,7 @@ def test_exhausted_repass_is_listable_by_query_and_retried_from_its_input(
         with pytest.raises(ValueError):
             state_query('exhausted" OR WorkflowType="ConsolidateSession')
 
-        # The operator's commands, as documented in the README.
+        # The operator's commands, as documented in docs/operations/repasses.md.
         cli = subprocess.run(
             [
                 temporal_cli(),

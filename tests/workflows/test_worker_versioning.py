@@ -1,5 +1,5 @@
 """Worker Versioning: a worker registers its deployment name and build id, and with versioning on a
-consolidation runs once that build is made current (the rollout the README describes)."""
+consolidation runs once that build is made current (the rollout docs/operations/worker-versioning.md describes)."""
 
 import time
 import uuid
