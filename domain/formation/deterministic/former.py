@@ -464,7 +464,9 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
                     claims = [*answer_claims(question, clause.text), *claims]
             kept = 0
             for read in claims:
-                verdict, claim = judge(read, previous, _prefix(clause.text, read.predicate.complement))
+                verdict, claim, statement = judge(
+                    read, previous, _prefix(clause.text, read.predicate.complement)
+                )
                 if verdict is not Verdict.FORMED:
                     withheld[verdict] += 1
                     span = (event.seq, clause.text)
@@ -472,7 +474,6 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
                         clause_verdicts[span] = verdict
                     continue
                 kept += 1
-                statement = claim.statement()
                 key = (claim.polarity.value, statement)
                 entry = merged.get(key)
                 if entry is None:

@@ -21,7 +21,7 @@ before it stands ("User grew up in Somerville, moving to Jersey feels like betra
 import re
 from dataclasses import replace
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from domain.beliefs.wordnet import only_a_verb
 from domain.candidates import ClaimKind, Polarity
@@ -39,6 +39,9 @@ class Verdict(StrEnum):
 
 
 _TYPED: Final = re.compile(r"[A-Za-z]+")
+_VERB_REACH: Final = 40
+_INNER_CAPITAL: Final = re.compile(r"[^.!?\s]\s+[A-Z][a-z]")
+_PRONOUN_HINT: Final = re.compile(r"\b(?:it|them|him|her|this|that|these|those|ones?)\b", re.IGNORECASE)
 _WORD: Final = re.compile(r"[\w'’:-]+|[,;]")
 
 
@@ -123,6 +126,8 @@ _SOON: Final = re.compile(
     r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
     r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
 )
+_OBLIGED: Final = ("has to", "have to", "gotta", "got to", "needs to", "need to", "should", "must")
+_NOW_ENDS: Final = ("today", "tonight", "tomorrow", "now", "morning", "afternoon", "evening")
 _NOW: Final = re.compile(r"\b(?:today|tonight|tomorrow|right now|this (?:morning|afternoon|evening))$")
 _VAGUE_OBJECTS: Final = re.compile(
     r"^(?:(?:other|some|sad|random)\s+)?(?:things|stuff|some|something|nothing much)$"
@@ -143,37 +148,43 @@ _JOINS: Final = _words(
 )
 
 
-def judge(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
-    """The claim's verdict and the claim as it would be formed (its pronouns resolved, its tail cut). A
-    pronoun points back into the user's own words: prefix, its clause up to the claim, first, then previous,
-    the user's clause before."""
+class Judged(NamedTuple):
+    verdict: Verdict
+    claim: Claim  # as it would be formed: its pronouns resolved, its tail cut
+    statement: str  # the claim's rendered statement
+
+
+def judge(claim: Claim, previous: str, prefix: str) -> Judged:
+    """The claim's verdict, the claim as it would be formed and its statement. A pronoun points back into
+    the user's own words: prefix, its clause up to the claim, first, then previous, the user's clause
+    before."""
     if _names_a_thing(claim.predicate.verb, prefix):
-        return Verdict.ILL_FORMED, claim
+        return Judged(Verdict.ILL_FORMED, claim, "")
     claim = _floated(claim)
-    verdict, formed = _judged(claim, previous, prefix)
-    if verdict is Verdict.FORMED:
-        return verdict, formed
+    judged = _judged(claim, previous, prefix)
+    if judged.verdict is Verdict.FORMED:
+        return judged
     complement = claim.predicate.complement
     # A tail that spoils a statement standing without it is cut: "..., their third one", "... and my
     # granddaughter set this up for me", "... on friday can u quiz me".
     for boundary in reversed(list(_BOUNDARIES.finditer(complement))):
         head = complement[: boundary.start()].rstrip()
-        cut_verdict, cut = _judged(
-            replace(claim, predicate=replace(claim.predicate, complement=head)), previous, prefix
-        )
-        if (
-            cut_verdict is Verdict.FORMED
-            or verdict is Verdict.ILL_FORMED
-            and cut_verdict is not Verdict.ILL_FORMED
+        cut = _judged(replace(claim, predicate=replace(claim.predicate, complement=head)), previous, prefix)
+        if cut.verdict is Verdict.FORMED or (
+            judged.verdict is Verdict.ILL_FORMED and cut.verdict is not Verdict.ILL_FORMED
         ):
-            return cut_verdict, cut
-    return verdict, formed
+            return cut
+    return judged
 
 
 def _names_a_thing(verb: str, prefix: str) -> bool:
     """ "backend roles mostly, Go and Python": a capitalized word inside a sentence read as the verb is a
     name ("User goes Python.")."""
-    for typed in reversed(_TYPED.findall(prefix)):
+    # The verb ends the prefix: its last few words are enough, and most prefixes hold no capital inside.
+    start = max(0, len(prefix) - _VERB_REACH)
+    if _INNER_CAPITAL.search(prefix, start) is None:
+        return False
+    for typed in reversed(_TYPED.findall(prefix, start)):
         if lemma(typed.lower()) != verb:
             continue
         if not typed[:1].isupper() or not typed[1:].islower():  # "I", "TA" (an acronym) are no names
@@ -196,17 +207,21 @@ def _floated(claim: Claim) -> Claim:
     return replace(claim, predicate=floated)
 
 
-def _judged(claim: Claim, previous: str, prefix: str) -> tuple[Verdict, Claim]:
+def _judged(claim: Claim, previous: str, prefix: str) -> Judged:
     resolved = _resolved(claim, previous, prefix)
     if resolved is None:
-        return Verdict.ILL_FORMED, claim
-    return _verdict(resolved.statement(), resolved), resolved
+        return Judged(Verdict.ILL_FORMED, claim, "")
+    statement = resolved.statement()
+    return Judged(_verdict(statement, resolved), resolved, statement)
 
 
 def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     """The claim with a trailing word to the listener taken off and each object pronoun replaced by its
     exact referent; None when a pronoun's referent is not exact."""
     complement = claim.predicate.complement
+    last = complement[complement.rfind(" ") + 1 :].lower().strip(",.!?")
+    if last not in _TRAILING and _PRONOUN_HINT.search(complement) is None:
+        return claim  # most claims: nothing to resolve or take off
     words = complement.split()
     # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
     determined = bool(words) and words[0].lower() in _DETERMINED
@@ -333,52 +348,50 @@ def _phrase(determiner: str, words: str) -> str | None:
 
 def _verdict(statement: str, claim: Claim) -> Verdict:
     predicate = claim.predicate
-    if predicate.verb.lower() in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
+    verb = predicate.verb
+    if verb in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
         return Verdict.ILL_FORMED
-    complement = predicate.complement.lower().split()
-    if (
-        claim.holder == "User"
-        and predicate.verb in _PRO_VERBS
-        and complement
-        and all(w.strip(",.") in _TIME_WORDS for w in complement)
-    ):
-        return Verdict.ILL_FORMED  # "User goes every saturday morning.", "User moved in september."
-    if predicate.verb == "like" and complement and complement[0] in _FILLERS:
-        return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
-    if _KIN_TAIL.search(predicate.complement):
+    if verb in _PRO_VERBS or verb == "like":
+        complement = predicate.complement.lower().split()
+        # "User goes every saturday morning.", "User moved in september.": no object, only a time.
+        timed_only = complement and all(w.strip(",.") in _TIME_WORDS for w in complement)
+        if claim.holder == "User" and verb in _PRO_VERBS and timed_only:
+            return Verdict.ILL_FORMED
+        if verb == "like" and complement and complement[0] in _FILLERS:
+            return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
+    if "," in predicate.complement and _KIN_TAIL.search(predicate.complement):
         return (
             Verdict.ILL_FORMED
         )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
-    body = statement.rstrip(".!?")
-    words = [w.lower() for w in _WORD.findall(body)]
-    if not words or words[-1] in _DANGLING or words[-1] in (",", ";"):
-        return Verdict.ILL_FORMED
-    if _spliced(words):
+    body = statement.rstrip(".!?").lower()
+    words = _WORD.findall(body)
+    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(words):
         return Verdict.ILL_FORMED
     # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
     # reaction is for ("so proud of you").
     if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
         return Verdict.TRANSIENT
-    if claim.holder != "User" or claim.polarity is not Polarity.ASSERT:
+    if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
         return Verdict.FORMED
-    rest = body[len("User ") :].lower() if body.startswith("User ") else ""
-    if _momentary(rest):
+    rest = body[len("user ") :]
+    if _momentary(rest, words[1:]):
         return Verdict.TRANSIENT
-    if rest in _VAGUE or _VAGUE_OBJECTS.match(" ".join(rest.split()[1:])) or "nothing much" in rest:
+    if rest in _VAGUE or "nothing much" in rest or _VAGUE_OBJECTS.match(rest.partition(" ")[2]):
         return Verdict.NOT_MEMORY
     return Verdict.FORMED
 
 
-def _momentary(rest: str) -> bool:
-    """ "is so excited to hear", "is doing well", "has to go", "has a standup in five", "is free tuesday"."""
-    if _LEAVING.match(rest) or _SOON.search(rest) or _NOW.search(rest):
+def _momentary(rest: str, words: list[str]) -> bool:
+    """ "is so excited to hear", "is doing well", "has to go", "has a standup in five"."""
+    if rest.startswith(_OBLIGED) and _LEAVING.match(rest):
         return True
-    words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
-    if not words:
-        return False
+    if " in " in rest and _SOON.search(rest) or rest.endswith(_NOW_ENDS) and _NOW.search(rest):
+        return True
     # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
-    if words[0] not in ("is", "was"):
+    if not words or words[0] not in ("is", "was"):
         return False
+    if " a little " in rest or " a bit " in rest:
+        words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
     for at, word in enumerate(words[1:], start=1):
         if word in _FEELINGS and word not in _DEGREE:
             following = words[at + 1] if at + 1 < len(words) else ""
