@@ -126,6 +126,17 @@ _SOON: Final = re.compile(
     r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
     r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
 )
+# A relative or the user doing something right now, said as the reason to break off.
+_OF_THE_MOMENT: Final = re.compile(
+    r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
+    r"|asleep|awake|here|home|back)(?: again| now| rn)?$"
+)
+_SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
+_VOCATIVES: Final = _words("man dude bro girl guy")
+_CALLING: Final = re.compile(
+    r"\b(?:yeah|yes|yep|thanks|ok|okay|lol|hey|omg|haha|sure|no)[\s,]+(?:man|dude|bro|girl|guy)\b",
+    re.IGNORECASE,
+)
 _OBLIGED: Final = ("has to", "have to", "gotta", "got to", "needs to", "need to", "should", "must")
 _NOW_ENDS: Final = ("today", "tonight", "tomorrow", "now", "morning", "afternoon", "evening")
 _NOW: Final = re.compile(r"\b(?:today|tonight|tomorrow|right now|this (?:morning|afternoon|evening))$")
@@ -160,6 +171,8 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     before."""
     if _names_a_thing(claim.predicate.verb, prefix):
         return Judged(Verdict.ILL_FORMED, claim, "")
+    if _called(claim.predicate.complement, prefix):
+        return Judged(Verdict.NOT_MEMORY, claim, "")
     claim = _floated(claim)
     judged = _judged(claim, previous, prefix)
     if judged.verdict is Verdict.FORMED:
@@ -192,6 +205,13 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
         before = prefix[: prefix.rfind(typed)].rstrip()
         return bool(before) and before[-1] not in '.!?:;"“(-'
     return False
+
+
+def _called(complement: str, prefix: str) -> bool:
+    """ "yeah man, last day was friday": the listener called "man" is not what the user is ("User is a
+    man.")."""
+    called = complement.lower().removeprefix("a ").strip(" ,.!")
+    return called in _VOCATIVES and _CALLING.search(prefix) is not None
 
 
 def _floated(claim: Claim) -> Claim:
@@ -371,12 +391,14 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     # reaction is for ("so proud of you").
     if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
         return Verdict.TRANSIENT
+    if claim.polarity is Polarity.ASSERT and _OF_THE_MOMENT.search(body):
+        return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
     if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
         return Verdict.FORMED
     rest = body[len("user ") :]
     if _momentary(rest, words[1:]):
         return Verdict.TRANSIENT
-    if rest in _VAGUE or "nothing much" in rest or _VAGUE_OBJECTS.match(rest.partition(" ")[2]):
+    if rest in _VAGUE or _SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]):
         return Verdict.NOT_MEMORY
     return Verdict.FORMED
 
