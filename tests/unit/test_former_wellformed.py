@@ -186,7 +186,7 @@ def test_gate_memory_distill_fallback_counts_what_it_withholds() -> None:
     footprints = [EventFootprint(seq=e.seq, size_bytes=e.size_bytes, coverage_units=1) for e in events]
     [ref] = plan_segments(OWNER, SESSION, FORMATION_9, footprints)
     result = distillation_outcome(ref, events, [], [], ProviderFailure(FailureClass.TRANSIENT, "http_429"))
-    assert [c.statement for c in result.staged.candidates] == ["User swims twice a week."]
+    assert [c["statement"] for c in result.document["candidates"]] == ["User swims twice a week."]
     assert result.document["coverage"] == {"formed": 1, "transient": 1, "not_memory": 1}
     assert result.report.counts["withheld.transient"] == 1
     assert result.report.counts["withheld.not_memory"] == 1
