@@ -5,7 +5,6 @@ Each rule was broken on purpose once and its test seen failing (the floating qua
 the spliced-verb test, the referent search, the feeling list, the withheld counts), then restored.
 """
 
-from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import pytest
@@ -18,24 +17,15 @@ from domain.formation.segments import EventFootprint, plan_segments
 from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderFailure
 from domain.telemetry import FailureClass
-from tests.builders import OWNER
+from tests.builders import OWNER, event
 
 SESSION = UUID("0b0c0d0e-0f10-4112-8314-151617181920")
-AT = datetime(2026, 9, 2, 18, 0, tzinfo=UTC)
 
 
 def _events(*turns: tuple[str, str]) -> list[SourceEvent]:
     kinds = {"user": SourceEventKind.USER_MESSAGE, "friend": SourceEventKind.ASSISTANT_MESSAGE}
     return [
-        SourceEvent(
-            tenant_id=OWNER.tenant_id,
-            principal_id=OWNER.principal_id,
-            session_id=SESSION,
-            seq=seq,
-            kind=kinds[who],
-            text=text,
-            occurred_at=AT + timedelta(minutes=seq),
-        )
+        event(seq, text, session_id=SESSION, kind=kinds[who])
         for seq, (who, text) in enumerate(turns, start=1)
     ]
 
