@@ -131,6 +131,12 @@ _OF_THE_MOMENT: Final = re.compile(
     r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
     r"|asleep|awake|here|home|back)(?: again| now| rn)?$"
 )
+_MOMENT_ENDS: Final = (
+    *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
+    *("asleep", "awake", "here", "home", "back", "again", "now", "rn"),
+)
+# Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
+_VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
 _SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
 _VOCATIVES: Final = _words("man dude bro girl guy")
 _CALLING: Final = re.compile(
@@ -391,14 +397,18 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     # reaction is for ("so proud of you").
     if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
         return Verdict.TRANSIENT
-    if claim.polarity is Polarity.ASSERT and _OF_THE_MOMENT.search(body):
+    if claim.polarity is Polarity.ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
         return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
     if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
         return Verdict.FORMED
     rest = body[len("user ") :]
     if _momentary(rest, words[1:]):
         return Verdict.TRANSIENT
-    if rest in _VAGUE or _SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]):
+    if (
+        rest in _VAGUE
+        or not _VAGUE_HINTS.isdisjoint(words)
+        and (_SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]))
+    ):
         return Verdict.NOT_MEMORY
     return Verdict.FORMED
 
@@ -428,6 +438,9 @@ def _momentary(rest: str, words: list[str]) -> bool:
 def _spliced(words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
+    tail = words[2:]
+    if _FINITE.isdisjoint(tail) and _SUBJECT_PRONOUNS.isdisjoint(tail) and not any("'" in w for w in tail):
+        return False  # most statements: no second finite verb to look for
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
     # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
     # come; "User grew up ..." has had it.
