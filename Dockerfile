@@ -10,6 +10,7 @@ COPY workflows ./workflows
 COPY adapters ./adapters
 COPY migrations ./migrations
 COPY evals ./evals
+COPY memory_client ./memory_client
 RUN pip install --no-cache-dir .
 # Part of the worker's build id (Worker Versioning): `docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD)`.
 ARG BUILD_COMMIT=""

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Final
 from uuid import UUID, uuid4
 
 from activities.formation_tuple import AlternativeTuples
-from adapters.settings import Settings
+from adapters.settings import ConfigurationError, Settings
+from domain.keys import KeyStore
 from domain.owner import Owner
 from domain.policy.activation import (
     ActivationDecision,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from temporalio.client import Client
 
-    from adapters.api.auth import TokenRegistry
+    from adapters.api.auth import Authenticator
     from adapters.api.surface import AgentSurface
     from adapters.temporal.worker import WorkerPorts
 
@@ -45,15 +46,23 @@ log = logging.getLogger(__name__)
 # The people policy profile the shipped documents define; evaluation modes may name another.
 POLICY_PROFILE: Final = "default"
 
+NO_DATABASE: Final = (
+    "no database chosen: set DATABASE_URL (postgresql://...), or pass --embedded for the embedded server "
+    "in DEV_DATA_DIR (`agent dev` runs one)"
+)
+
 
 def database_url(settings: Settings, *, embedded: bool = False) -> str:
-    """DATABASE_URL, or the embedded server in the dev data dir when asked for or when it is unset."""
-    if settings.database_url and not embedded:
-        return settings.database_url.get_secret_value()
-    from adapters.embedded.postgres import start_embedded_postgres
+    """The one rule every command follows: the embedded server in the dev data dir when asked for
+    (--embedded), else DATABASE_URL, else a ConfigurationError saying so (never a silent embedded one)."""
+    if embedded:
+        from adapters.embedded.postgres import start_embedded_postgres
 
-    # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
-    return start_embedded_postgres(settings.embedded_postgres_dir.resolve())
+        # Stopped when the last process holding it exits, so a one-off command leaves no server behind.
+        return start_embedded_postgres(settings.embedded_postgres_dir.resolve())
+    if not settings.database_url:
+        raise ConfigurationError(NO_DATABASE)
+    return settings.database_url.get_secret_value()
 
 
 @dataclass
@@ -175,7 +184,9 @@ class Composition:
 
         if self.activation.policy is None:
             return None
-        return provider_for(self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider))
+        return provider_for(
+            self.memory_model, api_key=self.settings.provider_api_key(self.memory_model.provider)
+        )
 
     @cached_property
     def worker_ports(self) -> "WorkerPorts":
@@ -212,17 +223,24 @@ class Composition:
         )
 
     @cached_property
-    def token_registry(self) -> "TokenRegistry":
-        from adapters.api.auth import TokenRegistry
+    def key_store(self) -> KeyStore:
+        from adapters.postgres.keys import PostgresKeyStore
 
-        return TokenRegistry.from_file(self.settings.api_tokens_file)
+        return PostgresKeyStore(self.engine)
+
+    @cached_property
+    def authenticator(self) -> "Authenticator":
+        """API_TOKENS_FILE's tokens, then the keys `agent keys` issues into the database."""
+        from adapters.api.auth import Authenticator, TokenRegistry
+
+        return Authenticator(self.key_store, TokenRegistry.from_file(self.settings.api_tokens_file))
 
     @cached_property
     def agent_surface(self) -> "AgentSurface":
         """The agent-facing operations over the store, signalling idle through a Temporal client made on
         first use (on the serving event loop)."""
         from adapters.api.surface import AgentSurface
-        from adapters.temporal.client import session_idle
+        from adapters.temporal.client import await_session, session_idle, session_state
 
         async def idle(owner: Owner, session_id: UUID) -> str:
             handle = await session_idle(
@@ -234,7 +252,25 @@ class Composition:
             )
             return handle.id
 
-        return AgentSurface(store=self.unit_of_work_factory, idle_signal=idle)
+        async def state(owner: Owner, session_id: UUID) -> str:
+            return await session_state(
+                await self.temporal_client(), owner.tenant_id, owner.principal_id, session_id
+            )
+
+        async def wait(owner: Owner, session_id: UUID, timeout_s: float) -> None:
+            client = await self.temporal_client()
+            await await_session(client, owner.tenant_id, owner.principal_id, session_id, timeout_s)
+
+        return AgentSurface(
+            store=self.unit_of_work_factory,
+            idle_signal=idle,
+            consolidation_state=state,
+            consolidation_wait=wait,
+        )
+
+    def share_temporal_client(self, client: "Client") -> None:
+        """Serve the agent surface over a client already connected (`agent dev`'s own Temporal server)."""
+        self._temporal = client
 
     async def temporal_client(self) -> "Client":
         if self._temporal is None:

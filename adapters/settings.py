@@ -22,6 +22,11 @@ DEFAULT_MAX_WORKFLOW_TASKS: Final = 64
 DEFAULT_DEPLOYMENT_NAME: Final = "memory-consolidation"
 
 
+class ConfigurationError(Exception):
+    """A setting missing or malformed. The message names the setting and what to do, never its value: a
+    DATABASE_URL carries a password."""
+
+
 class Settings(BaseSettings):
     """Every knob an operator sets; names are the environment variables (case-insensitive)."""
 

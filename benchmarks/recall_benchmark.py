@@ -47,7 +47,7 @@ import httpx2
 import uvicorn
 from sqlalchemy import Engine, text
 
-from adapters.api.auth import TokenEntry, TokenRegistry
+from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.store import InMemoryStore
@@ -183,7 +183,9 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
     async def idle(owner: Owner, session_id: uuid.UUID) -> str:
         raise NotImplementedError
 
-    app = create_app(AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW), registry, {})
+    app = create_app(
+        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW), Authenticator(None, registry), {}
+    )
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning")

@@ -100,6 +100,11 @@ class SourceEventRepository(Protocol):
         event that no longer validates (quarantined, never consolidated) is left out."""
         ...
 
+    def page(self, owner: Owner, after: EventRef | None, limit: int) -> list[SourceEvent]:
+        """The owner's events of every session in (session_id, seq) order, strictly after ``after``, at most
+        limit (a range of the primary key): how everything held about a principal is read out."""
+        ...
+
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         """The owner's events among refs as EventFacts, in (session_id, seq) order; unknown and foreign refs
         are left out (one indexed query, no text read)."""

@@ -2,7 +2,16 @@
 
 from typing import Any
 
-from domain.policy.activation import RunningComposition, ShippedCorpora
+from domain.policy.activation import (
+    UNRELEASED,
+    ArtifactSource,
+    FormationMode,
+    FoundArtifact,
+    RunningComposition,
+    ShippedCorpora,
+    select_formation_policy,
+)
+from domain.policy.alternatives import AlternativeEvidence
 from domain.policy.evidence import FormationPolicyEvidence, MemoryDistillationEvidence
 from domain.policy.versions import DISTILLATION_SCORER, EXTRACTOR_BY_FORMATION, FORMATION_9
 
@@ -127,3 +136,32 @@ def distillation(**overrides: Any) -> MemoryDistillationEvidence:
 
 def formation(policy: str = "formation@10", **overrides: Any) -> FormationPolicyEvidence:
     return FormationPolicyEvidence.model_validate(formation_dict(policy, **overrides))
+
+
+# Sol at the provider default (the configured tuple) and an alternative evaluated exactly on this tree.
+SOL = FoundArtifact(name="sol.json", source=ArtifactSource.BUNDLED, evidence=distillation())
+ASTRA_MEDIUM = FoundArtifact(
+    name="sonnet-medium.json",
+    source=ArtifactSource.BUNDLED,
+    evidence=distillation(
+        model_policy="anthropic", provider="anthropic", model="claude-sonnet-5", reasoning_effort="medium"
+    ),
+)
+
+
+def alternative_evidence(*artifacts: FoundArtifact) -> AlternativeEvidence:
+    """What an owner's tuple choice is judged against when the tree ships these artifacts (ADR-0119),
+    on RUNNING with the shipped memory-model profiles."""
+    from adapters.providers.policy_documents import load_memory_model_policy
+
+    activation = select_formation_policy(
+        running=RUNNING, artifacts=artifacts, corpora=CORPORA, mode=FormationMode.AUTO
+    )
+    return AlternativeEvidence(
+        activation=activation,
+        configured=RUNNING,
+        profiles=load_memory_model_policy().profiles,
+        artifacts=artifacts,
+        corpora=CORPORA,
+        release=UNRELEASED,
+    )

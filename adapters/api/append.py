@@ -1,17 +1,21 @@
 """Appending an agent's events to one session: the same validation and reason codes as `agent events import`.
 
-The caller's tenant and principal come from its token and the session from the path; an event that names
-any of them itself is refused (extra_forbidden) rather than trusted or silently overridden. A refusal names
-the event's index, the field and a reason code, never the content.
+The caller's tenant and principal come from its key and the session from the path; an event that names
+any of them itself is refused (extra_forbidden) rather than trusted or silently overridden. An element with a
+role is a chat message (domain.messages); an element without seq or occurred_at is numbered after the
+session's last event and stamped with the arrival time. A refusal names the element's index, the field and a
+reason code, never the content.
 """
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from adapters.event_append import ImportReport, append_numbered
 from domain.event_intake import Refusal, validate_event
-from domain.events import SourceEvent
+from domain.events import MAX_SEQ, SourceEvent
+from domain.messages import is_message, message_event, numbered_events
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 
@@ -38,12 +42,33 @@ def validated_event(
 
 
 def append_session_events(
-    store: UnitOfWorkFactory, owner: Owner, session_id: UUID, events: Sequence[dict[str, Any]]
+    store: UnitOfWorkFactory,
+    owner: Owner,
+    session_id: UUID,
+    events: Sequence[dict[str, Any]],
+    now: datetime,
 ) -> ImportReport:
-    """Validate every event, then append the valid ones in one unit of work (idempotent per seq)."""
+    """Read messages as events, number and stamp what omits it, validate every event, then append the valid
+    ones in one unit of work (idempotent per seq)."""
     report = ImportReport()
-    valid: list[tuple[int, SourceEvent]] = []
+    shaped: list[tuple[int, Any]] = []
     for index, data in enumerate(events):
+        event = message_event(data) if is_message(data) else data
+        if isinstance(event, list):
+            report.refusals.extend(Refusal(index, field, reason) for field, reason in event)
+        else:
+            shaped.append((index, event))
+    objects = [event for _, event in shaped if isinstance(event, dict)]
+    last_seq = 0
+    if any("seq" not in event for event in objects):
+        with store() as uow:
+            last = uow.events.read_before(owner, session_id, MAX_SEQ + 1, 1)
+        last_seq = last[-1].seq if last else 0
+    # What is no object keeps its shape, so validation refuses it as not_an_object.
+    filled = iter(numbered_events(objects, last_seq, now))
+    shaped = [(index, next(filled) if isinstance(event, dict) else event) for index, event in shaped]
+    valid: list[tuple[int, SourceEvent]] = []
+    for index, data in shaped:
         checked = validated_event(index, data, owner, session_id)
         if isinstance(checked, list):
             report.refusals.extend(checked)
@@ -51,4 +76,5 @@ def append_session_events(
             valid.append((index, checked))
     if valid:
         append_numbered(store, valid, report)
+    report.refusals.sort(key=lambda refusal: refusal.line)
     return report

@@ -1,4 +1,10 @@
-"""Bearer tokens: each maps to exactly one (tenant, principal) in server-side configuration, stored hashed.
+"""Who a call acts for: `Authenticator.resolve(bearer, user_id)` -> Scope(owner, ceiling), the one place the
+HTTP API, the MCP server and the memory page turn a bearer secret (and, for a service key, the user it names)
+into an owner.
+
+Two sources of keys, checked in this order: the tokens file (API_TOKENS_FILE, read at start-up; each entry is
+a personal key) and the key store (PostgreSQL, `agent keys issue|list|revoke`, read on every call so a key
+issued or revoked counts from the next request). Refusals are reason codes (domain.keys.KeyRefusal).
 
 The tokens file (Settings.api_tokens_file) is JSON:
 
@@ -10,18 +16,27 @@ into an agent's prompt. Tenant and principal are never read from a request: a ca
 says it is, and an unknown token is refused.
 """
 
-import hashlib
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Final
+from uuid import uuid4
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.candidates import Sensitivity
+from domain.keys import (
+    DEFAULT_CEILING,
+    ApiKey,
+    IssuedKey,
+    KeyRefusal,
+    KeyRefused,
+    KeyStore,
+    acting_owner,
+    new_secret,
+    secret_digest,
+)
 from domain.owner import BoundedId, Owner
-
-DEFAULT_CEILING: Final = Sensitivity.SENSITIVE
 
 
 class TokenEntry(BaseModel):
@@ -47,8 +62,8 @@ class Scope:
     ceiling: Sensitivity
 
 
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+# The tokens file's digest is the key store's: a token moves into the store unchanged.
+token_digest = secret_digest
 
 
 class TokenRegistry:
@@ -63,9 +78,66 @@ class TokenRegistry:
     @classmethod
     def from_file(cls, path: Path | None) -> "TokenRegistry":
         """The registry a tokens file configures; an empty one (every call refused) without a file."""
-        if path is None:
-            return cls(())
-        return cls(TokensFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).tokens)
+        return cls(()) if path is None else cls(cls.read_file(path))
+
+    @staticmethod
+    def read_file(path: Path) -> tuple[TokenEntry, ...]:
+        return TokensFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).tokens
 
     def scope(self, token: str) -> Scope | None:
         return self._scopes.get(token_digest(token))
+
+    def __len__(self) -> int:
+        return len(self._scopes)
+
+
+class Authenticator:
+    """The tokens file, then the key store."""
+
+    def __init__(self, keys: KeyStore | None, tokens: TokenRegistry | None = None) -> None:
+        self.keys = keys
+        self.tokens = tokens or TokenRegistry(())
+
+    def resolve(self, bearer: str | None, user_id: str | None = None) -> Scope:
+        """The scope a call acts in, or KeyRefused: unauthenticated (no, unknown or revoked key),
+        user_id_required (a service key without user_id), user_id_not_allowed (a personal key with one),
+        user_id_invalid (not a bounded id)."""
+        if not bearer:
+            raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
+        if (file_scope := self.tokens.scope(bearer)) is not None:
+            if user_id is not None:
+                raise KeyRefused(KeyRefusal.USER_ID_NOT_ALLOWED)
+            return file_scope
+        key = self.keys.by_digest(secret_digest(bearer)) if self.keys is not None else None
+        if key is None or not key.active:
+            raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
+        return Scope(acting_owner(key, user_id), key.ceiling)
+
+    def configured(self) -> bool:
+        """Whether any key could authenticate: a tokens file entry or an active stored key."""
+        return len(self.tokens) > 0 or (
+            self.keys is not None and any(key.active for key in self.keys.listed())
+        )
+
+
+def issue_key(
+    store: KeyStore,
+    *,
+    tenant_id: str,
+    principal_id: str | None,
+    name: str,
+    ceiling: Sensitivity,
+    now: datetime,
+) -> IssuedKey:
+    """A new key (personal with principal_id, else a service key): stored by digest, its secret returned once."""
+    key = ApiKey(
+        key_id=uuid4(),
+        name=name,
+        tenant_id=tenant_id,
+        principal_id=principal_id,
+        ceiling=ceiling,
+        created_at=now,
+    )
+    secret = new_secret()
+    store.add(key, secret_digest(secret))
+    return IssuedKey(key=key, secret=secret)

@@ -23,15 +23,28 @@ from domain.beliefs.retrieval import project, render_context
 from domain.beliefs.usage import complete_run
 from domain.candidates import ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference
-from domain.events import EventRef
+from domain.events import MAX_SEQ, EventRef
 from domain.owner import Owner
 from domain.ports import UnitOfWork, UnitOfWorkFactory
 
 MAX_RECALL: Final = 100
+MAX_QUERY_CHARS: Final = 2_000
 MAX_LIST_PAGE: Final = 500
 
 # Signal-with-start of a session's consolidation; answers the workflow id.
 IdleSignal = Callable[[Owner, UUID], Awaitable[str]]
+# Whether a session's consolidation is idle, running or quarantined.
+ConsolidationState = Callable[[Owner, UUID], Awaitable[str]]
+# Returns when the session's consolidation is done, or after the timeout (seconds).
+ConsolidationWait = Callable[[Owner, UUID, float], Awaitable[None]]
+
+
+async def _unknown(_: Owner, __: UUID) -> str:
+    return "unknown"
+
+
+async def _no_wait(_: Owner, __: UUID, ___: float) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -39,14 +52,17 @@ class AgentSurface:
     store: UnitOfWorkFactory
     idle_signal: IdleSignal
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    consolidation_state: ConsolidationState = _unknown
+    consolidation_wait: ConsolidationWait = _no_wait
 
     @property
     def governed(self) -> GovernedMemory:
         return GovernedMemory(self.store)
 
     def append(self, scope: Scope, session_id: UUID, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        report = append_session_events(self.store, scope.owner, session_id, events)
+        report = append_session_events(self.store, scope.owner, session_id, events, self.clock())
         return {
+            "session_id": str(session_id),
             "appended": report.appended,
             "late": report.late,
             "already_present": report.already_present,
@@ -55,6 +71,36 @@ class AgentSurface:
 
     async def idle(self, scope: Scope, session_id: UUID) -> str:
         return await self.idle_signal(scope.owner, session_id)
+
+    async def wait(self, scope: Scope, session_id: UUID, timeout_s: float) -> None:
+        await self.consolidation_wait(scope.owner, session_id, timeout_s)
+
+    async def status(self, scope: Scope, session_id: UUID) -> dict[str, Any]:
+        """Events stored (up to last_seq), consolidated (up to the watermark), the last round's outcome and
+        time, and whether a consolidation is running or quarantined: ids, counts and times only."""
+        with self.store() as uow:
+            last = uow.events.read_before(scope.owner, session_id, MAX_SEQ + 1, 1)
+            watermark = uow.watermarks.get(scope.owner, session_id)
+            runs = uow.runs.for_session(scope.owner, session_id)
+        last_seq = last[-1].seq if last else 0
+        latest = max(runs, key=lambda run: run.completed_at, default=None)
+        return {
+            "session_id": str(session_id),
+            "last_seq": last_seq,
+            "watermark": watermark,
+            "pending": max(0, last_seq - watermark),
+            "last_round": None
+            if latest is None
+            else {
+                "outcome": latest.outcome.value,
+                "from_seq": latest.from_seq,
+                "to_seq": latest.to_seq,
+                "segment_count": latest.segment_count,
+                "started_at": latest.started_at.isoformat(),
+                "completed_at": latest.completed_at.isoformat(),
+            },
+            "consolidation": await self.consolidation_state(scope.owner, session_id),
+        }
 
     def recall(self, scope: Scope, query: str | None, k: int) -> dict[str, Any]:
         """The rendered <recalled-memories> block, each memory's projection with provenance, the
@@ -141,6 +187,13 @@ class AgentSurface:
         return self.governed.edit(
             scope.owner, belief_id, request_id=request_id, statement=statement, now=self.clock()
         )
+
+    def confirm(self, scope: Scope, reference: str, *, request_id: UUID) -> GovernedResult | None:
+        """The person says a formed belief (a guess, typically) is true: remembered in its place."""
+        belief_id = self._resolve(scope, reference)
+        if belief_id is None:
+            return None
+        return self.governed.confirm(scope.owner, belief_id, request_id=request_id, now=self.clock())
 
     def close(
         self, scope: Scope, reference: str, action: str, request_id: UUID | None

@@ -1,5 +1,6 @@
-"""`agent api` and `agent mcp`: serve the agent-facing HTTP API and MCP server on DATABASE_URL and
-TEMPORAL_ADDRESS, scoped by the bearer tokens of API_TOKENS_FILE (adapters.api.auth)."""
+"""`agent api` and `agent mcp`: serve the agent-facing HTTP API (with its Prometheus metrics) and the MCP
+server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys: those `agent keys issue`
+stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to accept."""
 
 from enum import StrEnum
 from typing import Annotated
@@ -7,14 +8,24 @@ from typing import Annotated
 import typer
 
 from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded
+from adapters.composition import Composition
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
-mcp_app = typer.Typer(help="Serve the MCP server for one token's principal.", invoke_without_command=True)
+mcp_app = typer.Typer(
+    help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
+    invoke_without_command=True,
+)
 
-Embedded = Annotated[
-    bool,
-    typer.Option("--embedded", help="Use the embedded PostgreSQL in the dev data dir, not DATABASE_URL."),
-]
+
+def keyed_composition(embedded: bool) -> Composition:
+    """The composition of a server that authenticates by key: refused, in one line, with no key to accept."""
+    composition = database_composition(embedded)
+    if not composition.authenticator.configured():
+        composition.close()
+        typer.echo("no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True)
+        raise typer.Exit(2)
+    return composition
 
 
 class Transport(StrEnum):
@@ -26,19 +37,32 @@ class Transport(StrEnum):
 def api(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8080,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=65535, help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT."
+        ),
+    ] = None,
     embedded: Embedded = False,
 ) -> None:
-    """Serve /v1, /healthz, /readyz and the OpenAPI document (/openapi.json, /docs) until interrupted."""
+    """Serve /v1, /healthz, /readyz, the OpenAPI document (/openapi.json, /docs) and the memory page
+    (/memory) until interrupted."""
     import uvicorn
 
     from adapters.api.http import create_app
+    from adapters.observability.api_metrics import ApiMetrics, RequestMetrics
 
-    composition = database_composition(embedded)
+    composition = keyed_composition(embedded)
     app = create_app(
         composition.agent_surface,
-        composition.token_registry,
+        composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
+        composition.alternatives.evidence,
     )
+    metrics = ApiMetrics()
+    app.add_middleware(RequestMetrics, metrics=metrics)
+    if served := metrics_port or composition.settings.api_metrics_port:
+        metrics.serve(host, served)
     try:
         # No access log: paths name belief ids, and a log line is no place for a user's anything.
         uvicorn.run(app, host=host, port=port, access_log=False)
@@ -53,20 +77,21 @@ def mcp(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on (http).")] = 8081,
     embedded: Embedded = False,
 ) -> None:
-    """Serve the memory tools as the principal MCP_TOKEN maps to in API_TOKENS_FILE."""
-    from adapters.api.mcp import build_mcp_server
+    """Serve the memory tools: over stdio as the key MCP_TOKEN names; over streamable HTTP (at /mcp) as the
+    bearer key of each request, refusing a request without one (401)."""
+    from adapters.api.mcp import http_server, key_is_valid, key_resolver, stdio_server
 
-    composition = database_composition(embedded)
-    token = composition.settings.mcp_token
-    scope = composition.token_registry.scope(token.get_secret_value()) if token else None
-    if scope is None:
-        typer.echo("MCP_TOKEN is unset or not a token in API_TOKENS_FILE", err=True)
-        raise typer.Exit(2)
-    server = build_mcp_server(composition.agent_surface, scope)
+    composition = keyed_composition(embedded)
+    resolve = key_resolver(composition.authenticator)
     try:
         if transport is Transport.STDIO:
-            server.run("stdio")
+            token = composition.settings.mcp_token
+            if token is None or not key_is_valid(resolve, token.get_secret_value()):
+                typer.echo("MCP_TOKEN is unset or not a known key", err=True)
+                raise typer.Exit(2)
+            stdio_server(composition.agent_surface, resolve, token.get_secret_value()).run("stdio")
         else:
+            server = http_server(composition.agent_surface, resolve, f"http://{host}:{port}")
             server.run("streamable-http", host=host, port=port)
     finally:
         composition.close()

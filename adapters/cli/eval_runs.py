@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from adapters.cli.options import Embedded
 from domain.formation.extraction import SanityCeilingExceeded, require_sane_cost
 from domain.policy.evidence import EvidenceTuple
 from domain.policy.model_policy import MemoryModel
@@ -79,14 +80,14 @@ RecordedAnswersOption = Annotated[
 ]
 
 
-def _stores(choice: StoreChoice, concurrency: int) -> StoreProvider:
+def _stores(choice: StoreChoice, concurrency: int, embedded: bool) -> StoreProvider:
     if choice is StoreChoice.MEMORY:
         return memory_store
     if concurrency > 1:
         _refuse("--store postgres runs one case at a time: every case speaks for the one corpus owner")
-    from adapters.composition import Composition
+    from adapters.cli.db import database_composition
 
-    return postgres_stores(Composition().unit_of_work_factory)
+    return postgres_stores(database_composition(embedded).unit_of_work_factory)
 
 
 def _refuse(line: str) -> NoReturn:
@@ -253,13 +254,14 @@ def memory_distillation(
     output: OutputOption = None,
     offline: Annotated[bool, typer.Option("--offline", help="Score the arms that need no model.")] = False,
     store: StoreOption = StoreChoice.MEMORY,
+    embedded: Embedded = False,
     recorded_answers: RecordedAnswersOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object: per-policy numbers and gates.")
     ] = False,
 ) -> None:
     """Compare formation@7, formation@8 and formation@9 on corpus v3 and publish evidence on a pass."""
-    stores = _stores(store, concurrency)
+    stores = _stores(store, concurrency, embedded)
     if offline or not live_enabled():
         if not offline:
             typer.echo(f"skip: {LIVE_FLAG}=1 is not set; no provider call, nothing published", err=True)
@@ -312,12 +314,13 @@ def memory_formation(
         bool, typer.Option("--offline", help="Score the deterministic fallback the policy merges with.")
     ] = False,
     store: StoreOption = StoreChoice.MEMORY,
+    embedded: Embedded = False,
     recorded_answers: RecordedAnswersOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: the numbers and gates.")] = False,
 ) -> None:
     """Evaluate formation@8 or formation@10 on the 25-case seeded formation corpus; publish on a pass."""
     policy = formation_policy.value
-    stores = _stores(store, concurrency)
+    stores = _stores(store, concurrency, embedded)
     if offline or not live_enabled():
         if not offline:
             typer.echo(f"skip: {LIVE_FLAG}=1 is not set; no provider call, nothing published", err=True)

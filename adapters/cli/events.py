@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from adapters.cli.db import database_composition
+from adapters.cli.options import Embedded
 from adapters.event_append import ImportReport, append_numbered
 from domain.event_intake import Refusal, parse_lines
 from domain.events import SourceEvent
@@ -55,10 +56,7 @@ def import_command(
             exists=True, dir_okay=False, readable=True, help="JSON Lines, one source event a line."
         ),
     ],
-    embedded: Annotated[
-        bool,
-        typer.Option("--embedded", help="Use the embedded PostgreSQL in the dev data dir, not DATABASE_URL."),
-    ] = False,
+    embedded: Embedded = False,
 ) -> None:
     """Append the file's events; re-importing the same file changes nothing. Exits 1 if a line was refused."""
     composition = database_composition(embedded)

@@ -2,7 +2,7 @@
 
 Every command runs inside AgentGroup, so a database or Temporal server that does not answer ends any of
 them the same way: a line saying what failed and what to do, and EX_UNAVAILABLE (69, sysexits.h), never
-a traceback. Driver messages are cut to their first line: SQLAlchemy renders the statement and its
+a traceback; so does a setting missing or malformed (no database chosen, a DATABASE_URL that is no URL). Driver messages are cut to their first line: SQLAlchemy renders the statement and its
 parameters after it, and parameters can be a user's text.
 """
 
@@ -12,6 +12,7 @@ from typing import Any, Final, NoReturn
 import typer
 from typer.core import TyperGroup
 
+from adapters.settings import ConfigurationError
 from domain.errors import DomainError
 
 EX_UNAVAILABLE: Final = 69
@@ -28,6 +29,8 @@ class AgentGroup(TyperGroup):
         except typer.BadParameter as refused:
             # A value the domain refuses (an id with a slash) is one line, like any other refusal.
             _fail(refused.format_message(), EXIT_USAGE)
+        except ConfigurationError as misconfigured:
+            _fail(str(misconfigured), EXIT_USAGE)
         except DomainError as refused:
             # Domain errors carry a reason code and never quote user content.
             _fail(f"refused ({refused.reason_code}): {_first_line(refused)}", EXIT_REFUSED)

@@ -10,9 +10,9 @@ from typing import Annotated
 
 import typer
 
+from adapters.cli.db import database_composition
 from adapters.cli.memory import memory_app
-from adapters.cli.options import Principal, Tenant
-from adapters.composition import Composition
+from adapters.cli.options import Embedded, Principal, Tenant
 from domain.owner import Owner
 from domain.policy.alternatives import (
     PROVIDER_DEFAULT,
@@ -33,6 +33,7 @@ def set_tuple(
     effort: Annotated[
         str | None, typer.Option("--effort", help="Reasoning effort; omit for the provider default.")
     ] = None,
+    embedded: Embedded = False,
 ) -> None:
     """Move the owner's formation to an evidenced alternative tuple."""
     choice = FormationChoice(
@@ -42,7 +43,7 @@ def set_tuple(
         reasoning_effort=effort,
         chosen_at=datetime.now(UTC),
     )
-    composition = Composition()
+    composition = database_composition(embedded)
     try:
         decision = choose_formation_tuple(choice, composition.alternatives.evidence)
         if decision.reason is not TupleReason.EVIDENCED:
@@ -57,9 +58,9 @@ def set_tuple(
 
 
 @formation_tuple_app.command("clear")
-def clear_tuple(tenant: Tenant, principal: Principal) -> None:
+def clear_tuple(tenant: Tenant, principal: Principal, embedded: Embedded = False) -> None:
     """Withdraw the owner's choice: formation returns to the configured tuple."""
-    composition = Composition()
+    composition = database_composition(embedded)
     try:
         with composition.unit_of_work_factory() as uow:
             cleared = uow.formation_choices.clear(Owner(tenant_id=tenant, principal_id=principal))
@@ -70,9 +71,9 @@ def clear_tuple(tenant: Tenant, principal: Principal) -> None:
 
 
 @formation_tuple_app.command("show")
-def show_tuple(tenant: Tenant, principal: Principal) -> None:
+def show_tuple(tenant: Tenant, principal: Principal, embedded: Embedded = False) -> None:
     """The owner's choice and the tuple a call would run on now, with the reason."""
-    composition = Composition()
+    composition = database_composition(embedded)
     try:
         with composition.unit_of_work_factory() as uow:
             choice = uow.formation_choices.get(Owner(tenant_id=tenant, principal_id=principal))

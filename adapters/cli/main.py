@@ -22,6 +22,7 @@ from adapters.cli.eval import eval_app
 from adapters.cli.events import events_app
 from adapters.cli.failures import AgentGroup
 from adapters.cli.formation_tuple import formation_tuple_app as _formation_tuple  # noqa: F401  adds it to memory_app
+from adapters.cli.keys import keys_app
 from adapters.cli.memory import memory_app
 from adapters.cli.policy import policy as _policy  # noqa: F401  adds policy to memory_app
 from adapters.cli.recall import schedule_app  # also adds list, show and cite to memory_app
@@ -62,6 +63,7 @@ app.add_typer(dev_app, name="dev")
 app.add_typer(eval_app, name="eval")
 app.add_typer(api_app, name="api")
 app.add_typer(mcp_app, name="mcp")
+app.add_typer(keys_app, name="keys")
 
 if __name__ == "__main__":
     app()

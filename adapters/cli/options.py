@@ -1,4 +1,5 @@
-"""Options shared by `agent` commands that name an owner: refused at parse time with a reason code."""
+"""Options shared by `agent` commands: the owner they name (refused at parse time with a reason code) and
+the database they open (one rule everywhere: --embedded, else DATABASE_URL, else a one-line refusal)."""
 
 from typing import Annotated
 
@@ -23,3 +24,12 @@ def bounded_id(value: str) -> str:
 
 Tenant = Annotated[str, typer.Option("--tenant", help="Tenant id.", callback=bounded_id)]
 Principal = Annotated[str, typer.Option("--principal", help="Principal (user) id.", callback=bounded_id)]
+
+Embedded = Annotated[
+    bool,
+    typer.Option(
+        "--embedded",
+        help="Use the embedded PostgreSQL in the dev data dir (DEV_DATA_DIR, default .dev/) "
+        "instead of DATABASE_URL.",
+    ),
+]

@@ -18,9 +18,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from adapters.cli.db import database_composition
 from adapters.cli.memory import memory_app
-from adapters.cli.options import Principal, Tenant
-from adapters.composition import Composition
+from adapters.cli.options import Embedded, Principal, Tenant
 from domain.beliefs.lifecycle import MAX_SWEEP_LANES, SWEEP_LANES, is_expired
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import belief_by_reference, recall
@@ -46,8 +46,8 @@ def now_utc() -> datetime:
 
 
 @contextmanager
-def _store() -> Iterator[UnitOfWorkFactory]:
-    composition = Composition()
+def _store(embedded: bool) -> Iterator[UnitOfWorkFactory]:
+    composition = database_composition(embedded)
     try:
         yield composition.unit_of_work_factory
     finally:
@@ -81,11 +81,12 @@ def list_memories(
     tenant: Tenant,
     principal: Principal,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per belief.")] = False,
+    embedded: Embedded = False,
 ) -> None:
     """Live beliefs in recall order, with derivation, longevity and confidence band."""
     owner = Owner(tenant_id=tenant, principal_id=principal)
     now = now_utc()
-    with _store() as store:
+    with _store(embedded) as store:
         live = [r for r in _all_beliefs(store, owner, live_only=True) if not is_expired(r, now)]
         records = rank(live, now, len(live))
         if as_json:
@@ -107,11 +108,12 @@ def show_memory(
     tenant: Tenant,
     principal: Principal,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON projection.")] = False,
+    embedded: Embedded = False,
 ) -> None:
     """One belief (live or closed) with its clocks, band and lifecycle state."""
     owner = Owner(tenant_id=tenant, principal_id=principal)
     now = now_utc()
-    with _store() as store:
+    with _store(embedded) as store:
         record = _find(store, owner, belief)
         if record is None:
             Console(stderr=True).print("no such belief for this tenant and principal", highlight=False)
@@ -148,12 +150,13 @@ def recall_memories(
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per belief, with provenance, in recall order.")
     ] = False,
+    embedded: Embedded = False,
 ) -> None:
     """The memories an agent would be given for the query: full-text relevance fused with retrieval@3,
     printed as the <recalled-memories> block (or as JSON)."""
     owner = Owner(tenant_id=tenant, principal_id=principal)
     now = now_utc()
-    with _store() as store, store() as uow:
+    with _store(embedded) as store, store() as uow:
         recalled = recall(uow, owner, now, k, query=query)
         if as_json:
             records = uow.beliefs.get_many(owner, recalled.returned_ids)
@@ -190,6 +193,7 @@ def cite(
     cited: Annotated[
         list[str] | None, typer.Option("--cited", help="Belief ids the response faithfully cited.")
     ] = None,
+    embedded: Embedded = False,
 ) -> None:
     """Complete a run: citations move last_used_at and utility, uncited returns move utility only."""
     try:
@@ -199,7 +203,7 @@ def cite(
     owner = Owner(tenant_id=tenant, principal_id=principal)
     returned_ids = _parse_ids(returned, "--returned")
     cited_ids = _parse_ids(cited or [], "--cited")
-    with _store() as store, store() as uow:
+    with _store(embedded) as store, store() as uow:
         report = complete_run(uow, owner, run_id, returned_ids, cited_ids, now_utc())
         uow.commit()
     sys.stdout.write(json.dumps(report.model_dump(mode="json")) + "\n")

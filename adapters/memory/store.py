@@ -129,6 +129,14 @@ class InMemorySourceEvents(_Repo):
         earlier = [e for e in self._session(owner, session_id) if e.seq < before_seq]
         return earlier[-limit:] if limit > 0 else []
 
+    def page(self, owner: Owner, after: EventRef | None, limit: int) -> list[SourceEvent]:
+        start = (-1, -1) if after is None else (after.session_id.int, after.seq)
+        owned = sorted(
+            (e for (t, p, _, _), e in self._s.events.items() if (t, p) == _key(owner)),
+            key=lambda e: (e.session_id.int, e.seq),
+        )
+        return [e for e in owned if (e.session_id.int, e.seq) > start][: max(limit, 0)]
+
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         found = (
             self._s.events.get((*_key(owner), r.session_id, r.seq))

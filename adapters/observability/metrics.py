@@ -1,9 +1,9 @@
 """The service's own metrics, exported through the Temporal runtime's Prometheus endpoint.
 
 One endpoint per process carries both the SDK's metrics (`temporal_*`) and these (`memory_*`): the
-runtime built by `telemetry_runtime` serves them, the worker's `ServiceMetrics` interceptor records
-them from the content-free values activities and workflows already return, and the API records recall
-latency through `ServiceMetrics.record_recall`. Labels are ids of policies, stages, outcomes and classes
+runtime built by `telemetry_runtime` serves them, and the worker's `ServiceMetrics` interceptor records
+them from the content-free values activities and workflows already return. (The HTTP API, which runs no
+worker, serves its own: adapters.observability.api_metrics.) Labels are ids of policies, stages, outcomes and classes
 only: never a tenant, principal or session id (unbounded cardinality) and never text.
 
 A counter moves when an activity attempt completes, so an attempt whose answer was lost and retried is
@@ -11,7 +11,6 @@ counted twice; metrics are for rates and alerts, the audit tables for exact coun
 """
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 from typing import Any, Final
 
 from temporalio import workflow
@@ -43,7 +42,6 @@ CANDIDATES: Final = "memory_candidates"
 REPASSES_STARTED: Final = "memory_repasses_started"
 REPASSES_FINISHED: Final = "memory_repasses_finished"
 RETIREMENTS: Final = "memory_retirements"
-RECALL_LATENCY: Final = "memory_recall_latency_seconds"
 
 # Counters are exported with the OpenMetrics `_total` suffix.
 COUNTERS: Final = (
@@ -56,15 +54,14 @@ COUNTERS: Final = (
     REPASSES_FINISHED,
     RETIREMENTS,
 )
-HISTOGRAMS: Final = (STAGE_TOKENS, STAGE_COST, STAGE_LATENCY, RECALL_LATENCY)
+HISTOGRAMS: Final = (STAGE_TOKENS, STAGE_COST, STAGE_LATENCY)
 
 # Buckets sized for one provider call per stage (seconds to a minute, hundreds to tens of thousands of
-# tokens, fractions of a cent to a few cents) and for a recall (milliseconds).
+# tokens, fractions of a cent to a few cents).
 BUCKETS: Final[Mapping[str, Sequence[float]]] = {
     STAGE_TOKENS: (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000),
     STAGE_COST: (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1),
     STAGE_LATENCY: (0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80),
-    RECALL_LATENCY: (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 }
 TOKEN_KINDS: Final = ("input", "cached_input", "cache_write", "output", "reasoning")
 
@@ -96,7 +93,6 @@ class ServiceMetrics:
         self.latency = meter.create_histogram_float(STAGE_LATENCY, "latency of one provider call", "s")
         self.candidates = meter.create_counter(CANDIDATES, "proposed claims by terminal reason category")
         self.retirements = meter.create_counter(RETIREMENTS, "beliefs retired by the sweep, by reason")
-        self.recall_latency = meter.create_histogram_timedelta(RECALL_LATENCY, "latency of one recall")
 
     def record_run(self, run: ConsolidationRun) -> None:
         attributes = {"formation_policy": run.formation_policy}
@@ -131,9 +127,6 @@ class ServiceMetrics:
     def record_sweep(self, page: SweepPage) -> None:
         for reason, count in page.by_reason.items():
             self.retirements.add(count, {"reason": reason.value})
-
-    def record_recall(self, elapsed: timedelta) -> None:
-        self.recall_latency.record(elapsed)
 
     def record_activity(self, params: Any, result: Any) -> None:
         """Moves the instruments a completed activity's input or result speaks for."""

@@ -2,15 +2,24 @@
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from adapters.settings import ConfigurationError
+
+_EXPECTED = "postgresql://user:password@host:5432/database"
 
 
 def sqlalchemy_url(url: str) -> str:
-    """postgres://, postgresql:// and postgresql+<driver>:// all become postgresql+psycopg://."""
-    parsed = make_url(
-        url.replace("postgres://", "postgresql://", 1) if url.startswith("postgres://") else url
-    )
+    """postgres://, postgresql:// and postgresql+<driver>:// all become postgresql+psycopg://; anything
+    else is a ConfigurationError that does not quote the URL."""
+    try:
+        parsed = make_url(
+            url.replace("postgres://", "postgresql://", 1) if url.startswith("postgres://") else url
+        )
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise ConfigurationError(f"DATABASE_URL is not a database URL; expected {_EXPECTED}") from None
     if parsed.get_backend_name() != "postgresql":
-        raise ValueError("DATABASE_URL must name a PostgreSQL database")
+        raise ConfigurationError(f"DATABASE_URL must name a PostgreSQL database; expected {_EXPECTED}")
     return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 
 

@@ -8,7 +8,8 @@ processes, and let the backfill page through a large table afterwards; the belie
 backfill has not reached with the same conservative values, runs are recorded without stage metrics until
 the metrics column exists, an event below its session's watermark is refused (below_watermark) until
 the late-events column exists, and no owner's alternative formation tuple is read or set until the
-formation-choices table exists. A database behind EXPECTED_REVISION, or at a revision this release does not
+formation-choices table exists, and no stored API key authenticates until the api-keys table
+exists. A database behind EXPECTED_REVISION, or at a revision this release does not
 know (written by newer code), is refused with the command that fixes it.
 """
 
@@ -37,6 +38,7 @@ RECALL_SEARCH_REVISION: Final = "0009_belief_recall_search"
 LATE_EVENTS_REVISION: Final = "0010_late_events"
 OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
+API_KEYS_REVISION: Final = "0013_api_keys"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -137,6 +139,8 @@ RECALL_SEARCH_COLUMN: Final = ("beliefs", "search")
 LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
 # Until the formation-choices revision, no owner has chosen an alternative tuple and none can be set.
 FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
+# Until the api-keys revision, no stored key authenticates (a tokens file still does) and none can be issued.
+API_KEYS_COLUMN: Final = ("api_keys", "secret_sha256")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -144,6 +148,7 @@ _ADDITIVE_COLUMNS: Final = (
     RECALL_SEARCH_COLUMN,
     LATE_EVENTS_COLUMN,
     FORMATION_CHOICES_COLUMN,
+    API_KEYS_COLUMN,
 )
 
 

@@ -262,6 +262,23 @@ formation_choices = Table(
     PrimaryKeyConstraint("tenant_id", "principal_id", name="formation_choices_pkey"),
 )
 
+# added by the api-keys revision: issued bearer keys, by the sha256 of their secret (never the secret).
+# Not an owned table: a service key belongs to a tenant, and erasing a principal's data leaves keys alone.
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("key_id", Uuid, nullable=False),
+    Column("name", String(128), nullable=False),
+    Column("tenant_id", OWNER_ID, nullable=False),
+    Column("principal_id", OWNER_ID),
+    Column("ceiling", String(32), nullable=False),
+    Column("secret_sha256", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+    PrimaryKeyConstraint("key_id", name="api_keys_pkey"),
+    UniqueConstraint("secret_sha256", name="api_keys_secret_sha256"),
+)
+
 # Every table that holds something of a principal; erasure and test cleanup walk this list.
 OWNED_TABLES: tuple[Table, ...] = (
     source_events,

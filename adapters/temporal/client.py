@@ -1,13 +1,22 @@
 """The agent's side of consolidation: connect with the pydantic converter and report a session idle."""
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
 from uuid import UUID
 
-from temporalio.client import Client, Interceptor, WorkflowHandle
+from temporalio.client import (
+    Client,
+    Interceptor,
+    WorkflowExecutionStatus,
+    WorkflowFailureError,
+    WorkflowHandle,
+)
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.envconfig import ClientConnectConfig
 from temporalio.runtime import Runtime
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.contracts import SessionKey
 from adapters.settings import DEFAULT_TASK_QUEUE
@@ -86,3 +95,28 @@ async def session_idle(
         # Set at start, the workflow does not upsert it: one history event and visibility write fewer.
         search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, formation_policy)]),
     )
+
+
+async def session_state(client: Client, tenant: str, principal: str, session: UUID) -> str:
+    """idle (no consolidation open), running, or quarantined (held before a poisoned segment)."""
+    handle = client.get_workflow_handle_for(
+        ConsolidateSessionWorkflow.run, session_workflow_id(tenant, principal, session)
+    )
+    try:
+        description = await handle.describe()
+    except RPCError as failed:
+        if failed.status is RPCStatusCode.NOT_FOUND:
+            return "idle"
+        raise
+    if description.status is not WorkflowExecutionStatus.RUNNING:
+        return "idle"
+    held = await handle.query(ConsolidateSessionWorkflow.quarantine)
+    return "running" if held is None else "quarantined"
+
+
+async def await_session(client: Client, tenant: str, principal: str, session: UUID, timeout_s: float) -> None:
+    """Return when the session's consolidation is done (its workflow closed), or after timeout_s."""
+    handle = client.get_workflow_handle(session_workflow_id(tenant, principal, session))
+    # A failed or quarantined round is reported by session_state afterwards, not raised here.
+    with contextlib.suppress(TimeoutError, WorkflowFailureError, RPCError):
+        await asyncio.wait_for(handle.result(), timeout_s)

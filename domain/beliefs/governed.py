@@ -7,7 +7,7 @@ refuses any candidate that restates a tombstoned claim from evidence no later th
 integration, distillation, retry, replay or re-pass recreates it. Audits carry ids and action codes only."""
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
@@ -18,7 +18,7 @@ from domain.events import EventRef
 from domain.formation.grounding import holds_credential, holds_injection
 from domain.owner import Owner
 from domain.policy.versions import LIFECYCLE
-from domain.ports import UnitOfWork, UnitOfWorkFactory
+from domain.ports import ErasureCounts, UnitOfWork, UnitOfWorkFactory
 from domain.telemetry import AuditKind, FormationAudit
 
 EXPLICIT_CONFIDENCE = 0.95
@@ -32,6 +32,8 @@ class GovernedAction(StrEnum):
     REJECT = "reject"
     RETRACT = "retract"
     DELETE = "delete"
+    CONFIRM = "confirm"
+    ERASE = "erase"
 
 
 class GovernedOutcome(StrEnum):
@@ -49,10 +51,24 @@ _CLOSING: dict[GovernedAction, ClosedReason] = {
 }
 
 
+# What each replacing act closes the old belief as, and the authority of the one filed in its place.
+_REPLACING: dict[GovernedAction, tuple[ClosedReason, Authority]] = {
+    GovernedAction.EDIT: (ClosedReason.EDITED, Authority.USER_EDIT),
+    GovernedAction.CONFIRM: (ClosedReason.SUPERSEDED, Authority.EXPLICIT_REMEMBER),
+}
+
+
 @dataclass(frozen=True)
 class GovernedResult:
     outcome: GovernedOutcome
     belief_id: UUID | None = None
+
+
+@dataclass(frozen=True)
+class Erasure:
+    outcome: GovernedOutcome
+    # What this erasure removed; None when the request had already been carried out.
+    counts: ErasureCounts | None
 
 
 class GovernedMemory:
@@ -95,28 +111,84 @@ class GovernedMemory:
         refused = _refusal(statement)
         if refused is not None:
             return GovernedResult(refused)
+        return self._replace(owner, belief_id, GovernedAction.EDIT, request_id, now, statement=statement)
+
+    def confirm(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
+        """The user says a formed belief (a hypothesis, typically) is true: it is superseded, not
+        tombstoned, by a remembered belief with the same words, sources and cited spans."""
+        return self._replace(owner, belief_id, GovernedAction.CONFIRM, request_id, now, statement=None)
+
+    def _replace(
+        self,
+        owner: Owner,
+        belief_id: UUID,
+        action: GovernedAction,
+        request_id: UUID,
+        now: datetime,
+        *,
+        statement: str | None,
+    ) -> GovernedResult:
+        """Close a live belief and file the user's version in its place: their wording (an edit, whose
+        tombstone keeps the old wording from forming again) or the same words confirmed (which supersedes
+        it, spans and all)."""
+        closing, authority = _REPLACING[action]
         new_id = _written_id(owner, request_id)
         with self._uow_factory() as uow:
             if uow.beliefs.get(owner, new_id) is not None:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
-            old = uow.beliefs.close_validity(owner, belief_id, now, ClosedReason.EDITED)
+            old = uow.beliefs.close_validity(owner, belief_id, now, closing)
             if old is None:
                 return GovernedResult(GovernedOutcome.NOT_FOUND)
-            edited = _record(
+            replacement = _record(
                 owner,
                 new_id,
                 old.subject,
-                statement,
+                old.statement if statement is None else statement,
                 old.claim_kind,
                 old.sensitivity,
                 old.source_event_ids,
                 now,
-                authority=Authority.USER_EDIT,
+                authority=authority,
             )
-            uow.beliefs.upsert(edited.model_copy(update={"corroboration_count": old.corroboration_count}))
-            _audit(uow, owner, GovernedAction.EDIT, request_id, belief_id, now)
+            # A confirmation keeps the spans it rests on; new wording is no longer what they said.
+            spans = old.evidence_spans if statement is None else ()
+            uow.beliefs.upsert(
+                replacement.model_copy(
+                    update={"corroboration_count": old.corroboration_count, "evidence_spans": spans}
+                )
+            )
+            _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, new_id)
+
+    def erase(self, owner: Owner, *, request_id: UUID, now: datetime) -> Erasure:
+        """Principal erasure at the principal's own request: everything held about them goes, except the
+        content-free audits of their erasures (ids, action and counts), one more of which says this one
+        happened. Waits for a commit of theirs in flight, so nothing it forms lands after the erasure."""
+        key = f"governed/{GovernedAction.ERASE.value}/{request_id}"
+        with self._uow_factory() as uow:
+            uow.serialize_principal(owner)
+            earlier = [
+                a
+                for a in uow.audits.for_owner(owner, AuditKind.GOVERNED_WRITE)
+                if a.details.get("action") == GovernedAction.ERASE.value
+            ]
+            if any(a.dedupe_key == key for a in earlier):
+                return Erasure(GovernedOutcome.ALREADY_APPLIED, None)
+            counts = uow.erase_principal(owner)
+            done = FormationAudit(
+                id=uuid.uuid4(),
+                tenant_id=owner.tenant_id,
+                principal_id=owner.principal_id,
+                session_id=None,
+                kind=AuditKind.GOVERNED_WRITE,
+                dedupe_key=key,
+                details={"action": GovernedAction.ERASE.value, **asdict(counts)},
+                created_at=now,
+            )
+            uow.audits.record_many([*earlier, done])
+            uow.commit()
+        return Erasure(GovernedOutcome.APPLIED, counts)
 
     def reject(self, owner: Owner, belief_id: UUID, *, request_id: UUID, now: datetime) -> GovernedResult:
         return self._close(owner, belief_id, GovernedAction.REJECT, request_id, now)

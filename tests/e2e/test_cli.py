@@ -2,7 +2,6 @@
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from typer.testing import CliRunner
 from adapters.cli.main import app
 from adapters.postgres.uow import PostgresStore
 from domain.owner import Owner
+from tests.ports import free_port
 
 pytestmark = pytest.mark.postgres
 
@@ -104,16 +104,10 @@ def test_worker_against_a_wrong_revision_refuses_clearly(create_database: Callab
     assert "agent db upgrade" in result.output
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def agent_dev(tmp_path: Path, ui_port: int) -> list[str]:
+def agent_dev(tmp_path: Path, ui_port: int, api_port: int | None = None) -> list[str]:
     """`agent dev` on free ports, its data under tmp_path."""
     agent = str(Path(sys.executable).with_name("agent"))
-    ports = ["--port", str(free_port()), "--ui-port", str(ui_port)]
+    ports = ["--port", str(free_port()), "--ui-port", str(ui_port), "--api-port", str(api_port or free_port())]
     return [agent, "dev", *ports, "--data-dir", str(tmp_path / "dev")]
 
 

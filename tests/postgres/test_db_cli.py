@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adapters.cli.db import db_app
+from adapters.cli.main import app
 from adapters.postgres import schema
 
 pytestmark = pytest.mark.postgres
@@ -38,6 +39,6 @@ def test_db_commands_upgrade_report_and_downgrade_explicitly(
 
 def test_db_commands_need_a_database(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    result = CliRunner().invoke(db_app, ["current"])
+    result = CliRunner().invoke(app, ["db", "current"])
     assert result.exit_code == 2
-    assert "DATABASE_URL" in result.output
+    assert "DATABASE_URL" in result.output and "Traceback" not in result.output

@@ -75,7 +75,16 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
     async def session_calls() -> None:
         async with Client(server, read_timeout_seconds=60) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            assert names == {"recall", "get_belief", "list_beliefs", "cite", "forget"}
+            assert names == {
+                "add_messages",
+                "consolidate",
+                "remember",
+                "recall",
+                "get_belief",
+                "list_beliefs",
+                "cite",
+                "forget",
+            }
             recalled = (
                 await client.call_tool("recall", {"query": "when do I go bouldering?"})
             ).structured_content
@@ -85,11 +94,30 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
             shown = (await client.call_tool("get_belief", {"belief": str(mine.id)})).structured_content
             assert shown is not None
             assert shown["belief"]["provenance"][0]["evidence_span"] == "bouldering every Tuesday"
+            added = await client.call_tool(
+                "add_messages",
+                {
+                    "session_id": str(session),
+                    "messages": [
+                        {
+                            "seq": 2,
+                            "kind": "user_message",
+                            "text": "And Fridays.",
+                            "occurred_at": now.isoformat(),
+                        }
+                    ],
+                },
+            )
+            assert added.structured_content is not None and added.structured_content["appended"] == 1
+            # A personal key names no other user: the call is refused, not re-scoped.
+            named = await client.call_tool("list_beliefs", {"user_id": OTHER_PRINCIPAL.principal_id})
+            assert named.is_error
             foreign = await client.call_tool("get_belief", {"belief": str(theirs.id)})
             assert foreign.is_error
             assert (await client.call_tool("forget", {"belief": str(theirs.id)})).is_error
             cited = await client.call_tool(
-                "cite", {"run_id": str(uuid4()), "returned_ids": [str(mine.id)], "cited_ids": [str(mine.id)]}
+                "cite",
+                {"run_id": recalled["run_id"], "returned_ids": [str(mine.id)], "cited_ids": [str(mine.id)]},
             )
             assert cited.structured_content is not None and cited.structured_content["cited"] == 1
             forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content

@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 import pytest
 from fastapi.testclient import TestClient
 
-from adapters.api.auth import TokenRegistry, token_digest
+from adapters.api.auth import Authenticator, TokenRegistry, token_digest
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.store import InMemoryStore
@@ -24,13 +24,13 @@ NOW = T0 + timedelta(days=1)
 MINE, THEIRS = "token-of-p1", "token-of-p2"
 
 
-def registry_for(tokens: dict[str, Owner], path: Path) -> TokenRegistry:
+def registry_for(tokens: dict[str, Owner], path: Path) -> Authenticator:
     entries = [
         {"sha256": token_digest(t), "tenant_id": o.tenant_id, "principal_id": o.principal_id}
         for t, o in tokens.items()
     ]
     path.write_text(json.dumps({"tokens": entries}), encoding="utf-8")
-    return TokenRegistry.from_file(path)
+    return Authenticator(None, TokenRegistry.from_file(path))
 
 
 class Idle:

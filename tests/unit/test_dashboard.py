@@ -1,19 +1,22 @@
-"""The provisioned Grafana dashboard asks only for metrics the service exports (`memory_*` from
-adapters/observability/metrics.py; the SDK's `temporal_*` are checked against a real scrape in
-tests/workflows/test_metrics.py)."""
+"""The provisioned Grafana dashboard asks only for metrics the service exports (`memory_*` from the worker,
+adapters/observability/metrics.py, and from the API, adapters/observability/api_metrics.py; the SDK's
+`temporal_*` are checked against a real scrape in tests/workflows/test_metrics.py)."""
 
 import json
 import re
 from pathlib import Path
 
+from adapters.observability import api_metrics
 from adapters.observability.metrics import COUNTERS, HISTOGRAMS
 
 DASHBOARD = (
     Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "dashboards" / "memory-consolidation.json"
 )
 METRIC = re.compile(r"\b((?:memory|temporal)_[a-z0-9_]+)")
-EXPORTED = {f"{name}_total" for name in COUNTERS} | {
-    f"{name}_{suffix}" for name in HISTOGRAMS for suffix in ("bucket", "sum", "count")
+EXPORTED = {f"{name}_total" for name in (*COUNTERS, *api_metrics.COUNTERS)} | {
+    f"{name}_{suffix}"
+    for name in (*HISTOGRAMS, *api_metrics.HISTOGRAMS)
+    for suffix in ("bucket", "sum", "count")
 }
 
 

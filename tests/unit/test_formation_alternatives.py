@@ -8,18 +8,10 @@ from activities.contracts import StageInput
 from activities.formation_tuple import AlternativeTuples
 from activities.stages import StageActivities
 from adapters.memory.store import InMemoryStore
-from adapters.providers.policy_documents import load_memory_model_policy
 from domain.consolidation import summarize_round
 from domain.formation.segments import EventFootprint, plan_segments
-from domain.policy.activation import (
-    UNRELEASED,
-    ArtifactSource,
-    FormationMode,
-    FoundArtifact,
-    select_formation_policy,
-)
+from domain.policy.activation import ArtifactSource, FoundArtifact
 from domain.policy.alternatives import (
-    AlternativeEvidence,
     FormationChoice,
     TupleReason,
     choose_formation_tuple,
@@ -29,32 +21,8 @@ from domain.policy.versions import FORMATION_9
 from domain.providers import ProviderFailure, ProviderRequest, ProviderResponse
 from domain.telemetry import FailureClass
 from tests.builders import OWNER, T0, event
-from tests.evidence_builders import CORPORA, RUNNING, distillation, formation
+from tests.evidence_builders import ASTRA_MEDIUM, SOL, alternative_evidence, formation
 from tests.pipeline import append
-
-PROFILES = load_memory_model_policy().profiles
-SOL = FoundArtifact(name="sol.json", source=ArtifactSource.BUNDLED, evidence=distillation())
-ASTRA_MEDIUM = FoundArtifact(
-    name="sonnet-medium.json",
-    source=ArtifactSource.BUNDLED,
-    evidence=distillation(
-        model_policy="anthropic", provider="anthropic", model="claude-sonnet-5", reasoning_effort="medium"
-    ),
-)
-
-
-def _evidence(*artifacts: FoundArtifact) -> AlternativeEvidence:
-    activation = select_formation_policy(
-        running=RUNNING, artifacts=artifacts, corpora=CORPORA, mode=FormationMode.AUTO
-    )
-    return AlternativeEvidence(
-        activation=activation,
-        configured=RUNNING,
-        profiles=PROFILES,
-        artifacts=artifacts,
-        corpora=CORPORA,
-        release=UNRELEASED,
-    )
 
 
 def _choice(profile: str = "anthropic", effort: str | None = "medium") -> FormationChoice:
@@ -68,7 +36,7 @@ def _choice(profile: str = "anthropic", effort: str | None = "medium") -> Format
 
 
 def test_an_evidenced_alternative_is_chosen_and_named_after_the_extractor() -> None:
-    decision = choose_formation_tuple(_choice(), _evidence(SOL, ASTRA_MEDIUM))
+    decision = choose_formation_tuple(_choice(), alternative_evidence(SOL, ASTRA_MEDIUM))
 
     assert decision.reason is TupleReason.EVIDENCED
     assert decision.model is not None
@@ -78,7 +46,7 @@ def test_an_evidenced_alternative_is_chosen_and_named_after_the_extractor() -> N
 
 
 def test_no_choice_or_the_configured_tuple_runs_configured_without_a_label() -> None:
-    evidence = _evidence(SOL, ASTRA_MEDIUM)
+    evidence = alternative_evidence(SOL, ASTRA_MEDIUM)
     for choice in (None, _choice("balanced", None)):
         decision = choose_formation_tuple(choice, evidence)
         assert decision.reason is TupleReason.CONFIGURED
@@ -87,16 +55,16 @@ def test_no_choice_or_the_configured_tuple_runs_configured_without_a_label() -> 
 
 
 def test_a_choice_falls_back_to_the_configured_tuple_with_its_reason() -> None:
-    evidenced = _evidence(SOL, ASTRA_MEDIUM)
+    evidenced = alternative_evidence(SOL, ASTRA_MEDIUM)
     cases = [
         # Another effort than the artifact evaluated: not the same tuple.
         (_choice("anthropic", "high"), evidenced, TupleReason.ALTERNATIVE_UNEVIDENCED),
         # The artifact was withdrawn (no longer found): the choice no longer holds.
-        (_choice(), _evidence(SOL), TupleReason.ALTERNATIVE_UNEVIDENCED),
+        (_choice(), alternative_evidence(SOL), TupleReason.ALTERNATIVE_UNEVIDENCED),
         (_choice("nonesuch", None), evidenced, TupleReason.UNKNOWN_PROFILE),
         (_choice("anthropic", "xhigh"), evidenced, TupleReason.EFFORT_NOT_ACCEPTED),
         # formation@9 is not what activation chose: an alternative formation@9 tuple has nothing to move.
-        (_choice(), _evidence(ASTRA_MEDIUM, _formation8()), TupleReason.POLICY_NOT_FORMATION_9),
+        (_choice(), alternative_evidence(ASTRA_MEDIUM, _formation8()), TupleReason.POLICY_NOT_FORMATION_9),
     ]
     for choice, evidence, reason in cases:
         decision = choose_formation_tuple(choice, evidence)
@@ -137,7 +105,9 @@ def test_the_owners_choice_is_read_at_each_call_and_reaches_the_provider_and_the
         store,
         configured,
         clock=lambda: T0,
-        alternatives=AlternativeTuples(evidence=_evidence(SOL, ASTRA_MEDIUM), provider_for=provider_for),
+        alternatives=AlternativeTuples(
+            evidence=alternative_evidence(SOL, ASTRA_MEDIUM), provider_for=provider_for
+        ),
     )
     stage = StageInput(ref=ref, run_id=uuid4())
 

@@ -1,12 +1,12 @@
 """Which content-free value moves which `memory_*` instrument, read back from a metric buffer."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from uuid import uuid4
 
 from temporalio.runtime import MetricBuffer, Runtime, TelemetryConfig
 
 from activities.contracts import RecordRunInput
-from adapters.observability.metrics import CONSOLIDATIONS, RECALL_LATENCY, RETIREMENTS, ServiceMetrics
+from adapters.observability.metrics import CONSOLIDATIONS, RETIREMENTS, ServiceMetrics
 from domain.beliefs.lifecycle import SweepPage
 from domain.beliefs.records import ClosedReason
 from domain.telemetry import ConsolidationRun, RunOutcome
@@ -21,7 +21,7 @@ def updates(buffer: MetricBuffer) -> dict[str, list[tuple[float, dict[str, objec
     return found
 
 
-def test_sweeps_recalls_and_quiet_rounds() -> None:
+def test_sweeps_and_quiet_rounds() -> None:
     buffer = MetricBuffer(1000)
     metrics = ServiceMetrics(Runtime(telemetry=TelemetryConfig(metrics=buffer)).metric_meter)
     page = SweepPage(
@@ -33,7 +33,6 @@ def test_sweeps_recalls_and_quiet_rounds() -> None:
         done=True,
     )
     metrics.record_activity(None, page)
-    metrics.record_recall(timedelta(milliseconds=12))
     now = datetime.now(UTC)
     quiet = ConsolidationRun(
         id=uuid4(),
@@ -55,7 +54,6 @@ def test_sweeps_recalls_and_quiet_rounds() -> None:
         (1, {"reason": "retired_ongoing_expired"}),
         (2, {"reason": "retired_hypothesis_expired"}),
     ]
-    assert len(found[RECALL_LATENCY]) == 1
     assert found[CONSOLIDATIONS] == [(1, {"formation_policy": "formation@9", "outcome": "nothing_to_do"})]
     labels = {key for entries in found.values() for _, attributes in entries for key in attributes}
     assert labels <= {"reason", "formation_policy", "outcome", "stage", "failure_class", "kind", "category"}

@@ -1,7 +1,6 @@
 """The worker's /metrics after real consolidations: the SDK's and the service's counters moved, and the
 scrape names no user text and no tenant or principal."""
 
-import socket
 import urllib.request
 import uuid
 
@@ -25,6 +24,7 @@ from adapters.temporal.worker import WorkerPorts
 from domain.owner import Owner
 from domain.providers import ProviderRequest, ProviderResponse, transient
 from domain.telemetry import Stage
+from tests.ports import free_port
 from tests.unit.test_dashboard import dashboard_metrics
 from tests.workflows.conversations import NAMES, conversation, plausible_answer
 from tests.workflows.harness import Harness
@@ -46,12 +46,6 @@ class TransientDistiller(ScriptedProvider):
         if request.stage is Stage.DISTILLATION:
             raise transient("timeout")
         return super().complete(request)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def samples(scrape: str, metric: str) -> float:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Column, Connection, Row, or_, select, text, update
+from sqlalchemy import Column, Connection, Row, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -220,6 +220,17 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [event for row in reversed(rows.all()) if (event := _readable(row)) is not None]
+
+    def page(self, owner: Owner, after: EventRef | None, limit: int) -> list[SourceEvent]:
+        query = select(*_EVENT_COLUMNS).where(owned(source_events, owner))
+        if after is not None:
+            query = query.where(
+                tuple_(source_events.c.session_id, source_events.c.seq) > tuple_(after.session_id, after.seq)
+            )
+        rows = self._c.execute(
+            query.order_by(source_events.c.session_id, source_events.c.seq).limit(max(limit, 0))
+        )
+        return [_event(row) for row in rows]
 
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         wanted = list(dict.fromkeys((r.session_id, r.seq) for r in refs))

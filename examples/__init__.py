@@ -1,0 +1,1 @@
+"""Runnable examples of the client (run them as scripts; tests import them)."""
