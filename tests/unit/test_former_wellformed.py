@@ -55,6 +55,21 @@ def test_an_ill_formed_statement_is_not_formed(text: str, junk: str) -> None:
     assert not any(s.startswith(junk.rstrip(".")) for s in formed)
 
 
+def test_an_answer_glued_to_the_question_as_two_sentences_is_not_formed() -> None:
+    formed = fallback_formation(
+        _events(
+            ("friend", "That sounds like a great project. What are you working on with it today?"),
+            (
+                "user",
+                "Today I want it to help me with my training. I'm training for a half marathon in October.",
+            ),
+        )
+    ).candidates
+    statements = {c.statement for c in formed}
+    assert "User is training for a half marathon in October." in statements
+    assert not any(" Today " in s for s in statements), statements
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -131,6 +131,10 @@ _OF_THE_MOMENT: Final = re.compile(
     r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
     r"|asleep|awake|here|home|back)(?: again| now| rn)?$"
 )
+# A sentence opener written with its capital inside a statement: a second sentence glued on.
+_GLUED: Final = re.compile(
+    r"\s(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
+)
 _MOMENT_ENDS: Final = (
     *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
     *("asleep", "awake", "here", "home", "back", "again", "now", "rn"),
@@ -389,6 +393,8 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return (
             Verdict.ILL_FORMED
         )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
+    if _GLUED.search(statement):
+        return Verdict.ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
     body = statement.rstrip(".!?").lower()
     words = _WORD.findall(body)
     if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(words):
