@@ -25,8 +25,13 @@ from domain.consolidation import (
 )
 from domain.errors import UnreadableEvent
 from domain.events import SourceEvent
-from domain.formation.clauses import count_coverage_units
-from domain.formation.segments import MAX_SEGMENT_BYTES, EventFootprint, plan_segments
+from domain.formation.segments import (
+    MAX_SEGMENT_BYTES,
+    EventFootprint,
+    event_footprint,
+    piece_resume,
+    plan_segments,
+)
 from domain.policy.activation import ActivationDecision
 from domain.ports import SourceEventRepository, UnitOfWorkFactory
 
@@ -64,7 +69,9 @@ class BatchActivities:
         unreadable: int | None = None
         with self._uow() as uow:
             watermark = uow.watermarks.get(owner, session_id)
-            late = [_footprint(event) for event in uow.events.late_pending(owner, session_id, EVENT_PAGE)]
+            late = [
+                event_footprint(event) for event in uow.events.late_pending(owner, session_id, EVENT_PAGE)
+            ]
             after = watermark
             while len(footprints) < MAX_BATCH_EVENTS and read_bytes < MAX_BATCH_BYTES:
                 limit = min(EVENT_PAGE, MAX_BATCH_EVENTS - len(footprints))
@@ -74,7 +81,7 @@ class BatchActivities:
                     unreadable = refused.seq
                     page = _readable_before(uow.events, params, after, refused.seq)
                 for event in page:
-                    footprints.append(_footprint(event))
+                    footprints.append(event_footprint(event))
                     occurred.append(event.occurred_at)
                     read_bytes += event.size_bytes
                 if len(page) < EVENT_PAGE or unreadable is not None:
@@ -82,16 +89,24 @@ class BatchActivities:
                     break
                 after = page[-1].seq
 
-        ready = consolidatable_prefix(watermark, [f.seq for f in footprints], occurred, now=self._clock())
+            # The grace runs on the server's clock: from when the event after a gap arrived, or from the
+            # date it states when that is earlier (an import of past conversation does not wait on a gap
+            # it already holds), so a date ahead of the server never holds a session.
+            arrived = uow.events.received_at(owner, session_id, _after_gaps(watermark, footprints))
+        arrivals = [min(arrived.get(f.seq, at), at) for f, at in zip(footprints, occurred, strict=True)]
+        ready = consolidatable_prefix(watermark, [f.seq for f in footprints], arrivals, now=self._clock())
         held_back = len(footprints) - ready
         # The worker's evidence decides what runs, whatever the session asked for.
         policy = self._activation.formation_policy if self._activation else params.formation_policy
-        segments = plan_segments(owner, session_id, policy, footprints[:ready], late=late)
+        segments = plan_segments(
+            owner, session_id, policy, footprints[:ready], late=late, resume=params.resume
+        )
         more_pending = (not exhausted and held_back == 0) or len(late) == EVENT_PAGE
         if len(segments) > MAX_BATCH_SEGMENTS:
             segments, more_pending = segments[:MAX_BATCH_SEGMENTS], True
-        # Late segments (first in the plan) end below the watermark, so they never move it.
-        last_seq = max([watermark, *(ref.last_seq for ref in segments)])
+        # Late segments (first in the plan) end below the watermark, so they never move it; nor does an
+        # event whose last piece the plan does not reach.
+        last_seq = max([watermark, *(ref.last_seq for ref in segments if ref.last_piece)])
         planned = [f for f in footprints if watermark < f.seq <= last_seq]
         # The unreadable event is next only when this plan takes every event read before it.
         if len(planned) < len(footprints):
@@ -111,6 +126,7 @@ class BatchActivities:
             formation_policy=policy if self._activation else None,
             selection=self._activation.label if self._activation else None,
             unreadable_seq=unreadable,
+            resume=piece_resume(segments),
         )
         log.info(
             "batch planned",
@@ -170,10 +186,14 @@ class BatchActivities:
         return recorded
 
 
-def _footprint(event: SourceEvent) -> EventFootprint:
-    return EventFootprint(
-        seq=event.seq, size_bytes=event.size_bytes, coverage_units=count_coverage_units(event.text)
-    )
+def _after_gaps(watermark: int, footprints: list[EventFootprint]) -> list[int]:
+    """The seqs that follow a sequence gap: the only ones whose arrival the gap grace reads."""
+    expected, after = watermark + 1, []
+    for footprint in footprints:
+        if footprint.seq != expected:
+            after.append(footprint.seq)
+        expected = footprint.seq + 1
+    return after
 
 
 def _readable_before(

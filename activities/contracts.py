@@ -10,7 +10,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, NonNegativeInt
 
 from domain.beliefs.commit import CommitReport
-from domain.formation.segments import SegmentRef, SeqRange
+from domain.formation.segments import PieceResume, SegmentRef, SeqRange
 from domain.formation.stage_results import StageReport
 from domain.owner import BoundedId, Owner
 from domain.telemetry import ConsolidationRun
@@ -33,6 +33,8 @@ class SessionKey(_Value):
 class LoadBatchInput(_Value):
     session: SessionKey
     formation_policy: str
+    # The previous round stopped inside an event planned in pieces: plan it from here on.
+    resume: PieceResume | None = None
 
 
 class BatchPlan(_Value):
@@ -57,6 +59,9 @@ class BatchPlan(_Value):
     selection: str | None = None
     # A stored event that no longer validates: the plan stops before it, the workflow quarantines it.
     unreadable_seq: NonNegativeInt | None = None
+    # The plan was cut inside an event planned in pieces: last_seq stops before that event, and the next
+    # round plans it from this point on.
+    resume: PieceResume | None = None
 
     @property
     def empty(self) -> bool:

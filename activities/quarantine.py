@@ -75,6 +75,9 @@ class QuarantineActivities:
                 if moved:
                     # The skip passes the poisoned events only: a gap filled meanwhile waits late.
                     uow.events.mark_late(owner, session_id, quarantine.gaps)
+            if skipped and quarantine.segment_key is not None:
+                # Skipped: the segment's documents will never be committed.
+                uow.staged.delete(owner, quarantine.segment_key)
             self._audit(
                 uow,
                 session,

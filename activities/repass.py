@@ -52,5 +52,7 @@ class RepassActivities:
                     created_at=self._clock(),
                 )
             )
+            # The re-pass gave up: its last attempt's documents will never be committed.
+            uow.staged.delete(ref.owner, ref.segment_key)
             uow.commit()
         return recorded

@@ -8,6 +8,7 @@ from temporalio import activity
 from domain.beliefs.lifecycle import SWEEP_PAGE_SIZE, WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage
 from domain.beliefs.sweep import sweep_page
 from domain.ports import UnitOfWorkFactory
+from domain.staging import STAGED_RETENTION
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,9 @@ class RetirementActivities:
         # A killed attempt rolls back whole; the retry (or the next sweep) finds the same rows still live.
         with self._uow() as uow:
             page = sweep_page(uow, params.as_of, params.after, params.limit, params.lane)
+            # Each page also removes a bounded page of stage documents no commit will read: so none
+            # outlives STAGED_RETENTION by more than the sweep's schedule.
+            stale = uow.staged.purge_stale(params.as_of - STAGED_RETENTION, params.limit)
             uow.commit()
         log.info(
             "retirement page",
@@ -43,6 +47,7 @@ class RetirementActivities:
                 "retired": page.retired,
                 "skipped_changed": page.skipped_changed,
                 "done": page.done,
+                "stale_staged_removed": stale,
             },
         )
         return page

@@ -197,9 +197,10 @@ class Composition:
         from domain.formation.extraction import require_sane_cost
 
         decision = self.activation
-        # Said once, at start-up; content-free (versions, file names, reason codes).
+        # Said once, at start-up; content-free (versions, file names, reason codes). The built-in former
+        # running is the normal state, not a warning; an operator's pin left without evidence is.
         log.log(
-            logging.WARNING if decision.policy is None else logging.INFO,
+            logging.WARNING if decision.policy is None and decision.pin is not None else logging.INFO,
             "%s (formation policy selection: %s)",
             decision.summary(),
             decision.explanation(),

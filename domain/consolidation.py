@@ -30,14 +30,16 @@ _QUIET_ROUND_NAMESPACE: Final = UUID("c3a9e7d4-2f61-4b8a-9d0e-71f5a2b6c8e3")
 def consolidatable_prefix(
     watermark: int,
     seqs: Sequence[int],
-    occurred_at: Sequence[datetime],
+    arrived_at: Sequence[datetime],
     *,
     now: datetime,
     gap_grace: timedelta = GAP_GRACE,
 ) -> int:
-    """How many of the events (in seq order, all above the watermark) this round may consolidate."""
+    """How many of the events (in seq order, all above the watermark) this round may consolidate. A gap's
+    grace runs from arrived_at: when the event after it arrived on the server's clock (as now is), or the
+    date it states if earlier, never a date ahead of the server."""
     expected = watermark + 1
-    for index, (seq, at) in enumerate(zip(seqs, occurred_at, strict=True)):
+    for index, (seq, at) in enumerate(zip(seqs, arrived_at, strict=True)):
         if seq != expected and now - at < gap_grace:
             return index
         expected = seq + 1

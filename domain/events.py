@@ -4,7 +4,7 @@ A SourceEvent holds only what every store, clock and later computation can hold:
 fields is a pydantic error whose type is a reason code (EventRefusalReason for the ones defined here).
 """
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Final
 from uuid import UUID
@@ -22,6 +22,8 @@ MAX_EVENT_TEXT_BYTES = 1_048_576
 # horizon) far below datetime.max (year 9999), where expires_at would overflow.
 OCCURRED_AT_EARLIEST: Final = datetime(1970, 1, 1, tzinfo=UTC)
 OCCURRED_AT_LATEST: Final = datetime(2200, 1, 1, tzinfo=UTC)
+# How far ahead of the server an event's occurred_at may be (time zones, a client clock a little fast).
+FUTURE_TOLERANCE: Final = timedelta(days=1)
 # 2**53 - 1, the largest integer a JSON number keeps exactly in every client (JavaScript's
 # MAX_SAFE_INTEGER), and far below bigint's 2**63 - 1, so the watermark and seq + 1 never overflow.
 MAX_SEQ: Final = 2**53 - 1
@@ -36,6 +38,8 @@ class EventRefusalReason(StrEnum):
     TEXT_CONTROL_CHARACTER = "text_control_character"
     SEQ_OUT_OF_RANGE = "seq_out_of_range"
     OCCURRED_AT_OUT_OF_RANGE = "occurred_at_out_of_range"
+    # More than FUTURE_TOLERANCE ahead of the server's clock when it arrived: a wrong client clock.
+    OCCURRED_AT_IN_FUTURE = "occurred_at_in_future"
 
 
 def _refused(reason: EventRefusalReason, message: str) -> PydanticCustomError:
@@ -70,7 +74,8 @@ class SourceEvent(BaseModel):
     tenant_id: str = BoundedId
     principal_id: str = BoundedId
     session_id: UUID
-    seq: PositiveInt
+    # Strict: a JSON true or "2" is not a sequence number (lax mode stored them as 1 and 2).
+    seq: PositiveInt = Field(strict=True)
     kind: SourceEventKind
     text: str = Field(min_length=1)
     occurred_at: AwareDatetime
@@ -125,4 +130,4 @@ class EventRef(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     session_id: UUID
-    seq: PositiveInt
+    seq: PositiveInt = Field(strict=True)

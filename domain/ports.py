@@ -81,6 +81,11 @@ class SourceEventRepository(Protocol):
         event in the page that no longer validates."""
         ...
 
+    def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
+        """When the store received each of the session's events among seqs, on the server's clock (a
+        store from before it recorded that: none)."""
+        ...
+
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
         """The session's late events not consolidated yet, in seq order, at most limit."""
         ...
@@ -297,6 +302,16 @@ class StagedOutputRepository(Protocol):
         ...
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
+
+    def delete(self, owner: Owner, segment_key: str) -> int:
+        """Remove every stage's document of the segment (it committed, or nothing will read it again);
+        how many were removed."""
+        ...
+
+    def purge_stale(self, staged_before: datetime, limit: int) -> int:
+        """Remove at most limit documents, of any owner, last staged before staged_before (left by a
+        segment that never committed); how many were removed."""
+        ...
 
 
 class FormationChoiceRepository(Protocol):

@@ -6,8 +6,9 @@ document shapes are stated here, once, beside the staging row, because writers (
 wrote. A document is validated once, when it is read back; its stored JSON is its model's JSON dump.
 """
 
+from datetime import timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 from uuid import UUID
 
 from pydantic import (
@@ -21,6 +22,7 @@ from pydantic import (
 
 from domain.candidates import MemoryCandidate
 from domain.episodes import IntegratedEpisode
+from domain.formation.grounding import holds_credential, mask_credentials
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_schemas import Prediction
 from domain.owner import BoundedId
@@ -29,6 +31,11 @@ from domain.telemetry import CoverageDisposition, ReasonCategory
 if TYPE_CHECKING:
     # The port names this module's values, so the import can only run one way.
     from domain.ports import StagedOutputRepository
+
+
+# A document its segment never committed (a session held, a worker gone for good) is removed after this:
+# every step that reads one runs within minutes of the stage that staged it.
+STAGED_RETENTION: Final = timedelta(days=1)
 
 
 class StagedKind(StrEnum):
@@ -66,8 +73,13 @@ class _StagedDocument(BaseModel):
             session_id=ref.session_id,
             segment_key=ref.segment_key,
             stage=self.kind,
-            document=self.model_dump(mode="json"),
+            document=self.without_secrets().model_dump(mode="json"),
         )
+
+    def without_secrets(self) -> Self:
+        """What may be staged: no credential a provider or the fallback repeated (narratives are masked
+        where they are formed)."""
+        return self
 
 
 class IntegrationDocument(_StagedDocument):
@@ -94,6 +106,16 @@ class AnticipationDocument(_StagedDocument):
 
     predictions: tuple[Prediction, ...] = ()
 
+    def without_secrets(self) -> Self:
+        return self.model_copy(
+            update={
+                "predictions": tuple(
+                    p.model_copy(update={"statement": mask_credentials(p.statement)})
+                    for p in self.predictions
+                )
+            }
+        )
+
 
 class DistillationDocument(_StagedDocument):
     """Call 3: the validated candidates, the proposals rejected by category, and the coverage ledger.
@@ -106,6 +128,23 @@ class DistillationDocument(_StagedDocument):
     candidates: tuple[MemoryCandidate, ...] = ()
     rejections: dict[ReasonCategory, NonNegativeInt] = Field(default_factory=dict)
     coverage: dict[CoverageDisposition, NonNegativeInt] = Field(default_factory=dict)
+
+    def without_secrets(self) -> Self:
+        """A candidate that repeats a credential anywhere is never staged: the commit would refuse its span
+        anyway (REJECTED_CREDENTIAL), so it is counted as that refusal here instead of kept."""
+        kept = tuple(c for c in self.candidates if not _repeats_credential(c))
+        dropped = len(self.candidates) - len(kept)
+        if not dropped:
+            return self
+        rejections = dict(self.rejections)
+        category = ReasonCategory.REJECTED_CREDENTIAL
+        rejections[category] = rejections.get(category, 0) + dropped
+        return self.model_copy(update={"candidates": kept, "rejections": rejections})
+
+
+def _repeats_credential(candidate: MemoryCandidate) -> bool:
+    texts = [candidate.subject, candidate.statement, *(span.text for span in candidate.evidence_spans)]
+    return any(holds_credential(text) for text in texts)
 
 
 StagedDocument = IntegrationDocument | AnticipationDocument | DistillationDocument

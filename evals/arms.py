@@ -16,10 +16,10 @@ in a log: the statements stay in the returned values the scorer reads.
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 from uuid import UUID
 
-from activities.contracts import SessionKey
+from activities.contracts import CommitInput, SessionKey
 from domain.beliefs.records import MemoryRecord
 from domain.candidates import Derivation, MemoryCandidate, Polarity
 from domain.consolidation import GAP_GRACE
@@ -40,6 +40,9 @@ from evals.matching import FormedClaim, Source, matches
 from evals.scorer import FormedBelief
 from evals.seeding import write_seed_pool
 from evals.stores import StoreProvider, memory_store
+
+In = TypeVar("In")
+Out = TypeVar("Out")
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ class PipelineArm:
             provider = self._provider_for(case.id) if self._provider_for is not None else None
             runs: list[ConsolidationRun] = []
             segments: list[SegmentRef] = []
+            documents = _DocumentsBeforeCommit(uow_factory)
             formed_by: dict[int, UUID] = {}
             violations = 0
             for session, events in _owner_sessions(case):
@@ -160,6 +164,7 @@ class PipelineArm:
                     self.policy,
                     _idle_at(events),
                     self._model,
+                    run_step=documents,
                 )
                 runs += rounds.runs
                 if provider is not None:
@@ -173,9 +178,9 @@ class PipelineArm:
             formed = [self._belief_claim(case, b) for b in automatic_beliefs(uow_factory)]
             if not self._statement_only:
                 # A statement alone cannot say it retracts: a control's corrections are not claims.
-                formed += [_retraction_claim(case, *r) for r in _retractions(uow_factory, segments)]
+                formed += [_retraction_claim(case, *r) for r in _retractions(documents, segments)]
             failed = failed_checks(uow_factory, case, runs, formed_by.get)
-            represented = _represented_seeds(uow_factory, segments, seeds)
+            represented = _represented_seeds(documents, segments, seeds)
         return CaseRun(
             case_id=case.id,
             formed=tuple(formed),
@@ -250,28 +255,46 @@ def _idle_at(events: list[SourceEvent]) -> datetime:
     return max(e.occurred_at for e in events) + GAP_GRACE
 
 
+class _DocumentsBeforeCommit:
+    """Runs each step directly and keeps each segment's staged documents as they stood just before its
+    commit, which removes them from the store."""
+
+    def __init__(self, uow_factory: UnitOfWorkFactory) -> None:
+        self._uow = uow_factory
+        self.by_key: dict[str, tuple[DistillationDocument, AnticipationDocument]] = {}
+
+    def __call__(self, name: str, step: Callable[[In], Out], arg: In, /) -> Out:
+        if isinstance(arg, CommitInput):
+            with self._uow() as uow:
+                self.by_key[arg.ref.segment_key] = (
+                    DistillationDocument.read(uow.staged, arg.ref),
+                    AnticipationDocument.read(uow.staged, arg.ref),
+                )
+        return step(arg)
+
+    def of(self, ref: SegmentRef) -> tuple[DistillationDocument, AnticipationDocument]:
+        return self.by_key.get(ref.segment_key, (DistillationDocument(), AnticipationDocument()))
+
+
 def _retractions(
-    uow_factory: UnitOfWorkFactory, segments: list[SegmentRef]
+    documents: _DocumentsBeforeCommit, segments: list[SegmentRef]
 ) -> list[tuple[UUID, MemoryCandidate]]:
     """Corrections form retractions, never beliefs: read from what distillation staged."""
     found: list[tuple[UUID, MemoryCandidate]] = []
-    with uow_factory() as uow:
-        for ref in segments:
-            document = DistillationDocument.read(uow.staged, ref)
-            found += [(ref.session_id, c) for c in document.candidates if c.polarity is Polarity.RETRACT]
+    for ref in segments:
+        distillation, _ = documents.of(ref)
+        found += [(ref.session_id, c) for c in distillation.candidates if c.polarity is Polarity.RETRACT]
     return found
 
 
 def _represented_seeds(
-    uow_factory: UnitOfWorkFactory, segments: list[SegmentRef], seeds: dict[str, UUID]
+    documents: _DocumentsBeforeCommit, segments: list[SegmentRef], seeds: dict[str, UUID]
 ) -> frozenset[str]:
     by_id = {str(belief_id): subject for subject, belief_id in seeds.items()}
     represented: set[str] = set()
-    with uow_factory() as uow:
-        for ref in segments:
-            coverage = DistillationDocument.read(uow.staged, ref).coverage
-            if not coverage.get(CoverageDisposition.REPRESENTED):
-                continue
-            predictions = AnticipationDocument.read(uow.staged, ref).predictions
-            represented |= {by_id[p.memory_id] for p in predictions if p.memory_id in by_id}
+    for ref in segments:
+        distillation, anticipation = documents.of(ref)
+        if not distillation.coverage.get(CoverageDisposition.REPRESENTED):
+            continue
+        represented |= {by_id[p.memory_id] for p in anticipation.predictions if p.memory_id in by_id}
     return frozenset(represented)

@@ -77,10 +77,15 @@ def consolidate_session(
     )
     commit = CommitActivities(uow_factory, clock)
     rounds = SessionRounds()
+    resume = None
     for _ in range(MAX_ROUNDS):
         plan = run_step(
-            "load_batch", batch.load_batch, LoadBatchInput(session=session, formation_policy=formation_policy)
+            "load_batch",
+            batch.load_batch,
+            LoadBatchInput(session=session, formation_policy=formation_policy, resume=resume),
         )
+        # A round that stopped inside an event planned in pieces: the next plans it from there.
+        resume = plan.resume
         if plan.empty:
             break
         run_id = uuid4()

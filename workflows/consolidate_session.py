@@ -58,7 +58,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.quarantine import QuarantineActivities
     from domain.consolidation import GAP_GRACE, summarize_round
     from domain.errors import UnreadableEvent
-    from domain.formation.segments import SegmentRef, passed_gaps
+    from domain.formation.segments import SegmentRef, passed_gaps, piece_resume
     from domain.telemetry import RunOutcome
     from workflows.form_segment import FormSegmentWorkflow, segment_workflow_id
     from workflows.poison import poison_of, store_local
@@ -91,6 +91,7 @@ class ConsolidateSessionWorkflow:
         self._shown_policy = params.formation_policy
         self._quarantine: Quarantine | None = None
         self._release: bool | None = None
+        self._resume = params.resume
 
     @workflow.signal(name=IDLE_SIGNAL)
     def idle(self) -> None:
@@ -132,7 +133,13 @@ class ConsolidateSessionWorkflow:
             if self._idle_pending and self._history_is_large(params.history_event_budget):
                 await workflow.wait_condition(workflow.all_handlers_finished)
                 workflow.continue_as_new(
-                    params.model_copy(update={"idle_pending": self._idle_pending, "rounds_before": rounds})
+                    params.model_copy(
+                        update={
+                            "idle_pending": self._idle_pending,
+                            "rounds_before": rounds,
+                            "resume": self._resume,
+                        }
+                    )
                 )
         return ConsolidationSummary(rounds=rounds, last_round=last)
 
@@ -144,7 +151,9 @@ class ConsolidateSessionWorkflow:
         try:
             plan = await store_local(
                 BatchActivities.load_batch,
-                LoadBatchInput(session=params.session, formation_policy=params.formation_policy),
+                LoadBatchInput(
+                    session=params.session, formation_policy=params.formation_policy, resume=self._resume
+                ),
             )
         except ActivityError as failure:
             if (poison := poison_of(failure)) is None:
@@ -200,10 +209,14 @@ class ConsolidateSessionWorkflow:
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
         if poisoned is not None:
-            # Late segments (planned first) end below the watermark: they never move it.
-            consolidated_to = max([plan.watermark, *(outcome.ref.last_seq for outcome in outcomes)])
+            # Late segments (planned first) end below the watermark: they never move it; nor does an event
+            # whose last piece did not commit.
+            consolidated_to = max([plan.watermark, *(o.ref.last_seq for o in outcomes if o.ref.last_piece)])
+            # Pieces committed before the poisoned segment are not formed again after a retry.
+            self._resume = piece_resume([o.ref for o in outcomes]) or (None if outcomes else self._resume)
         else:
             consolidated_to = plan.last_seq
+            self._resume = plan.resume
             if plan.unreadable_seq is not None:
                 poisoned = QuarantineInput(
                     session=params.session,
@@ -268,6 +281,11 @@ class ConsolidateSessionWorkflow:
             watermark_advanced=advanced,
             repass_segments=tuple(ref.index for ref in repass),
             quarantine=quarantine,
+            late=tuple(
+                dict.fromkeys(
+                    (o.ref.first_seq, o.ref.last_seq) for o in outcomes if o.ref.last_seq <= plan.watermark
+                )
+            ),
         )
 
     @staticmethod

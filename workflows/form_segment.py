@@ -28,8 +28,8 @@ with workflow.unsafe.imports_passed_through():
     from activities.commit import CommitActivities
     from activities.contracts import CommitInput, SegmentInput, SegmentOutcome
     from domain.beliefs.commit import CommitReport
-    from workflows.poison import store_local
-    from workflows.policies import COMMIT_START_TO_CLOSE, HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY
+    from workflows.poison import bounded_store_local, within_time_bound
+    from workflows.policies import COMMIT_START_TO_CLOSE, HEARTBEAT_TIMEOUT, STEP_RETRY
     from workflows.revisions import takes
     from workflows.stages import run_formation_stages
 
@@ -62,11 +62,14 @@ class FormSegmentWorkflow:
         report (the commit is idempotent on run and segment key). Bounded like the other local store steps:
         a database outage waits on durable timers, not in a held workflow task."""
         if takes("commit-local", revision):
-            return await store_local(CommitActivities.commit_segment, params)
-        return await workflow.execute_activity_method(
-            CommitActivities.commit_segment,
-            params,
-            start_to_close_timeout=COMMIT_START_TO_CLOSE,
-            heartbeat_timeout=HEARTBEAT_TIMEOUT,
-            retry_policy=INFRASTRUCTURE_RETRY,
+            return await bounded_store_local(CommitActivities.commit_segment, params)
+        return await within_time_bound(
+            lambda: workflow.execute_activity_method(
+                CommitActivities.commit_segment,
+                params,
+                start_to_close_timeout=COMMIT_START_TO_CLOSE,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT,
+                retry_policy=STEP_RETRY,
+            ),
+            "commit_segment",
         )

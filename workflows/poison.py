@@ -7,14 +7,24 @@ quarantines the segment instead of failing or looping. store_local runs the shor
 activities, whose failures arrive without the ActivityError that names a scheduled one, and names them.
 """
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Final, TypeVar
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, TimeoutError, TimeoutType
 
 from activities.contracts import Poison
-from workflows.policies import INFRASTRUCTURE_RETRY, LOCAL_RETRY_THRESHOLD, LOCAL_STORE_START_TO_CLOSE
+from workflows.policies import (
+    INFRASTRUCTURE_RETRY,
+    LOCAL_OUTAGE_WAIT,
+    LOCAL_RETRY_THRESHOLD,
+    LOCAL_STEP_RETRY,
+    LOCAL_STORE_START_TO_CLOSE,
+    MAX_TIMED_OUT_ATTEMPTS,
+)
+
+# The reason code of a segment quarantined because one of its steps overran its time bound on every attempt.
+STEP_TIMED_OUT: Final = "StepTimedOut"
 
 Activities = TypeVar("Activities")
 In = TypeVar("In")
@@ -69,3 +79,57 @@ async def store_local(activity: Callable[[Activities, In], Out], arg: In) -> Out
         )
     except ApplicationError as failure:
         raise naming_local_activity(failure, activity.__name__) from failure
+
+
+def timed_out(error: BaseException) -> bool:
+    """Whether error's cause chain ends an attempt at its start-to-close timeout."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, TimeoutError):
+            return cause.type is TimeoutType.START_TO_CLOSE
+        cause = cause.__cause__
+    return False
+
+
+async def within_time_bound(run: Callable[[], Awaitable[Out]], activity_name: str) -> Out:
+    """Run a deterministic step whose start-to-close timeouts reach the workflow (policies.STEP_RETRY) at
+    most MAX_TIMED_OUT_ATTEMPTS times; after the last, the step fails as poison (STEP_TIMED_OUT), so its
+    segment is quarantined and can be released instead of being retried forever."""
+    for _ in range(MAX_TIMED_OUT_ATTEMPTS):
+        try:
+            return await run()
+        except (ActivityError, TimeoutError) as failure:
+            if not timed_out(failure):
+                raise
+            workflow.logger.warning("step overran its time bound", extra={"activity": activity_name})
+    raise naming_local_activity(
+        ApplicationError(
+            f"{activity_name} overran its time bound {MAX_TIMED_OUT_ATTEMPTS} times",
+            type=STEP_TIMED_OUT,
+            non_retryable=True,
+        ),
+        activity_name,
+    )
+
+
+async def bounded_store_local(activity: Callable[[Activities, In], Out], arg: In) -> Out:
+    """store_local for a step whose time bound is a property of its input (the commit): its timeouts are
+    counted by within_time_bound; an outage past the bounded local attempts waits on a timer and goes
+    round again, as unbounded as store_local's retries."""
+
+    async def attempt() -> Out:
+        while True:
+            try:
+                return await workflow.execute_local_activity_method(
+                    activity,
+                    arg,
+                    start_to_close_timeout=LOCAL_STORE_START_TO_CLOSE,
+                    local_retry_threshold=LOCAL_RETRY_THRESHOLD,
+                    retry_policy=LOCAL_STEP_RETRY,
+                )
+            except ApplicationError as failure:
+                if failure.non_retryable:
+                    raise naming_local_activity(failure, activity.__name__) from failure
+                await workflow.sleep(LOCAL_OUTAGE_WAIT)
+
+    return await within_time_bound(attempt, activity.__name__)

@@ -29,6 +29,31 @@ INFRASTRUCTURE_RETRY: Final = RetryPolicy(
     non_retryable_error_types=NON_RETRYABLE_ERRORS,
 )
 
+# A deterministic step (a stage, a commit) that overruns its start-to-close timeout would overrun it on every
+# attempt: the server does not retry that timeout, the workflow counts it (workflows/poison.py:
+# within_time_bound) and quarantines the segment after MAX_TIMED_OUT_ATTEMPTS. Every other failure keeps
+# INFRASTRUCTURE_RETRY's unbounded retries (a heartbeat timeout is a lost worker: retried too).
+START_TO_CLOSE_TIMEOUT_TYPE: Final = "TemporalTimeout:StartToClose"
+MAX_TIMED_OUT_ATTEMPTS: Final = 3
+STEP_RETRY: Final = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=30),
+    maximum_attempts=0,
+    non_retryable_error_types=[*NON_RETRYABLE_ERRORS, START_TO_CLOSE_TIMEOUT_TYPE],
+)
+# A local step's retries run in the SDK, which retries its timeouts whatever the policy names: its attempts
+# are bounded instead, and the workflow tells a timeout from an outage by the last attempt's failure
+# (an outage waits LOCAL_OUTAGE_WAIT on a timer and goes round again, unbounded).
+LOCAL_STEP_RETRY: Final = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=30),
+    maximum_attempts=4,
+    non_retryable_error_types=NON_RETRYABLE_ERRORS,
+)
+LOCAL_OUTAGE_WAIT: Final = timedelta(seconds=30)
+
 # One short unit of work; a killed worker's attempt is retried after this.
 STORE_START_TO_CLOSE: Final = timedelta(seconds=30)
 # A local activity runs inside its workflow task (10 s timeout): one attempt ends well before that, and a

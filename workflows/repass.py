@@ -42,7 +42,9 @@ with workflow.unsafe.imports_passed_through():
 
 
 def repass_workflow_id(ref: SegmentRef) -> str:
-    return f"repass/{ref.tenant_id}/{ref.principal_id}/{ref.session_id}/{ref.first_seq}-{ref.last_seq}"
+    base = f"repass/{ref.tenant_id}/{ref.principal_id}/{ref.session_id}/{ref.first_seq}-{ref.last_seq}"
+    # The pieces of one event share its range: each re-passes on its own.
+    return base if ref.clauses is None else f"{base}/{ref.clauses[0]}-{ref.clauses[1]}"
 
 
 class RepassInput(BaseModel):

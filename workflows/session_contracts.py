@@ -10,6 +10,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveFloat, PositiveInt
 
 from activities.contracts import Quarantine, SessionKey
+from domain.formation.segments import PieceResume, SeqRange
 from domain.telemetry import RunOutcome
 from workflows.policies import HISTORY_EVENT_BUDGET
 
@@ -28,6 +29,8 @@ class ConsolidateSessionInput(BaseModel):
     # The command sequence this execution takes (workflows/revisions.py), carried across continue-as-new;
     # 0: started before revisions, so patches are asked of workflow.patched.
     revision: NonNegativeInt = 0
+    # Carried across continue-as-new: the last round stopped inside an event planned in pieces.
+    resume: PieceResume | None = None
 
 
 class RoundResult(BaseModel):
@@ -42,6 +45,8 @@ class RoundResult(BaseModel):
     watermark_advanced: bool
     repass_segments: tuple[NonNegativeInt, ...] = ()
     quarantine: Quarantine | None = None
+    # The late events' ranges (below from_seq) the round consolidated; empty in older histories.
+    late: tuple[SeqRange, ...] = ()
 
 
 class ConsolidationSummary(BaseModel):

@@ -11,6 +11,7 @@ recorded in its SegmentRef, so a history replays the commands it was written wit
 (every history before formation@8/@10 existed) schedule exactly the three stages they always did.
 """
 
+from functools import partial
 from uuid import UUID
 
 from temporalio import workflow
@@ -21,7 +22,8 @@ with workflow.unsafe.imports_passed_through():
     from domain.formation.segments import SegmentRef
     from domain.formation.stage_results import StageReport
     from domain.policy.versions import ONE_CALL_POLICIES
-    from workflows.policies import HEARTBEAT_TIMEOUT, INFRASTRUCTURE_RETRY, PROVIDER_STAGE_START_TO_CLOSE
+    from workflows.poison import within_time_bound
+    from workflows.policies import HEARTBEAT_TIMEOUT, PROVIDER_STAGE_START_TO_CLOSE, STEP_RETRY
 
 
 async def run_formation_stages(ref: SegmentRef, run_id: UUID) -> tuple[StageReport, ...]:
@@ -36,12 +38,16 @@ async def run_formation_stages(ref: SegmentRef, run_id: UUID) -> tuple[StageRepo
     )
     for stage in stages:
         reports.append(
-            await workflow.execute_activity_method(
-                stage,
-                stage_input,
-                start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
-                heartbeat_timeout=HEARTBEAT_TIMEOUT,
-                retry_policy=INFRASTRUCTURE_RETRY,
+            await within_time_bound(
+                partial(
+                    workflow.execute_activity_method,
+                    stage,
+                    stage_input,
+                    start_to_close_timeout=PROVIDER_STAGE_START_TO_CLOSE,
+                    heartbeat_timeout=HEARTBEAT_TIMEOUT,
+                    retry_policy=STEP_RETRY,
+                ),
+                stage.__name__,
             )
         )
     return tuple(reports)

@@ -13,8 +13,8 @@ from typing import Any
 from uuid import UUID
 
 from adapters.event_append import ImportReport, append_numbered
-from domain.event_intake import Refusal, validate_event
-from domain.events import MAX_SEQ, SourceEvent
+from domain.event_intake import WHOLE_LINE, Refusal, validate_event
+from domain.events import MAX_SEQ, EventRefusalReason, SourceEvent
 from domain.messages import is_message, message_event, numbered_events
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
@@ -23,9 +23,12 @@ _SCOPED_FIELDS = ("tenant_id", "principal_id", "session_id")
 
 
 def validated_event(
-    index: int, data: dict[str, Any], owner: Owner, session_id: UUID
+    index: int, data: Any, owner: Owner, session_id: UUID, now: datetime
 ) -> SourceEvent | list[Refusal]:
-    """The request event scoped to the caller and its session, checked by the import's own validate_event."""
+    """The request event scoped to the caller and its session, checked by the import's own validate_event
+    (with the server's clock: an occurred_at more than a day ahead of it is refused)."""
+    if not isinstance(data, dict):
+        return [Refusal(index, WHOLE_LINE, EventRefusalReason.NOT_AN_OBJECT.value)]
     named = [Refusal(index, key, "extra_forbidden") for key in _SCOPED_FIELDS if key in data]
     if named:
         return named
@@ -35,7 +38,7 @@ def validated_event(
         "principal_id": owner.principal_id,
         "session_id": session_id,
     }
-    checked = validate_event(scoped)
+    checked = validate_event(scoped, now=now)
     if isinstance(checked, SourceEvent):
         return checked
     return [Refusal(index, field, reason) for field, reason in checked]
@@ -53,7 +56,11 @@ def append_session_events(
     report = ImportReport()
     shaped: list[tuple[int, Any]] = []
     for index, data in enumerate(events):
-        event = message_event(data) if is_message(data) else data
+        if not is_message(data):
+            # An event, or no object at all (a list element is not a message's refusals).
+            shaped.append((index, data))
+            continue
+        event = message_event(data)
         if isinstance(event, list):
             report.refusals.extend(Refusal(index, field, reason) for field, reason in event)
         else:
@@ -69,7 +76,7 @@ def append_session_events(
     shaped = [(index, next(filled) if isinstance(event, dict) else event) for index, event in shaped]
     valid: list[tuple[int, SourceEvent]] = []
     for index, data in shaped:
-        checked = validated_event(index, data, owner, session_id)
+        checked = validated_event(index, data, owner, session_id, now)
         if isinstance(checked, list):
             report.refusals.extend(checked)
         else:

@@ -51,7 +51,8 @@ class _Body(BaseModel):
 
 
 class AppendRequest(_Body):
-    events: list[dict[str, Any]] = Field(
+    # Any element: each is accepted or refused on its own (not_an_object for a non-object), as import lines.
+    events: list[Any] = Field(
         min_length=1,
         max_length=MAX_EVENTS_PER_CALL,
         description="Events ({seq, kind, text, occurred_at}) or chat messages ({role, content}); seq and "
@@ -61,7 +62,7 @@ class AppendRequest(_Body):
 
 class RecallRequest(_Body):
     query: str | None = Field(default=None, max_length=MAX_QUERY_CHARS)
-    k: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL)
+    k: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL, strict=True)
 
 
 class CompleteRunRequest(_Body):

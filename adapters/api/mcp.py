@@ -22,7 +22,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import AnyHttpUrl, Field
+from pydantic import AnyHttpUrl, Field, StrictInt
 
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
@@ -175,7 +175,7 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         statement: Annotated[str, Field(min_length=1, max_length=MAX_STATEMENT_CHARS)],
         claim_kind: ClaimKind,
         source_session_id: str,
-        source_seq: Annotated[int, Field(ge=1)],
+        source_seq: Annotated[int, Field(ge=1, strict=True)],
         sensitivity: Sensitivity = Sensitivity.INTERNAL,
         request_id: str | None = None,
         user_id: UserId = None,
@@ -196,7 +196,7 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         )
 
     @server.tool()
-    def recall(query: str, k: int = DEFAULT_RECALL_LIMIT, user_id: UserId = None) -> dict[str, Any]:
+    def recall(query: str, k: StrictInt = DEFAULT_RECALL_LIMIT, user_id: UserId = None) -> dict[str, Any]:
         """Memories relevant to the query (most relevant and freshest first), as a rendered context block,
         each memory's projection with provenance, the ids to cite and the run_id to cite them under."""
         recalled = surface.recall(caller(user_id), query, max(1, min(k, MAX_RECALL)))
@@ -215,7 +215,9 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         return found
 
     @server.tool()
-    def list_beliefs(after: str | None = None, limit: int = 50, user_id: UserId = None) -> dict[str, Any]:
+    def list_beliefs(
+        after: str | None = None, limit: StrictInt = 50, user_id: UserId = None
+    ) -> dict[str, Any]:
         """The user's live memories in id order, a page at a time; pass the answer's next as after."""
         cursor = _uuid(after, "after") if after else None
         return surface.page(caller(user_id), cursor, max(1, min(limit, MAX_LIST_PAGE)))

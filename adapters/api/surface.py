@@ -59,7 +59,7 @@ class AgentSurface:
     def governed(self) -> GovernedMemory:
         return GovernedMemory(self.store)
 
-    def append(self, scope: Scope, session_id: UUID, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def append(self, scope: Scope, session_id: UUID, events: Sequence[Any]) -> dict[str, Any]:
         report = append_session_events(self.store, scope.owner, session_id, events, self.clock())
         return {
             "session_id": str(session_id),

@@ -2,14 +2,24 @@
 server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer keys: those `agent keys issue`
 stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to accept."""
 
+import contextlib
+import json
+import os
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
 from adapters.cli.db import database_composition
 from adapters.cli.options import Embedded
 from adapters.composition import Composition
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+# How `agent api`'s options reach the worker processes uvicorn starts (each builds its own app).
+EMBEDDED_ENV: Final = "AGENT_API_EMBEDDED"
+SERVE_ENV: Final = "AGENT_API_SERVE"
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(
@@ -23,7 +33,9 @@ def keyed_composition(embedded: bool) -> Composition:
     composition = database_composition(embedded)
     if not composition.authenticator.configured():
         composition.close()
-        typer.echo("no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True)
+        typer.echo(
+            "no API key configured: issue one with `agent keys issue` or set API_TOKENS_FILE", err=True
+        )
         raise typer.Exit(2)
     return composition
 
@@ -37,10 +49,20 @@ class Transport(StrEnum):
 def api(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8080,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Server processes, each with its own pooled database engine (default: one per CPU core).",
+        ),
+    ] = os.cpu_count() or 1,
     metrics_port: Annotated[
         int | None,
         typer.Option(
-            min=1, max=65535, help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT."
+            min=1,
+            max=65535,
+            help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT. With "
+            "several workers, each serves its own on the first free port from this one on.",
         ),
     ] = None,
     embedded: Embedded = False,
@@ -49,10 +71,24 @@ def api(
     (/memory) until interrupted."""
     import uvicorn
 
+    # Checked here, once, so a missing database or key is one clear error rather than one per worker.
+    keyed_composition(embedded).close()
+    os.environ[EMBEDDED_ENV] = "1" if embedded else ""
+    os.environ[SERVE_ENV] = json.dumps({"host": host, "metrics_port": metrics_port, "workers": workers})
+    # No access log: paths name belief ids, and a log line is no place for a user's anything.
+    uvicorn.run(
+        "adapters.cli.api:serve_app", factory=True, host=host, port=port, workers=workers, access_log=False
+    )
+
+
+def serve_app() -> "FastAPI":
+    """The app one server process serves: recall is CPU-bound Python, so concurrent recalls use every core
+    only as separate processes, each with its own composition (and pooled engine), closed at shutdown."""
     from adapters.api.http import create_app
     from adapters.observability.api_metrics import ApiMetrics, RequestMetrics
 
-    composition = keyed_composition(embedded)
+    served = json.loads(os.environ.get(SERVE_ENV) or "{}")
+    composition = keyed_composition(os.environ.get(EMBEDDED_ENV) == "1")
     app = create_app(
         composition.agent_surface,
         composition.authenticator,
@@ -61,13 +97,14 @@ def api(
     )
     metrics = ApiMetrics()
     app.add_middleware(RequestMetrics, metrics=metrics)
-    if served := metrics_port or composition.settings.api_metrics_port:
-        metrics.serve(host, served)
-    try:
-        # No access log: paths name belief ids, and a log line is no place for a user's anything.
-        uvicorn.run(app, host=host, port=port, access_log=False)
-    finally:
-        composition.close()
+    if first := served.get("metrics_port") or composition.settings.api_metrics_port:
+        # One process's counters each: the workers take consecutive ports, the first free one each.
+        for offset in range(int(served.get("workers", 1))):
+            with contextlib.suppress(OSError):
+                metrics.serve(served.get("host", "127.0.0.1"), first + offset)
+                break
+    app.router.on_shutdown.append(composition.close)
+    return app
 
 
 @mcp_app.callback()

@@ -14,6 +14,7 @@ from adapters.settings import Settings
 
 if TYPE_CHECKING:
     from activities.contracts import Quarantine
+    from workflows.session_contracts import RoundResult
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
 
@@ -52,8 +53,8 @@ def idle(
                 typer.echo(f"{summary.rounds} round(s), nothing to do")
             else:
                 typer.echo(
-                    f"{summary.rounds} round(s); last: {last.outcome.value}, events {last.from_seq + 1}-"
-                    f"{last.to_seq}, {last.segment_count} segment(s)"
+                    f"{summary.rounds} round(s); last: {last.outcome.value}, {round_events(last)}, "
+                    f"{last.segment_count} segment(s)"
                 )
 
     asyncio.run(run())
@@ -127,3 +128,11 @@ def _held_range(held: "Quarantine") -> str:
     """The sequence range a quarantine holds; its end is unplanned until the poisoned segment is planned."""
     end = "unplanned" if held.last_seq is None else str(held.last_seq)
     return f"{held.watermark + 1}-{end}"
+
+
+def round_events(last: "RoundResult") -> str:
+    """What a round consolidated, named correctly when it took only late events (below its start): the
+    range above the watermark when it moved, then the late ranges."""
+    named = [f"events {last.from_seq + 1}-{last.to_seq}"] if last.to_seq > last.from_seq else []
+    named += [f"late event{'s' if a != b else ''} {a}{'' if a == b else f'-{b}'}" for a, b in last.late]
+    return ", ".join(named) or "no events"

@@ -5,7 +5,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from types import TracebackType
 from typing import Any, Self
@@ -58,12 +58,15 @@ class MemoryState:
     events: dict[tuple[str, str, UUID, int], SourceEvent] = field(default_factory=dict)
     # The keys of late events not consolidated yet (a dict, so a unit of work copies it like the others).
     late: dict[tuple[str, str, UUID, int], None] = field(default_factory=dict)
+    # When each event was stored, on this process's clock (the store is the server here).
+    received: dict[tuple[str, str, UUID, int], datetime] = field(default_factory=dict)
     episodes: dict[UUID, IntegratedEpisode] = field(default_factory=dict)
     beliefs: dict[UUID, MemoryRecord] = field(default_factory=dict)
     watermarks: dict[tuple[str, str, UUID], int] = field(default_factory=dict)
     runs: dict[UUID, ConsolidationRun] = field(default_factory=dict)
     audits: dict[tuple[str, str, str], FormationAudit] = field(default_factory=dict)
     staged: dict[tuple[str, str, str, StagedKind], StagedOutput] = field(default_factory=dict)
+    staged_at: dict[tuple[str, str, str, StagedKind], datetime] = field(default_factory=dict)
     formation_choices: dict[OwnerKey, FormationChoice] = field(default_factory=dict)
 
 
@@ -73,6 +76,10 @@ class _Repo:
 
 
 class InMemorySourceEvents(_Repo):
+    def __init__(self, state: MemoryState, clock: Callable[[], datetime]) -> None:
+        super().__init__(state)
+        self._clock = clock
+
     @property
     def accepts_late(self) -> bool:
         return True
@@ -84,6 +91,7 @@ class InMemorySourceEvents(_Repo):
             stored = self._s.events.get(key)
             if stored is None:
                 self._s.events[key] = event
+                self._s.received[key] = self._clock()
                 if late:
                     self._s.late[key] = None
                 appended += 1
@@ -101,6 +109,10 @@ class InMemorySourceEvents(_Repo):
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
+
+    def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
+        keys = ((*_key(owner), session_id, seq) for seq in seqs)
+        return {key[3]: self._s.received[key] for key in keys if key in self._s.received}
 
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
         keys = sorted(k for k in self._s.late if k[:3] == (*_key(owner), session_id))
@@ -487,9 +499,28 @@ class InMemoryAudits(_Repo):
 
 
 class InMemoryStaged(_Repo):
+    def __init__(self, state: MemoryState, clock: Callable[[], datetime]) -> None:
+        super().__init__(state)
+        self._clock = clock
+
     def put(self, staged: StagedOutput) -> None:
         key = (staged.tenant_id, staged.principal_id, staged.segment_key, staged.stage)
         self._s.staged[key] = staged.model_copy(update={"document": copy.deepcopy(staged.document)})
+        self._s.staged_at[key] = self._clock()
+
+    def delete(self, owner: Owner, segment_key: str) -> int:
+        doomed = [k for k in self._s.staged if k[:3] == (*_key(owner), segment_key)]
+        return self._drop(doomed)
+
+    def purge_stale(self, staged_before: datetime, limit: int) -> int:
+        stale = [k for k, at in self._s.staged_at.items() if at < staged_before]
+        return self._drop(stale[: max(limit, 0)])
+
+    def _drop(self, keys: list[tuple[str, str, str, StagedKind]]) -> int:
+        for k in keys:
+            del self._s.staged[k]
+            self._s.staged_at.pop(k, None)
+        return len(keys)
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
         staged = self._s.staged.get((*_key(owner), segment_key, stage))
@@ -516,6 +547,7 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
 
     purge(state.late, lambda k, v: (k[0], k[1]))
     purge(state.formation_choices, lambda k, v: k)
+    purge(state.staged_at, lambda k, v: (k[0], k[1]))
     return ErasureCounts(
         events=purge(state.events, lambda k, v: (k[0], k[1])),
         episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),
@@ -535,9 +567,11 @@ def _snapshot(state: MemoryState) -> MemoryState:
 class InMemoryStore:
     """Holds the committed state; each unit of work edits a private copy and swaps it in on commit."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.state = MemoryState()
         self.lock = threading.Lock()
+        # The "server's" clock: when an event is received (what a sequence gap's grace runs from).
+        self.clock = clock
 
     def __call__(self) -> "InMemoryUnitOfWork":
         return InMemoryUnitOfWork(self)
@@ -550,13 +584,13 @@ class InMemoryUnitOfWork:
     def __enter__(self) -> Self:
         self._store.lock.acquire()
         self._working = _snapshot(self._store.state)
-        self.events = InMemorySourceEvents(self._working)
+        self.events = InMemorySourceEvents(self._working, self._store.clock)
         self.episodes = InMemoryEpisodes(self._working)
         self.beliefs = InMemoryBeliefs(self._working)
         self.watermarks = InMemoryWatermarks(self._working)
         self.runs = InMemoryRuns(self._working)
         self.audits = InMemoryAudits(self._working)
-        self.staged = InMemoryStaged(self._working)
+        self.staged = InMemoryStaged(self._working, self._store.clock)
         self.formation_choices = InMemoryFormationChoices(self._working)
         return self
 

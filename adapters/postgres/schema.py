@@ -39,6 +39,7 @@ LATE_EVENTS_REVISION: Final = "0010_late_events"
 OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
 API_KEYS_REVISION: Final = "0013_api_keys"
+RECEIVED_AT_REVISION: Final = "0014_event_received_at"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -141,6 +142,8 @@ LATE_EVENTS_COLUMN: Final = ("source_events", "late_pending")
 FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
 # Until the api-keys revision, no stored key authenticates (a tokens file still does) and none can be issued.
 API_KEYS_COLUMN: Final = ("api_keys", "secret_sha256")
+# Until the received-at revision, a sequence gap's grace is measured from the client's occurred_at.
+RECEIVED_AT_COLUMN: Final = ("source_events", "received_at")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -149,6 +152,7 @@ _ADDITIVE_COLUMNS: Final = (
     LATE_EVENTS_COLUMN,
     FORMATION_CHOICES_COLUMN,
     API_KEYS_COLUMN,
+    RECEIVED_AT_COLUMN,
 )
 
 

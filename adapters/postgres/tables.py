@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    func,
     text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
@@ -46,6 +47,8 @@ source_events = Table(
     Column("occurred_at", DateTime(timezone=True), nullable=False),
     # Appended below the watermark and not consolidated yet: the next round plans it on its own.
     Column("late_pending", Boolean, nullable=False, server_default=text("false")),
+    # The server's clock when the event was stored: what a sequence gap's grace is measured from.
+    Column("received_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
     PrimaryKeyConstraint("tenant_id", "principal_id", "session_id", "seq", name="source_events_pkey"),
     Index(
         "source_events_late_pending",

@@ -21,6 +21,7 @@ from adapters.postgres.schema import (
     LATE_EVENTS_COLUMN,
     MATCH_KEYS_COLUMN,
     RECALL_SEARCH_COLUMN,
+    RECEIVED_AT_COLUMN,
     STAGE_METRICS_COLUMN,
     additive_columns,
 )
@@ -61,6 +62,7 @@ class PostgresStore:
         self._recall_search: bool | None = None
         self._late_events: bool | None = None
         self._formation_choices: bool | None = None
+        self._received_at: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not (
@@ -70,6 +72,7 @@ class PostgresStore:
             and self._recall_search
             and self._late_events
             and self._formation_choices
+            and self._received_at
         ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
@@ -79,6 +82,7 @@ class PostgresStore:
             self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
             self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
             self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
+            self._received_at = bool(self._received_at) or RECEIVED_AT_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
@@ -87,6 +91,7 @@ class PostgresStore:
             with_recall_search=self._recall_search,
             with_late_events=self._late_events,
             with_formation_choices=self._formation_choices,
+            with_received_at=self._received_at,
         )
 
 
@@ -111,6 +116,7 @@ class PostgresUnitOfWork:
         with_recall_search: bool = True,
         with_late_events: bool = True,
         with_formation_choices: bool = True,
+        with_received_at: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
@@ -120,12 +126,15 @@ class PostgresUnitOfWork:
         self._with_recall_search = with_recall_search
         self._with_late_events = with_late_events
         self._with_formation_choices = with_formation_choices
+        self._with_received_at = with_received_at
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
         connection = self._engine.connect()
         self._connection = connection
-        self.events = PostgresSourceEvents(connection, with_late_events=self._with_late_events)
+        self.events = PostgresSourceEvents(
+            connection, with_late_events=self._with_late_events, with_received_at=self._with_received_at
+        )
         self.episodes = PostgresEpisodes(connection)
         self.beliefs = PostgresBeliefs(
             connection,

@@ -384,13 +384,17 @@ class _SegmentCommit:
             # An inference adds nothing to what the user stated; the stated belief's clock stays its own.
             updated, category = match, ReasonCategory.REINFORCED
         elif candidate.derivation is Derivation.HYPOTHESIS:
-            updated = self.supported(match, refs, self.spans(candidate), evidence_at)
+            updated = self.supported(
+                match, refs, self.spans(candidate), evidence_at, **self.later_wording(match, candidate)
+            )
             if updated.corroboration_count > match.corroboration_count:
                 raised = min(HYPOTHESIS_CEILING, round(match.confidence + HYPOTHESIS_STEP, 4))
                 updated = updated.model_copy(update={"confidence": max(match.confidence, raised)})
             category = ReasonCategory.REINFORCED
         else:
-            updated = self.supported(match, refs, self.spans(candidate), evidence_at)
+            updated = self.supported(
+                match, refs, self.spans(candidate), evidence_at, **self.later_wording(match, candidate)
+            )
             category = ReasonCategory.REINFORCED
             if self.is_attributed(match, candidate):
                 category = ReasonCategory.REDUNDANT_ATTRIBUTED
@@ -400,6 +404,34 @@ class _SegmentCommit:
         else:
             self.touched.setdefault(match.id, match)
         self.tally.add(category)
+
+    def later_wording(self, belief: MemoryRecord, candidate: MemoryCandidate) -> dict[str, Any]:
+        """The candidate's wording when its evidence outranks every wording the belief was formed from:
+        the later evidence time, then the session id, then the seq, never which commit came first, so the
+        same claims give the same belief in whatever order their sessions commit. A user's wording stays."""
+        if belief.authority is not Authority.AUTOMATIC or candidate.statement == belief.statement:
+            return {}
+        if self.evidence_rank(candidate) <= self.belief_rank(belief):
+            return {}
+        wording: dict[str, Any] = {"statement": candidate.statement}
+        # The key follows the wording, unless another live claim is filed under it.
+        if candidate.subject != belief.subject and not self.same_subject(candidate.subject):
+            wording["subject"] = candidate.subject
+        return wording
+
+    def evidence_rank(self, candidate: MemoryCandidate) -> tuple[datetime, str, int]:
+        return max(
+            (self.admitted[seq].occurred_at, str(self.ref.session_id), seq)
+            for seq in candidate.source_event_ids
+        )
+
+    def belief_rank(self, belief: MemoryRecord) -> tuple[datetime, str, int]:
+        """The rank of the latest evidence the belief holds: its wording is that evidence's."""
+        facts = self.uow.events.facts(self.ref.owner, belief.source_event_ids)
+        return max(
+            ((f.occurred_at, str(f.session_id), f.seq) for f in facts),
+            default=(belief.last_evidence_at, "", 0),
+        )
 
     def is_attributed(self, memory: MemoryRecord, candidate: MemoryCandidate) -> bool:
         """The anticipation named this memory and predicted what the candidate states."""
@@ -525,6 +557,11 @@ def commit_segment(
     uow.audits.record_many(work.audits)
     # A late segment's events are consolidated with it: no later round plans them again.
     # Only the runs it held: an event in one of its gaps may be waiting as late for a segment of its own.
-    for first, last in ref.held_runs():
-        uow.events.settle_late(ref.owner, ref.session_id, first, last)
+    # Committed: no later step reads this segment's documents (a re-pass stages its own), so the
+    # conversation text and candidates they hold leave the store with this transaction.
+    uow.staged.delete(ref.owner, ref.segment_key)
+    # A piece settles its event only when it is the event's last.
+    if ref.last_piece:
+        for first, last in ref.held_runs():
+            uow.events.settle_late(ref.owner, ref.session_id, first, last)
     return result

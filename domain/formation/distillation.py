@@ -1,6 +1,7 @@
 """Call 3, prediction-error distillation: the coverage ledger, per-candidate judgment, local rendering."""
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -356,6 +357,32 @@ def _clause_fallback(trusted: list[SourceEvent], units: list[Clause]) -> list[Me
     return rescued
 
 
+def _units_citing(trusted: list[SourceEvent], units: list[Clause], cited: set[tuple[int, str]]) -> set[str]:
+    """The ids of the units some cited span lies inside: a span that is a whole unit is looked up, any
+    other is found by its occurrences in its event, each placed in its unit by bisection (near-linear,
+    where testing every span against every unit was quadratic in a long event)."""
+    whole = {(u.seq, u.text): u.id for u in units}
+    by_seq: dict[int, list[Clause]] = {}
+    for unit in units:
+        by_seq.setdefault(unit.seq, []).append(unit)
+    texts = {e.seq: e.text for e in trusted}
+    found: set[str] = set()
+    for seq, text in cited:
+        if (seq, text) in whole:
+            found.add(whole[(seq, text)])
+            continue
+        in_event = by_seq.get(seq, [])
+        event_text = texts.get(seq, "")
+        starts = [u.start for u in in_event]
+        at = event_text.find(text)
+        while at >= 0:
+            holder = bisect_right(starts, at) - 1
+            if holder >= 0 and at + len(text) <= in_event[holder].end:
+                found.add(in_event[holder].id)
+            at = event_text.find(text, at + 1)
+    return found
+
+
 def _fallback(
     ref: SegmentRef,
     trusted: list[SourceEvent],
@@ -367,20 +394,17 @@ def _fallback(
     formation = fallback_formation(trusted)
     candidates = formation.candidates
     cited = {(s.seq, s.text) for c in candidates for s in c.evidence_spans}
+    formed = _units_citing(trusted, units, cited)
+    # Where the former read only a reaction or a state of the moment: the provider's "transient".
     transient = {
         (seq, text) for (seq, text), v in formation.clause_verdicts.items() if v is Verdict.TRANSIENT
     }
-    coverage = dict.fromkeys(
-        (CoverageDisposition.FORMED, CoverageDisposition.TRANSIENT, CoverageDisposition.NOT_MEMORY), 0
-    )
-    for unit in units:
-        if any(seq == unit.seq and text in unit.text for seq, text in cited):
-            coverage[CoverageDisposition.FORMED] += 1
-        elif any(seq == unit.seq and text in unit.text for seq, text in transient):
-            # The former read a reaction or a state of the moment here: the provider's "transient".
-            coverage[CoverageDisposition.TRANSIENT] += 1
-        else:
-            coverage[CoverageDisposition.NOT_MEMORY] += 1
+    momentary = _units_citing(trusted, units, transient) - formed
+    coverage = {
+        CoverageDisposition.FORMED: len(formed),
+        CoverageDisposition.TRANSIENT: len(momentary),
+        CoverageDisposition.NOT_MEMORY: len(units) - len(formed) - len(momentary),
+    }
     return StageResult(
         staged=DistillationDocument(
             candidates=tuple(candidates), coverage={k: v for k, v in coverage.items() if v}

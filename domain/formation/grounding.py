@@ -56,6 +56,34 @@ def mask_credentials(text: str) -> str:
     return _CARD.sub(lambda m: REDACTED if _luhn(re.sub(r"\D", "", m.group(0))) else m.group(0), masked)
 
 
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A run of digits with the separators phone numbers are written with; how many digits it holds decides.
+_PHONE = re.compile(r"(?<![\w+])(?:\+|00)?\(?\d[\d\s().-]{6,}\d(?!\w)")
+_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}")
+PHONE_DIGITS = range(7, 16)
+
+
+def _phone(match: re.Match[str]) -> str:
+    found = match.group(0)
+    digits = sum(c.isdigit() for c in found)
+    if digits not in PHONE_DIGITS or _DATE_LIKE.fullmatch(found.strip()):
+        return found
+    # A bare run of digits is a phone number only when written like one (a + or a separator).
+    if found.isdigit() and digits < 10:
+        return found
+    return REDACTED
+
+
+def mask_contacts(text: str) -> str:
+    """The text with e-mail addresses and phone numbers replaced by REDACTED, as narratives show them."""
+    return _PHONE.sub(_phone, _EMAIL.sub(REDACTED, text))
+
+
+def mask_sensitive(text: str) -> str:
+    """Credentials and contact details masked: what a derived narrative may repeat of a user's text."""
+    return mask_contacts(mask_credentials(text))
+
+
 def holds_injection(text: str) -> bool:
     return bool(_INJECTION.search(text))
 

@@ -1,6 +1,6 @@
 """Call 1, episode integration: the request, local validation of the provider's partition, and the one
 owner-text episode that stands in when there is no usable partition. Either narrative is masked
-(grounding.mask_credentials) before it is staged or stored."""
+(grounding.mask_sensitive: credentials, e-mail addresses and phone numbers) before it is staged or stored."""
 
 from collections.abc import Sequence
 from datetime import datetime
@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
-from domain.formation.grounding import mask_credentials
+from domain.formation.grounding import mask_sensitive
 from domain.formation.language import content_lemmas, tokenize
 from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageResult, report, unanswered
@@ -118,7 +118,7 @@ def validated_episodes(
         covered.extend(ordered)
         cited = [by_seq[s] for s in ordered]
         try:
-            narrative = mask_credentials(" ".join(s.text.strip() for s in fragment.sentences))
+            narrative = mask_sensitive(" ".join(s.text.strip() for s in fragment.sentences))
             episode = integrated_episode(cited, narrative, tuple(subjects), now)
         except ValidationError:
             # Within the schema but past a stored bound (narrative bytes, subject length).
@@ -153,7 +153,7 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
     for event in owned:
         if event.seq in included:
             continue
-        piece = f"[{event.seq}] {mask_credentials(event.text)}"
+        piece = f"[{event.seq}] {mask_sensitive(event.text)}"
         encoded = piece.encode("utf-8")
         room = MAX_NARRATIVE_BYTES - used - (1 if parts else 0)
         if room <= 0:

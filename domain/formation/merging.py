@@ -4,7 +4,9 @@ Merging is irreversible, so it uses the runtime's strict equivalence (same_claim
 one: two candidates become one claim only when they are compatible, share their names in one order, and either
 nest or share most of the smaller statement's content."""
 
-from collections.abc import Sequence
+import math
+from collections import Counter, defaultdict
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from domain.candidates import (
@@ -92,23 +94,71 @@ def _combine(keep: MemoryCandidate, other: MemoryCandidate) -> MemoryCandidate:
     )
 
 
+class _ClaimIndex:
+    """The kept claims a statement could be the same claim as, without scanning every kept claim.
+
+    terms_could_match needs at least MOST_SHARED of the smaller lemma set shared, so any
+    len - floor(MOST_SHARED * len) + 1 of the smaller set's lemmas hold a shared one (a prefix filter).
+    Each set's prefix is its rarest lemmas in the batch: a kept claim is found through its prefix (when it
+    is the smaller set) or through the probe's prefix among all its lemmas (when the probe is). Sound (a
+    superset of the claims that could match) and, with rare lemmas first, near-linear in the batch."""
+
+    def __init__(self, frequency: Counter[str]) -> None:
+        self._frequency = frequency
+        self._by_prefix: defaultdict[str, list[int]] = defaultdict(list)
+        self._by_lemma: defaultdict[str, list[int]] = defaultdict(list)
+        self._empty: list[int] = []
+
+    def _prefix(self, lemmas: tuple[str, ...]) -> list[str]:
+        ordered = sorted(set(lemmas), key=lambda lemma: (self._frequency[lemma], lemma))
+        shared_at_least = max(1, math.floor(MOST_SHARED * len(ordered)))
+        return ordered[: len(ordered) - shared_at_least + 1]
+
+    def add(self, index: int, lemmas: tuple[str, ...]) -> None:
+        if not lemmas:
+            self._empty.append(index)
+            return
+        for lemma in self._prefix(lemmas):
+            self._by_prefix[lemma].append(index)
+        for lemma in set(lemmas):
+            self._by_lemma[lemma].append(index)
+
+    def could_match(self, lemmas: tuple[str, ...]) -> list[int]:
+        """Kept indexes in order (the first mergeable one wins, as in a scan)."""
+        if not lemmas:
+            return sorted(set(self._empty))
+        found = {i for lemma in set(lemmas) for i in self._by_prefix.get(lemma, ())}
+        found.update(i for lemma in self._prefix(lemmas) for i in self._by_lemma.get(lemma, ()))
+        return sorted(found)
+
+
 def merge_batch(candidates: list[MemoryCandidate]) -> Merged:
     """One candidate per claim, in the order the first wording of each claim was stated."""
     kept: list[MemoryCandidate] = []
     folded = 0
     matcher = ClaimMatcher()
+    frequency: Counter[str] = Counter(
+        lemma for candidate in candidates for lemma in set(matcher.lemmas(candidate.statement))
+    )
+    index = _ClaimIndex(frequency)
     for candidate in candidates:
-        for index, existing in enumerate(kept):
+        lemmas = matcher.lemmas(candidate.statement)
+        for at in index.could_match(lemmas):
+            existing = kept[at]
             if _mergeable(existing, candidate, matcher):
                 winner, loser = (
                     (candidate, existing)
                     if _richness(candidate) > _richness(existing)
                     else (existing, candidate)
                 )
-                kept[index] = _combine(winner, loser)
+                kept[at] = _combine(winner, loser)
+                if winner is candidate:
+                    # The survivor's wording is the candidate's now: find it by those lemmas too.
+                    index.add(at, lemmas)
                 folded += 1
                 break
         else:
+            index.add(len(kept), lemmas)
             kept.append(candidate)
     return Merged(candidates=kept, merged_away=folded)
 
@@ -123,12 +173,18 @@ def distinct_key(subject: str, statement: str, taken: list[tuple[str, str]]) -> 
 
     Extended with the words that distinguish it from the claim(s) already there, or, when the claims share
     every word, with its names (or its words) in order, or, when nothing else separates them, an ordinal."""
-    used = {key for key, _ in taken}
+    return _distinct_key(
+        subject, statement, {key for key, _ in taken}, [other for key, other in taken if key == subject]
+    )
+
+
+def _distinct_key(subject: str, statement: str, used: Collection[str], under: Sequence[str]) -> str:
+    """distinct_key given the keys taken and the statements filed under subject itself."""
     if subject not in used:
         return subject
     namespace, _, slug = subject.partition(":")
     own = terms(statement)
-    others = {t for key, other in taken if key == subject for t in terms(other)}
+    others = {t for other in under for t in terms(other)}
     slug_words = set(slug.split("-"))
     distinguishing = [t for t in own if t not in others and t not in slug_words]
     attempts = []
@@ -156,17 +212,22 @@ def _extend(namespace: str, slug: str, words: list[str]) -> str:
 
 def file_second_claims(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """Within a batch, a second distinct claim under the same subject and kind gets its own key."""
-    taken: list[tuple[str, str, ClaimKind]] = []
+    # Per kind: the keys taken, and the statements filed under each (looked up, never scanned).
+    used: defaultdict[ClaimKind, set[str]] = defaultdict(set)
+    under: defaultdict[tuple[ClaimKind, str], list[str]] = defaultdict(list)
     filed: list[MemoryCandidate] = []
     for candidate in candidates:
         if candidate.polarity is Polarity.RETRACT:
             # A retraction is keyed the way its assertion would be; it matches by verb and content anyway.
             filed.append(candidate)
             continue
-        same_kind = [(key, statement) for key, statement, kind in taken if kind is candidate.claim_kind]
-        key = distinct_key(candidate.subject, candidate.statement, same_kind)
+        kind = candidate.claim_kind
+        key = _distinct_key(
+            candidate.subject, candidate.statement, used[kind], under[(kind, candidate.subject)]
+        )
         if key != candidate.subject:
             candidate = candidate.model_copy(update={"subject": key})
-        taken.append((candidate.subject, candidate.statement, candidate.claim_kind))
+        used[kind].add(key)
+        under[(kind, key)].append(candidate.statement)
         filed.append(candidate)
     return filed

@@ -1,6 +1,6 @@
 """One contract, every store: the same test functions run against memory and PostgreSQL."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -80,6 +80,23 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2, 3, 4, 5]
         assert [e.text for e in uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10)] == ["Someone else."]
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
+
+
+def test_events_record_when_they_were_received_not_when_they_say_they_occurred(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+    before = datetime.now(UTC)
+    dated = event(2, session_id=session).model_copy(update={"occurred_at": datetime(2199, 1, 1, tzinfo=UTC)})
+    with uow_factory() as uow:
+        uow.events.append([event(1, session_id=session), dated])
+        uow.commit()
+    with uow_factory() as uow:
+        received = uow.events.received_at(OWNER, session, [2, 9])
+        assert uow.events.received_at(OTHER_PRINCIPAL, session, [2]) == {}
+    assert list(received) == [2]
+    # Within a minute of this process's clock (a database on this machine): not the client's 2199.
+    assert abs(received[2] - before) < timedelta(minutes=1)
 
 
 def test_late_events_wait_flagged_in_order_until_settled_and_a_stored_event_keeps_its_flag(
@@ -297,6 +314,46 @@ def test_staged_outputs_replace_and_are_owner_scoped(uow_factory: UnitOfWorkFact
         assert uow.staged.get(OWNER, key, StagedKind.INTEGRATION) == {"episodes": [2]}
         assert uow.staged.get(OWNER, key, StagedKind.DISTILLATION) is None
         assert uow.staged.get(OTHER_PRINCIPAL, key, StagedKind.INTEGRATION) is None
+
+
+def test_staged_outputs_are_deleted_per_segment_and_stale_ones_purged_in_pages(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+
+    def staged(owner: Owner, key: str, stage: StagedKind) -> StagedOutput:
+        return StagedOutput(
+            tenant_id=owner.tenant_id,
+            principal_id=owner.principal_id,
+            session_id=session,
+            segment_key=key,
+            stage=stage,
+            document={"episodes": []},
+        )
+
+    committed, other, old = "a" * 64, "b" * 64, "c" * 64
+    with uow_factory() as uow:
+        for stage in StagedKind:
+            uow.staged.put(staged(OWNER, committed, stage))
+        uow.staged.put(staged(OTHER_PRINCIPAL, committed, StagedKind.INTEGRATION))
+        uow.staged.put(staged(OWNER, other, StagedKind.INTEGRATION))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.staged.delete(OWNER, committed) == len(StagedKind)
+        uow.commit()
+    with uow_factory() as uow:
+        assert all(uow.staged.get(OWNER, committed, stage) is None for stage in StagedKind)
+        # Another owner's row under the same key, and the owner's other segment, stay.
+        assert uow.staged.get(OTHER_PRINCIPAL, committed, StagedKind.INTEGRATION) is not None
+        assert uow.staged.get(OWNER, other, StagedKind.INTEGRATION) is not None
+        # Nothing was staged before a minute ago; everything was before a minute from now.
+        assert uow.staged.purge_stale(datetime.now(UTC) - timedelta(minutes=1), 10) == 0
+        assert uow.staged.purge_stale(datetime.now(UTC) + timedelta(minutes=1), 1) == 1
+        assert uow.staged.purge_stale(datetime.now(UTC) + timedelta(minutes=1), 10) == 1
+        uow.staged.put(staged(OWNER, old, StagedKind.DISTILLATION))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.staged.get(OWNER, old, StagedKind.DISTILLATION) is not None
 
 
 def _populate(uow_factory: UnitOfWorkFactory, owner: Owner, session: UUID) -> None:

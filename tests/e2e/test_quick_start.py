@@ -97,3 +97,14 @@ def test_quick_start_three_lines_after_agent_dev_recall_a_memory(tmp_path: Path)
         finally:
             dev.kill()
     assert f"HTTP API at http://127.0.0.1:{api_port}" in "".join(lines)
+
+
+def test_the_readme_shows_the_quick_start_this_file_runs() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for line in (
+        'm = MemoryClient("http://127.0.0.1:8080", api_key=KEY)',
+        'm.add([{"role": "user", "content": "I\'m vegetarian"}], user_id="alice", session_id="chat-1")',
+        'm.consolidate("chat-1", user_id="alice", wait=True)',
+        'print(m.search("what is my diet?", user_id="alice"))',
+    ):
+        assert line in readme, line

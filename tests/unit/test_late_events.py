@@ -31,6 +31,12 @@ from tests.builders import OWNER, T0, event, event_line
 SECRET = "my locker code is 4417"
 
 
+def _store() -> InMemoryStore:
+    """Events received at T0: a gap's grace (from when the event after it arrived) is over by the plans
+    at T0 + 1 h."""
+    return InMemoryStore(clock=lambda: T0)
+
+
 def _consolidated_past_a_gap(store: InMemoryStore, session: UUID) -> None:
     """Seqs 1, 2, 4, 5 stored and consolidated: the gap at 3 was passed after its grace."""
     with store() as uow:
@@ -75,7 +81,7 @@ def test_late_runs_are_planned_first_each_on_its_own_with_keys_of_their_own() ->
 
 
 def test_an_event_below_the_watermark_is_stored_late_and_audited_without_content() -> None:
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     _consolidated_past_a_gap(store, session)
 
     report = import_events(store, [event_line(3, session, SECRET), event_line(6, session)])
@@ -90,7 +96,7 @@ def test_an_event_below_the_watermark_is_stored_late_and_audited_without_content
 
 
 def test_importing_a_late_event_again_is_a_no_op_and_a_different_text_a_conflict() -> None:
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     _consolidated_past_a_gap(store, session)
     import_events(store, [event_line(3, session)])
 
@@ -105,7 +111,7 @@ def test_importing_a_late_event_again_is_a_no_op_and_a_different_text_a_conflict
 
 
 def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_new_ones() -> None:
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     _consolidated_past_a_gap(store, session)
     import_events(store, [event_line(3, session), event_line(6, session), event_line(7, session)])
 
@@ -116,7 +122,7 @@ def test_the_next_batch_plans_late_events_first_and_leaves_the_watermark_to_the_
 
 
 def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     _consolidated_past_a_gap(store, session)
     import_events(store, [event_line(3, session)])
 
@@ -127,7 +133,7 @@ def test_a_batch_of_late_events_alone_ends_at_the_watermark() -> None:
 
 
 def test_skipping_a_quarantined_late_segment_settles_its_events_and_leaves_the_watermark() -> None:
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     _consolidated_past_a_gap(store, session)
     import_events(store, [event_line(3, session)])
     held = Quarantine(
@@ -176,7 +182,7 @@ def test_a_segment_holds_its_planned_seqs_only_and_keeps_the_key_of_those_seqs()
 def test_a_gap_filled_while_its_round_runs_is_not_formed_by_it_and_waits_late_for_the_next() -> None:
     """The round planned past the gap at 3 (its grace over); 3 arrives above the watermark before the
     stages read the segment. They see exactly the planned events, and the advance leaves 3 late."""
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     plan = _planned_past_a_gap(store, session)
     [ref] = plan.segments
     assert (ref.first_seq, ref.last_seq, ref.event_count) == (1, 5, 4)
@@ -210,7 +216,7 @@ def test_a_gap_filled_while_its_round_runs_is_not_formed_by_it_and_waits_late_fo
 def test_a_skip_passes_the_quarantined_events_only_and_a_gap_filled_meanwhile_waits_late() -> None:
     """The round planned past the gap at 3 and the segment failed deterministically; 3 arrives while the
     session is held. The skip moves the watermark past the segment and leaves 3 late for the next round."""
-    store, session = InMemoryStore(), uuid4()
+    store, session = _store(), uuid4()
     plan = _planned_past_a_gap(store, session)
     [ref] = plan.segments
     quarantines = QuarantineActivities(store, lambda: T0)

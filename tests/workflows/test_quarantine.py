@@ -2,9 +2,10 @@
 watermark stops before it, a content-free audit, ConsolidationOutcome=poisoned), an operator's release
 retries or skips it and the session's later events consolidate; a transient failure keeps its retries."""
 
+import asyncio
 import uuid
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from tests.workflows.conversations import conversation, plausible_answer
 from tests.workflows.harness import Harness
 from tests.workflows.support import OWNER, append, store_counts
 from tests.workflows.test_session_rounds import wait_for
+from workflows import stages as stages_workflow
 from workflows.consolidate_session import ConsolidateSessionWorkflow, session_workflow_id
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
@@ -229,3 +231,58 @@ def test_a_transient_failure_keeps_its_retries(harness: Harness, store: Postgres
     assert summary.last_round is not None and summary.last_round.quarantine is None
     assert plan.attempts["commit_segment"] >= 2
     assert store_counts(store, session).watermark == len(events)
+
+
+class _Overrunning(ActivityInboundInterceptor):
+    def __init__(self, next: ActivityInboundInterceptor, plan: "OverrunPlan") -> None:
+        super().__init__(next)
+        self._plan = plan
+
+    async def execute_activity(self, input: ExecuteActivityInput) -> Any:
+        name = activity.info().activity_type
+        if name == self._plan.activity:
+            self._plan.attempts += 1
+            # Past the (shortened) start-to-close timeout, on every attempt: a deterministic overrun.
+            await asyncio.sleep(self._plan.overrun_s)
+        return await super().execute_activity(input)
+
+
+class OverrunPlan(Interceptor):
+    def __init__(self, activity_name: str, overrun_s: float) -> None:
+        self.activity = activity_name
+        self.overrun_s = overrun_s
+        self.attempts = 0
+
+    def intercept_activity(self, next: ActivityInboundInterceptor) -> ActivityInboundInterceptor:
+        return _Overrunning(next, self)
+
+
+def test_a_step_that_overruns_its_time_bound_on_every_attempt_is_quarantined_and_skippable(
+    harness: Harness, store: PostgresStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen before: a timed-out stage was retried forever, so nothing quarantined it and a skip found
+    nothing to release."""
+    monkeypatch.setattr(stages_workflow, "PROVIDER_STAGE_START_TO_CLOSE", timedelta(seconds=1))
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 3)
+    append(store, events)
+    plan = OverrunPlan("distill", overrun_s=2.0)
+
+    with harness.worker(
+        WorkerPorts(store, ScriptedProvider(plausible_answer)), interceptors=[plan]
+    ) as worker:
+        handle, quarantine = idle_until_held(harness, worker.task_queue, session)
+        assert (quarantine.poison.activity, quarantine.poison.failure_type) == ("distill", "StepTimedOut")
+        assert plan.attempts == 3, "a bounded number of attempts, then quarantine"
+        assert quarantine.last_seq == len(events)
+        assert store_counts(store, session).watermark == 0
+        monkeypatch.undo()
+        harness.run(release_session(harness.client, "t1", "p1", session, skip=True))
+        harness.run(session_idle(harness.client, "t1", "p1", session, task_queue=worker.task_queue))
+        summary = harness.run(handle.result())
+
+    assert summary.last_round is not None and summary.last_round.quarantine is None
+    assert store_counts(store, session).watermark == len(events), "the skip passed the overrunning range"
+    with store() as uow:
+        (quarantined,) = uow.audits.for_owner(OWNER, AuditKind.SEGMENT_QUARANTINED)
+    assert quarantined.details["failure_type"] == "StepTimedOut"

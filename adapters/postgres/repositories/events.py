@@ -5,6 +5,7 @@ store accepts no late event (accepts_late), and there are none to find or settle
 """
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -87,9 +88,12 @@ def _readable(row: Row[Any]) -> SourceEvent | None:
 
 
 class PostgresSourceEvents(Repo):
-    def __init__(self, connection: Connection, *, with_late_events: bool = True) -> None:
+    def __init__(
+        self, connection: Connection, *, with_late_events: bool = True, with_received_at: bool = True
+    ) -> None:
         super().__init__(connection)
         self._late = with_late_events
+        self._received_at = with_received_at
 
     @property
     def accepts_late(self) -> bool:
@@ -162,6 +166,18 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [_event(row) for row in rows]
+
+    def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
+        if not self._received_at or not seqs:
+            return {}
+        rows = self._c.execute(
+            select(source_events.c.seq, source_events.c.received_at).where(
+                owned(source_events, owner),
+                source_events.c.session_id == session_id,
+                source_events.c.seq.in_(list(seqs)),
+            )
+        )
+        return {row.seq: row.received_at for row in rows}
 
     def late_pending(self, owner: Owner, session_id: UUID, limit: int) -> list[SourceEvent]:
         if not self._late:

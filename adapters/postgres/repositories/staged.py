@@ -1,9 +1,10 @@
 """The staged-output repository: each stage's document per segment; a retried stage replaces the
 earlier one."""
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, tuple_
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -47,3 +48,31 @@ class PostgresStaged(Repo):
             )
         ).scalar()
         return dict(document) if document is not None else None
+
+    def delete(self, owner: Owner, segment_key: str) -> int:
+        removed = self._c.execute(
+            delete(staged_outputs).where(
+                owned(staged_outputs, owner), staged_outputs.c.segment_key == segment_key
+            )
+        )
+        return removed.rowcount
+
+    def purge_stale(self, staged_before: datetime, limit: int) -> int:
+        key = tuple_(
+            staged_outputs.c.tenant_id,
+            staged_outputs.c.principal_id,
+            staged_outputs.c.segment_key,
+            staged_outputs.c.stage,
+        )
+        # A bounded page: the rows are few (a commit removes its own), but a backlog is worked off in pages.
+        stale = (
+            select(
+                staged_outputs.c.tenant_id,
+                staged_outputs.c.principal_id,
+                staged_outputs.c.segment_key,
+                staged_outputs.c.stage,
+            )
+            .where(staged_outputs.c.updated_at < staged_before)
+            .limit(max(limit, 0))
+        )
+        return self._c.execute(delete(staged_outputs).where(key.in_(stale))).rowcount

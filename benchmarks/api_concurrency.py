@@ -1,0 +1,237 @@
+"""API concurrency benchmark: recall throughput of `agent api` under 20 concurrent connections, against what
+the machine's cores allow (cores / CPU-seconds per recall), for one worker process and for --workers.
+
+    .venv/bin/python -m benchmarks.api_concurrency                       # embedded PostgreSQL, 10k beliefs
+    .venv/bin/python -m benchmarks.api_concurrency --requests 600 --workers 1 2
+    DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.api_concurrency
+
+A scratch database is migrated to head and seeded with the recall benchmark's beliefs (one principal holding
+--beliefs of them among filler principals). For each worker count, `agent api --workers N` is started on a
+loopback port as a real process; CPU-seconds per recall is the CPU the API processes and the PostgreSQL
+server used over --sequential recalls made one at a time; throughput is --requests recalls over 20
+connections. The ceiling is cores / CPU-seconds per recall (both servers share the cores). Loopback only,
+a bounded number of requests; nothing leaves the machine.
+"""
+
+import argparse
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from sqlalchemy import create_engine
+
+from adapters.api.auth import token_digest
+from adapters.postgres import schema
+from adapters.postgres.engine import sqlalchemy_url
+from benchmarks.recall_benchmark import NOUN_COUNT, TENANT, VERBS, seed
+from benchmarks.scratch_database import scratch_database
+
+RESULTS_DIR = Path(__file__).parent / "results"
+CONNECTIONS = 20
+TOKEN = "api-concurrency-bench-token"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _children(pid: int) -> list[int]:
+    """pid and every process below it, from /proc (no extra dependency)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    tree, frontier = [pid], [pid]
+    while frontier:
+        frontier = [child for child, parent in parents.items() if parent in frontier]
+        tree += frontier
+    return tree
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def _postmaster(database_url: str) -> int | None:
+    """The PostgreSQL server's pid when it runs on this machine from a data dir we can read."""
+    host = httpx2.URL(database_url.replace("postgresql+psycopg", "postgresql")).params.get("host")
+    if not host:
+        return None
+    pidfile = Path(host) / "postmaster.pid"
+    return int(pidfile.read_text().split()[0]) if pidfile.exists() else None
+
+
+def _queries(count: int, rng: random.Random) -> list[str]:
+    return [
+        f"do I {rng.choice(VERBS)} n{rng.randrange(NOUN_COUNT)} or n{rng.randrange(NOUN_COUNT)}?"
+        for _ in range(count)
+    ]
+
+
+def _recall(http: httpx2.Client, query: str) -> None:
+    response = http.post(
+        "/v1/recall", json={"query": query, "k": 10}, headers={"Authorization": f"Bearer {TOKEN}"}
+    )
+    response.raise_for_status()
+
+
+def _serve(database_url: str, tokens: Path, workers: int, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": database_url, "API_TOKENS_FILE": str(tokens)}
+    agent = Path(sys.executable).parent / "agent"
+    server = subprocess.Popen(
+        [str(agent), "api", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+        while time.monotonic() < deadline:
+            try:
+                if http.get("/healthz").status_code == 200:
+                    # Every worker answers health before recalls are timed: warm each one's engine.
+                    for query in _queries(8 * workers, random.Random(1)):
+                        _recall(http, query)
+                    return server
+            except httpx2.TransportError:
+                time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError("agent api did not start")
+
+
+def measure_workers(
+    database_url: str, tokens: Path, workers: int, sequential: int, requests: int
+) -> dict[str, Any]:
+    port = _free_port()
+    server = _serve(database_url, tokens, workers, port)
+    postmaster = _postmaster(database_url)
+    rng = random.Random(workers)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        pids = _children(server.pid) + (_children(postmaster) if postmaster else [])
+        before, client_before = _cpu_seconds(pids), time.process_time()
+        started = time.perf_counter()
+        with httpx2.Client(base_url=base, timeout=30) as http:
+            for query in _queries(sequential, rng):
+                _recall(http, query)
+        one_at_a_time = time.perf_counter() - started
+        cpu_per_recall = (_cpu_seconds(pids) - before) / sequential
+        # The client shares the cores: its CPU per recall bounds what the servers can be given.
+        client_per_recall = (time.process_time() - client_before) / sequential
+
+        queries = _queries(requests, rng)
+        lock = threading.Lock()
+        latencies: list[float] = []
+        failed: list[int] = []
+
+        def connection(share: list[str]) -> None:
+            with httpx2.Client(base_url=base, timeout=30) as http:
+                for query in share:
+                    began = time.perf_counter()
+                    try:
+                        _recall(http, query)
+                    except httpx2.HTTPError:
+                        with lock:
+                            failed.append(1)
+                        continue
+                    with lock:
+                        latencies.append(time.perf_counter() - began)
+
+        threads = [
+            threading.Thread(target=connection, args=(queries[i::CONNECTIONS],)) for i in range(CONNECTIONS)
+        ]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    latencies.sort()
+    cores = os.cpu_count() or 1
+    ceiling = cores / cpu_per_recall
+    shared_ceiling = cores / (cpu_per_recall + client_per_recall)
+    throughput = len(latencies) / elapsed
+    return {
+        "workers": workers,
+        "one_at_a_time_ms": round(1000 * one_at_a_time / sequential, 1),
+        "cpu_ms_per_recall": round(1000 * cpu_per_recall, 1),
+        "throughput_per_s": round(throughput, 1),
+        "ceiling_per_s": round(ceiling, 1),
+        "of_ceiling": round(throughput / ceiling, 2),
+        "client_cpu_ms_per_recall": round(1000 * client_per_recall, 1),
+        "ceiling_with_client_per_s": round(shared_ceiling, 1),
+        "of_ceiling_with_client": round(throughput / shared_ceiling, 2),
+        "failed": len(failed),
+        "p50_ms": round(1000 * latencies[len(latencies) // 2], 1),
+        "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--beliefs", type=int, default=10_000, help="beliefs the recalling principal holds")
+    parser.add_argument("--sequential", type=int, default=200, help="recalls timed one at a time")
+    parser.add_argument("--requests", type=int, default=1_000, help="recalls over 20 connections")
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=sorted({1, os.cpu_count() or 1}), help="worker counts"
+    )
+    args = parser.parse_args()
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        server_url = sqlalchemy_url(configured)
+    else:
+        from adapters.embedded.postgres import start_embedded_postgres
+
+        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="api-bench-pg-")))
+    with (
+        scratch_database(server_url, "api_concurrency") as database_url,
+        tempfile.TemporaryDirectory() as scratch,
+    ):
+        engine = create_engine(database_url)
+        try:
+            schema.upgrade(engine, "head")
+            seed(engine, args.beliefs, [args.beliefs])
+        finally:
+            engine.dispose()
+        tokens = Path(scratch) / "tokens.json"
+        entry = {"sha256": token_digest(TOKEN), "tenant_id": TENANT, "principal_id": f"p-{args.beliefs}"}
+        tokens.write_text(json.dumps({"tokens": [entry]}))
+        rows = [
+            measure_workers(database_url, tokens, w, args.sequential, args.requests) for w in args.workers
+        ]
+    result = {"cores": os.cpu_count(), "beliefs": args.beliefs, "connections": CONNECTIONS, "runs": rows}
+    print(json.dumps(result, indent=2))
+    RESULTS_DIR.mkdir(exist_ok=True)
+    (RESULTS_DIR / "api_concurrency.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

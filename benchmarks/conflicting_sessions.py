@@ -1,0 +1,125 @@
+"""Conflicting sessions: 30 sessions of one principal, each saying "My favourite food is X" (a different X,
+dated 7 minutes apart), consolidated concurrently through the real activities on PostgreSQL, 5 times from
+clean. Reported: how many distinct live-belief sets the runs left (goal: 1) and whether the latest-dated
+statement is the one live.
+
+    .venv/bin/python -m benchmarks.conflicting_sessions                   # embedded PostgreSQL
+    .venv/bin/python -m benchmarks.conflicting_sessions --runs 5 --threads 8
+    DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.conflicting_sessions
+
+Each run uses a fresh principal (from clean: no memory before it); sessions run on a thread pool, so which
+commits first varies from run to run (commits of one principal serialize in the store, in arrival order).
+"""
+
+import argparse
+import json
+import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from pathlib import Path
+from uuid import uuid4
+
+from sqlalchemy import create_engine
+
+from activities.contracts import SessionKey
+from adapters.postgres import schema
+from adapters.postgres.engine import sqlalchemy_url
+from adapters.postgres.uow import PostgresStore
+from benchmarks.scratch_database import scratch_database
+from domain.owner import Owner
+from domain.policy.versions import FORMATION_9
+from evals.consolidation import consolidate_session
+from tests.builders import T0, event
+
+RESULTS_DIR = Path(__file__).parent / "results"
+FOODS = [
+    "sushi",
+    "falafel",
+    "ramen",
+    "pizza",
+    "tacos",
+    "paella",
+    "curry",
+    "risotto",
+    "lasagne",
+    "gnocchi",
+    "burritos",
+    "dumplings",
+    "noodles",
+    "pho",
+    "kebab",
+    "couscous",
+    "hummus",
+    "tapas",
+    "moussaka",
+    "goulash",
+    "pierogi",
+    "bibimbap",
+    "kimchi",
+    "laksa",
+    "satay",
+    "biryani",
+    "dal",
+    "samosas",
+    "empanadas",
+    "arepas",
+]
+
+
+def run_once(store: PostgresStore, threads: int) -> tuple[str, ...]:
+    owner = Owner(tenant_id="bench", principal_id=f"conflict-{uuid4().hex[:8]}")
+    sessions = [uuid4() for _ in FOODS]
+    with store() as uow:
+        for minutes, (session, food) in enumerate(zip(sessions, FOODS, strict=True)):
+            said = event(1, f"My favourite food is {food}.", owner=owner, session_id=session)
+            uow.events.append([said.model_copy(update={"occurred_at": T0 + timedelta(minutes=7 * minutes)})])
+        uow.commit()
+
+    def consolidate(session: object) -> None:
+        key = SessionKey(tenant_id=owner.tenant_id, principal_id=owner.principal_id, session_id=session)
+        consolidate_session(store, None, key, FORMATION_9, T0 + timedelta(days=1))
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(consolidate, sessions))
+    with store() as uow:
+        return tuple(sorted(b.statement for b in uow.beliefs.page(owner, None, 1_000)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+    configured = os.environ.get("DATABASE_URL")
+    if configured:
+        server_url = sqlalchemy_url(configured)
+    else:
+        from adapters.embedded.postgres import start_embedded_postgres
+
+        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="conflict-bench-pg-")))
+    with scratch_database(server_url, "conflicting_sessions") as url:
+        engine = create_engine(url, pool_size=args.threads)
+        try:
+            schema.upgrade(engine, "head")
+            store = PostgresStore(engine)
+            live_sets = [run_once(store, args.threads) for _ in range(args.runs)]
+        finally:
+            engine.dispose()
+    latest = (f"User's favourite food is {FOODS[-1]}.",)
+    result = {
+        "runs": args.runs,
+        "sessions": len(FOODS),
+        "distinct_live_sets": len(set(live_sets)),
+        "latest_dated_live_in_every_run": all(s == latest for s in live_sets),
+        "live_sets": [list(s) for s in live_sets],
+    }
+    print(json.dumps(result, indent=2))
+    RESULTS_DIR.mkdir(exist_ok=True)
+    (RESULTS_DIR / "conflicting_sessions.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""An event past a segment's bounds on its own is planned as bounded clause-range pieces.
+
+The reference bounds a segment at ninety coverage units and ninety-six kilobytes; one user message of
+3,000 short sentences must not become one unbounded segment. The literal numbers below are the
+reference's, never the code's constants.
+"""
+
+from typing import cast
+from uuid import uuid4
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.candidates import MemoryCandidate
+from domain.events import SourceEvent
+from domain.formation.clauses import split_clauses
+from domain.formation.distillation import coverage_units
+from domain.formation.merging import ClaimMatcher, _combine, _mergeable, _richness, merge_batch
+from domain.formation.segments import (
+    PieceResume,
+    event_footprint,
+    piece_resume,
+    plan_segments,
+    segment_events,
+)
+from domain.policy.versions import FORMATION_9
+from domain.ports import SourceEventRepository
+from tests.builders import OWNER, event
+from tests.commit_support import candidate
+
+UNITS = 90
+SEGMENT_BYTES = 96 * 1024
+
+
+class _Events:
+    """A one-session stand-in for the event repository's range read (what segment_events calls)."""
+
+    def __init__(self, events: list[SourceEvent]) -> None:
+        self._events = events
+
+    def read_range(self, owner: object, session_id: object, after: int, limit: int) -> list[SourceEvent]:
+        return [e for e in self._events if e.seq > after][:limit]
+
+
+def _sentences(count: int) -> str:
+    return " ".join(f"I visited town number {i} today." for i in range(count))
+
+
+def test_a_3000_sentence_event_is_planned_as_bounded_pieces_that_cover_it_once() -> None:
+    session = uuid4()
+    big = event(2, _sentences(3_000), session_id=session)
+    small = [event(1, "I like tea.", session_id=session), event(3, "I run daily.", session_id=session)]
+    prints = [event_footprint(small[0]), event_footprint(big), event_footprint(small[1])]
+    refs = plan_segments(OWNER, session, FORMATION_9, prints)
+
+    pieces = [r for r in refs if r.clauses is not None]
+    assert len(refs) == len(pieces) + 2
+    assert len(pieces) == 3_000 // UNITS + 1  # 34 pieces of at most ninety sentences
+    store = cast(SourceEventRepository, _Events([small[0], big, small[1]]))
+    seen: list[str] = []
+    for ref in pieces:
+        [piece] = segment_events(store, ref)
+        units = coverage_units(ref, [piece])
+        assert 0 < len(units) <= UNITS
+        assert len(piece.text.encode("utf-8")) <= SEGMENT_BYTES
+        assert piece.text in big.text
+        seen += [u.text for u in units]
+    # Every sentence of the event in exactly one piece, in order.
+    assert seen == [c.text for c in split_clauses(2, big.text)]
+    assert [r.last_piece for r in pieces] == [False] * (len(pieces) - 1) + [True]
+    assert len({r.segment_key for r in refs}) == len(refs)
+    # Planned again, the same keys: derivation keys downstream stay stable.
+    assert [r.segment_key for r in plan_segments(OWNER, session, FORMATION_9, prints)] == [
+        r.segment_key for r in refs
+    ]
+
+
+def test_a_cut_plan_resumes_inside_the_event_where_it_stopped() -> None:
+    session = uuid4()
+    big = event(1, _sentences(1_000), session_id=session)
+    whole = plan_segments(OWNER, session, FORMATION_9, [event_footprint(big)])
+    cut = whole[:4]
+    resume = piece_resume(cut)
+    assert resume == PieceResume(seq=1, clause=4 * UNITS)
+    rest = plan_segments(OWNER, session, FORMATION_9, [event_footprint(big)], resume=resume)
+    assert [r.segment_key for r in rest] == [r.segment_key for r in whole[4:]]
+    assert piece_resume(whole) is None
+
+
+def test_an_event_of_long_clauses_is_cut_by_bytes() -> None:
+    # Sixty clauses of 3-byte characters near the clause length bound are past 96 KiB.
+    clause = "字" * 900 + "."
+    big = event(1, "\n".join([clause] * 60), session_id=uuid4())
+    footprint = event_footprint(big)
+    assert footprint.coverage_units == 60
+    split = split_clauses(1, big.text)
+    for piece in footprint.pieces:
+        first, last = piece.clauses
+        assert piece.chars == (split[first].start, split[last].end)
+        assert len(big.text[piece.chars[0] : piece.chars[1]].encode("utf-8")) <= SEGMENT_BYTES
+    assert footprint.pieces[0].clauses[0] == 0 and footprint.pieces[-1].clauses[1] == 59
+
+
+def _scan_merge(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """The merge as a scan of every kept claim: what the indexed merge must equal."""
+    kept: list[MemoryCandidate] = []
+    matcher = ClaimMatcher()
+    for new in candidates:
+        for at, old in enumerate(kept):
+            if _mergeable(old, new, matcher):
+                winner, loser = (new, old) if _richness(new) > _richness(old) else (old, new)
+                kept[at] = _combine(winner, loser)
+                break
+        else:
+            kept.append(new)
+    return kept
+
+
+WORDS = ["tea", "coffee", "run", "swim", "lisbon", "porto", "guitar", "piano", "daily", "club"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5), st.integers(1, 4)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_the_indexed_merge_equals_a_scan_of_every_kept_claim(drawn: list[tuple[list[str], int]]) -> None:
+    candidates = [
+        candidate(seq, " ".join(words), "User likes " + " ".join(words) + ".", subject=f"interest:{i}")
+        for i, (words, seq) in enumerate(drawn)
+    ]
+    assert merge_batch(candidates).candidates == _scan_merge(candidates)
+
+
+def test_merging_thousands_of_distinct_claims_keeps_each_and_folds_repeats() -> None:
+    distinct = [
+        candidate(1, f"town {i}", f"User visited town Place{i} number {i}.", subject=f"place:{i}")
+        for i in range(3_000)
+    ]
+    merged = merge_batch(distinct + distinct[:10])
+    assert len(merged.candidates) == 3_000
+    assert merged.merged_away == 10
