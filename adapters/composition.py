@@ -12,6 +12,7 @@ from uuid import UUID, uuid4
 
 from activities.formation_tuple import AlternativeTuples
 from adapters.settings import ConfigurationError, Settings
+from domain.beliefs.embedding import Embedder
 from domain.keys import KeyStore
 from domain.owner import Owner
 from domain.policy.activation import (
@@ -221,7 +222,15 @@ class Composition:
             activation=decision,
             memory_model=self.memory_model,
             alternatives=self.alternatives,
+            embedder=self.embedder,
         )
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        """The embedding model the settings name (the bundled WordLlama unless EMBEDDING_PROVIDER=openai)."""
+        from adapters.embeddings.factory import embedder_for
+
+        return embedder_for(self.settings)
 
     @cached_property
     def key_store(self) -> KeyStore:
@@ -267,6 +276,7 @@ class Composition:
             idle_signal=idle,
             consolidation_state=state,
             consolidation_wait=wait,
+            embedder=self.embedder,
         )
 
     def share_temporal_client(self, client: "Client") -> None:

@@ -101,6 +101,23 @@ class Settings(BaseSettings):
     )
     openai_api_key: SecretStr | None = None
     anthropic_api_key: SecretStr | None = None
+    embedding_provider: Literal["wordllama", "openai"] = Field(
+        default="wordllama",
+        description="wordllama: the bundled static model (no network); openai: an OpenAI-compatible endpoint",
+    )
+    embedding_model: str = Field(
+        default="text-embedding-3-small",
+        description="the endpoint's embedding model (embedding_provider=openai)",
+    )
+    embedding_dimension: PositiveInt = Field(
+        default=256, description="the endpoint's vector dimension (embedding_provider=openai)"
+    )
+    embedding_base_url: str | None = Field(
+        default=None, description="an OpenAI-compatible server's base URL (vLLM, Ollama, TEI); unset: OpenAI"
+    )
+    embedding_api_key: SecretStr | None = Field(
+        default=None, description="the embeddings endpoint's key; unset: OPENAI_API_KEY"
+    )
 
     @property
     def embedded_postgres_dir(self) -> Path:

@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import tempfile
@@ -50,14 +51,16 @@ from sqlalchemy import Engine, text
 from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
+from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
 from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
-from adapters.postgres.uow import PostgresStore
+from adapters.postgres.uow import PostgresStore, PostgresUnitOfWork
 from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
 from benchmarks.scratch_database import scratch_database
+from domain.beliefs.embedding import Embedder, embed_page, embed_pending
 from domain.beliefs.recall import recall
-from domain.beliefs.relevance import RELEVANCE_POOL, query_terms, searched_terms, within
+from domain.beliefs.relevance import within
 from domain.beliefs.retrieval import rank
 from domain.candidates import Sensitivity
 from domain.owner import Owner
@@ -168,7 +171,80 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[str]) -> dict[str, Any]:
+def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
+    """Embeds every seeded belief as `agent memory embed --backfill` does (pages of 2,048), with the HNSW
+    index dropped first, then builds the index: a large backfill's cheaper order (each vector written into
+    a live HNSW index costs a graph insertion). Rows/s, build seconds and the index's size."""
+    with engine.begin() as connection:
+        connection.execute(text("DROP INDEX beliefs_embedding_wordllama_hnsw"))
+    started = time.perf_counter()
+    stored = embed_pending(PostgresStore(engine), embedder, page=2_048)
+    seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    with engine.begin() as connection:
+        connection.execute(text("SET maintenance_work_mem = '512MB'"))
+        connection.execute(
+            text(
+                "CREATE INDEX beliefs_embedding_wordllama_hnsw ON beliefs"
+                " USING hnsw ((embedding::vector(256)) vector_cosine_ops)"
+                " WHERE valid_to IS NULL AND embedding_model = 'wordllama/l2_supercat_256'"
+            )
+        )
+    built = time.perf_counter() - started
+    with engine.connect() as connection:
+        size = connection.execute(
+            text("SELECT pg_relation_size('beliefs_embedding_wordllama_hnsw')")
+        ).scalar_one()
+        connection.execute(text("ANALYZE beliefs"))
+    return {
+        "embedded": stored,
+        "backfill_rows_per_s": round(stored / seconds),
+        "hnsw_build_seconds": round(built, 1),
+        "hnsw_index_mb": round(size / 2**20, 1),
+    }
+
+
+def commit_cost(engine: Engine, embedder: Embedder, batches: int = 20, size: int = 50) -> dict[str, Any]:
+    """A commit's belief write (upsert of size beliefs and commit), ms per batch: on the schema before the
+    embeddings revision's upsert (no vector kept or cleared), on this one, and on this one followed by the
+    step that embeds the batch after its commit (embed_page: read, embed, write)."""
+    store = PostgresStore(engine)
+    owner = Owner(tenant_id=TENANT, principal_id="p-commit-cost")
+    def before() -> PostgresUnitOfWork:  # the upsert of a store before the embeddings revision
+        return PostgresUnitOfWork(engine, with_embeddings=False)
+
+    def batch(i: int) -> list[Any]:
+        return [
+            belief(owner=owner, subject=f"topic:c{i}-{j}", statement=f"User mentioned commit {i} item {j}.")
+            for j in range(size)
+        ]
+
+    def write(factory: Any, records: list[Any]) -> None:
+        with factory() as uow:
+            uow.beliefs.upsert_many(records)
+            uow.commit()
+
+    timings: dict[str, list[float]] = {"without_vectors": [], "with_vectors": [], "with_embedding_step": []}
+    for i in range(batches):
+        for name in timings:
+            records = batch(i * 3 + list(timings).index(name))
+            started = time.perf_counter()
+            write(before if name == "without_vectors" else store, records)
+            if name == "with_embedding_step":
+                embed_page(store, embedder, None, size, owner)
+            timings[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values) * 1000 for name, values in timings.items()}
+    return {
+        "batch_beliefs": size,
+        **{f"{name}_ms": round(ms, 2) for name, ms in medians.items()},
+        "ratio_with_vectors": round(medians["with_vectors"] / medians["without_vectors"], 2),
+        "ratio_with_embedding_step": round(medians["with_embedding_step"] / medians["without_vectors"], 2),
+    }
+
+
+def latency(
+    engine: Engine, sizes: list[int], queries: list[str], common: list[str], embedder: Embedder
+) -> dict[str, Any]:
     store = PostgresStore(engine)
     tokens = {size: f"bench-token-{size}" for size in sizes}
     from adapters.api.auth import token_digest
@@ -184,7 +260,9 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
         raise NotImplementedError
 
     app = create_app(
-        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW), Authenticator(None, registry), {}
+        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW, embedder=embedder),
+        Authenticator(None, registry),
+        {},
     )
     port = _free_port()
     server = uvicorn.Server(
@@ -202,6 +280,10 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
 
                 def in_process(query: str, owner: Owner = owner) -> Any:
                     with store() as uow:
+                        return recall(uow, owner, NOW, 10, query=query, embedder=embedder)
+
+                def text_only(query: str, owner: Owner = owner) -> Any:
+                    with store() as uow:
                         return recall(uow, owner, NOW, 10, query=query)
 
                 def over_http(query: str, token: str = tokens[size]) -> Any:
@@ -217,6 +299,7 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
                 results[str(size)] = {
                     "in_process": _timed(in_process, queries),
                     "http": _timed(over_http, queries),
+                    "in_process_text_only": _timed(text_only, queries),
                     "in_process_common_words_only": _timed(in_process, common),
                     "mean_returned_of_10": round(matched, 1),
                 }
@@ -226,10 +309,13 @@ def latency(engine: Engine, sizes: list[int], queries: list[str], common: list[s
     return results
 
 
-def relevance(store: UnitOfWorkFactory, labelled: LabelledSet, *, with_misses: bool) -> dict[str, Any]:
-    """hit@5 over one labelled set on its own 1k-belief principal: fused, the matches in retrieval@3 order
-    (recency and utility only), and retrieval@3 without a query; the missed questions only if asked (never
-    for the held-out set, whose misses are not read)."""
+def relevance(
+    store: UnitOfWorkFactory, labelled: LabelledSet, embedder: Embedder, *, with_misses: bool
+) -> dict[str, Any]:
+    """hit@5 over one labelled set on its own 1k-belief principal, every belief embedded: fused (meaning and
+    words), embedding only (the 5 nearest), text only (recall without an embedder: words, ties by
+    retrieval@3), and retrieval@3 without a query; the fused misses only if asked (never for the held-out
+    sets, whose misses are not read)."""
     rng = random.Random(f"recall-{labelled.name}")
     owner = Owner(tenant_id=TENANT, principal_id=f"p-labelled-{labelled.name}")
     records, pairs = [], []
@@ -254,28 +340,24 @@ def relevance(store: UnitOfWorkFactory, labelled: LabelledSet, *, with_misses: b
     with store() as uow:
         uow.beliefs.upsert_many(records)
         uow.commit()
-    fused = recency = today = 0
+    embed_pending(store, embedder, owner)
+    hits = {"fused": 0, "embedding_only": 0, "text_only": 0, "retrieval3_without_query": 0}
     missed = []
     with store() as uow:
-        everything = rank(records, NOW, 5)
+        everything = {r.id for r in rank(records, NOW, 5)}
         for query, expected in pairs:
-            hit = expected in recall(uow, owner, NOW, 5, query=query).returned_ids
-            fused += hit
+            hit = expected in recall(uow, owner, NOW, 5, query=query, embedder=embedder).returned_ids
+            hits["fused"] += hit
             if not hit:
                 missed.append(query)
-            pool = uow.beliefs.matching(
-                owner, searched_terms(query_terms(query)), RELEVANCE_POOL, within(Sensitivity.RESTRICTED)
-            )
-            by_score = rank(uow.beliefs.get_many(owner, [m.inputs.id for m in pool]), NOW, 5)
-            recency += expected in [r.id for r in by_score]
-            today += expected in [r.id for r in everything]
+            [vector] = embedder.embed([query])
+            near = uow.beliefs.nearest(owner, embedder.model, vector, 5, within(Sensitivity.RESTRICTED))
+            hits["embedding_only"] += expected in [n.inputs.id for n in near]
+            hits["text_only"] += expected in recall(uow, owner, NOW, 5, query=query).returned_ids
+            hits["retrieval3_without_query"] += expected in everything
     count = len(pairs)
-    scores: dict[str, Any] = {
-        "pairs": count,
-        "hit_at_5_fused": round(fused / count, 3),
-        "hit_at_5_matches_in_retrieval3_order": round(recency / count, 3),
-        "hit_at_5_retrieval3_without_query": round(today / count, 3),
-    }
+    scores: dict[str, Any] = {"pairs": count}
+    scores |= {f"hit_at_5_{name}": round(hit / count, 3) for name, hit in hits.items()}
     if with_misses:
         # the benchmark's own hand-written questions, not anyone's content
         scores["fused_misses"] = missed
@@ -283,10 +365,10 @@ def relevance(store: UnitOfWorkFactory, labelled: LabelledSet, *, with_misses: b
 
 
 # sets whose misses are never printed: the held-out sets, and dev3, the check on structural ranking changes
-_TOTALS_ONLY = frozenset({"dev3", "heldout", "heldout2"})
+_TOTALS_ONLY = frozenset({"dev3", "heldout", "heldout2", "heldout3"})
 
 
-def relevance_sets(store: UnitOfWorkFactory, names: list[str]) -> dict[str, Any]:
+def relevance_sets(store: UnitOfWorkFactory, names: list[str], embedder: Embedder) -> dict[str, Any]:
     loaders: dict[str, Callable[[], LabelledSet]] = {
         "dev": lambda: DEV,
         "dev-typos": lambda: misspelt(DEV),
@@ -295,29 +377,37 @@ def relevance_sets(store: UnitOfWorkFactory, names: list[str]) -> dict[str, Any]
         "dev4": lambda: frozen("dev4"),
         "heldout": lambda: frozen("heldout"),
         "heldout2": lambda: frozen("heldout2"),
+        "heldout3": lambda: frozen("heldout3"),
     }
-    return {name: relevance(store, loaders[name](), with_misses=name not in _TOTALS_ONLY) for name in names}
+    return {
+        name: relevance(store, loaders[name](), embedder, with_misses=name not in _TOTALS_ONLY)
+        for name in names
+    }
 
 
 def measure(
     server_url: str, store_size: int, sizes: list[int], query_count: int, sets: list[str]
 ) -> dict[str, Any]:
     rng = random.Random(18)
+    embedder = WordLlamaEmbedder()
     with scratch_database(server_url, "recall_bench") as url:
         engine = create_store_engine(url, pool_size=4)
         try:
             schema.upgrade(engine, "head")
             if store_size == 0:
-                return {"relevance": relevance_sets(PostgresStore(engine), sets)}
+                return {"relevance": relevance_sets(PostgresStore(engine), sets, embedder)}
             seconds = seed(engine, store_size, sizes)
             return {
                 "store_beliefs": store_size,
                 "seed_seconds": round(seconds, 1),
+                "backfill": backfill(engine, embedder),
                 "queries_per_size": query_count,
                 "latency": latency(
-                    engine, sizes, _queries(query_count, rng), _common_queries(query_count, rng)
+                    engine, sizes, _queries(query_count, rng), _common_queries(query_count, rng), embedder
                 ),
-                "relevance": relevance_sets(PostgresStore(engine), sets),
+                "commit_cost": commit_cost(engine, embedder),
+                "worker_rss_mb_with_model": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                "relevance": relevance_sets(PostgresStore(engine), sets, embedder),
             }
         finally:
             engine.dispose()
@@ -339,8 +429,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         nargs="+",
-        choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
-        default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2"],
+        choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
+        default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
         help="labelled sets to score (tune on dev and dev2 alone; dev3 and the held-out sets print totals only)",
     )
     parser.add_argument(
@@ -350,7 +440,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.in_memory:
-        print(json.dumps({"relevance": relevance_sets(InMemoryStore(), args.sets)}, indent=2))
+        relevance = relevance_sets(InMemoryStore(), args.sets, WordLlamaEmbedder())
+        print(json.dumps({"relevance": relevance}, indent=2))
         return
     if args.store == 0:
         args.sizes = []

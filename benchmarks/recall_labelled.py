@@ -1,7 +1,7 @@
 """The recall benchmark's hand-written relevance sets: beliefs that read like what consolidation forms about
 one person, and questions an agent would be asked, each naming the one belief that answers it.
 
-Six sets, each its own person: DEV (below), which ordering and matching rules may be tuned on; DEV2
+Seven sets, each its own person: DEV (below), which ordering and matching rules may be tuned on; DEV2
 (recall_dev2.json, 67 pairs and its own distractor clauses), a second development set written before any
 rule was changed on it, so its first reading is an honest one on fresh text and later readings may be
 tuned on; DEV3 (recall_dev3.json, 64 pairs about a retired Toronto electrician, with colloquial, indirect
@@ -12,7 +12,10 @@ frozen and scored before the rules of its round; HELDOUT (recall_heldout.json, 6
 clauses), written after DEV and before any rule was changed on it, scored for totals only; and HELDOUT2
 (recall_heldout2.json, 66 pairs about a Waikato dairy farmer, questions with typos, paraphrase and farm slang,
 and its own distractor clauses), written and frozen before the bounded read and the contraction fix, scored
-for totals only. Each JSON set is frozen by its .sha256 record (the
+for totals only; and HELDOUT3 (recall_heldout3.json, 62 pairs about a Texas owner-operator trucker, questions
+paraphrased so most share few or no words with their answer, "what should you call me?" for a name, and
+its own distractor clauses), written and frozen before recall by meaning, scored for totals only (two of
+its questions were reworded after its first reading, results unread, as they repeated dev3's word for word). Each JSON set is frozen by its .sha256 record (the
 loader refuses an edited file).
 
 TARGETS are (subject, statement, question) triples written by hand; the question is phrased as a person
@@ -345,7 +348,7 @@ def misspelt(labelled: LabelledSet) -> LabelledSet:
     return LabelledSet(f"{labelled.name}-typos", tuple(targets), labelled.filler)
 
 
-FROZEN: Final = ("dev2", "dev3", "dev4", "heldout", "heldout2")
+FROZEN: Final = ("dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3")
 
 
 def frozen_digest(name: str) -> str:

@@ -35,3 +35,13 @@ class AmbiguousReference(DomainError, ValueError):
     """A short m:xxxxxxxx reference that names more than one of the owner's beliefs."""
 
     reason_code = "ambiguous_reference"
+
+
+class EmbeddingFailed(Exception):
+    """An embedding model could not embed (unreachable, refused, or a vector of the wrong shape). Carries a
+    normalized failure class only: recall falls back to text, and a belief waits for its vector. Not a
+    DomainError: an endpoint coming back heals it, so the worker retries it."""
+
+    def __init__(self, failure_class: str) -> None:
+        super().__init__(f"embedding failed: {failure_class}")
+        self.failure_class = failure_class

@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import Any, NamedTuple, Protocol, Self
 from uuid import UUID
 
+from domain.beliefs.embedding import Neighbour, PendingEmbedding
 from domain.beliefs.lifecycle import (
     WHOLE_ID_SPACE,
     ExpiryCursor,
@@ -194,6 +195,33 @@ class BeliefRepository(Protocol):
         (bounded, and every term it holds was held through a cut sample: domain.beliefs.relevance.Match),
         highest coverage first, then most held directly, then highest weight, then most recent evidence,
         then by id, at most limit (one query through the full-text index)."""
+        ...
+
+    def nearest(
+        self,
+        owner: Owner,
+        model: str,
+        vector: Sequence[float],
+        limit: int,
+        sensitivities: Collection[Sensitivity],
+    ) -> list[Neighbour]:
+        """The owner's live beliefs whose sensitivity is one of sensitivities and whose vector was made by
+        model, most similar to vector (cosine) first, then by id: exactly limit of them whenever that many
+        exist (never fewer because an index scan filtered the owner's rows out afterwards)."""
+        ...
+
+    def pending_embeddings(
+        self, model: str, after_id: UUID | None, limit: int, owner: Owner | None = None
+    ) -> list[PendingEmbedding]:
+        """Live beliefs (of owner, or of every owner) with no vector of model (none at all, or another
+        model's), ordered by id, strictly after after_id, at most limit."""
+        ...
+
+    def store_embeddings(
+        self, model: str, embedded: Sequence[tuple[PendingEmbedding, Sequence[float]]]
+    ) -> int:
+        """Stores each vector, tagged with model, on its belief if the belief is still live and still says
+        the subject and statement it was embedded from; returns how many were stored."""
         ...
 
     def most_recent(

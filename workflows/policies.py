@@ -75,3 +75,6 @@ SWEEP_PAGE_START_TO_CLOSE: Final = timedelta(minutes=2)
 
 # Continue-as-new well below Temporal's 10,240-event warning; a round adds about 8 events per segment.
 HISTORY_EVENT_BUDGET: Final = 2_000
+# One page of embeddings: a model call for 256 short texts (a remote endpoint's own timeout is 30 s) and a
+# short write.
+EMBED_PAGE_START_TO_CLOSE: Final = timedelta(minutes=2)

@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 
 from adapters.api.append import append_session_events
 from adapters.api.auth import Scope
+from domain.beliefs.embedding import Embedder
 from domain.beliefs.governed import GovernedMemory, GovernedResult
 from domain.beliefs.provenance import explain
 from domain.beliefs.recall import belief_by_reference, recall, user_trace_view
@@ -54,6 +55,8 @@ class AgentSurface:
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     consolidation_state: ConsolidationState = _unknown
     consolidation_wait: ConsolidationWait = _no_wait
+    # Recall by meaning; None: by words and retrieval@3 alone.
+    embedder: Embedder | None = None
 
     @property
     def governed(self) -> GovernedMemory:
@@ -107,7 +110,15 @@ class AgentSurface:
         user-safe trace, and the ids to hand back when completing the run."""
         now = self.clock()
         with self.store() as uow:
-            recalled = recall(uow, scope.owner, now, min(k, MAX_RECALL), query=query, ceiling=scope.ceiling)
+            recalled = recall(
+                uow,
+                scope.owner,
+                now,
+                min(k, MAX_RECALL),
+                query=query,
+                ceiling=scope.ceiling,
+                embedder=self.embedder,
+            )
             records = {r.id: r for r in uow.beliefs.get_many(scope.owner, recalled.returned_ids)}
             memories = explain(uow, scope.owner, [records[i] for i in recalled.returned_ids], now)
         return {

@@ -117,7 +117,12 @@ async def _serve(
 ) -> None:
     from adapters.settings import DEFAULT_TASK_QUEUE
     from adapters.temporal.client import connect
-    from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
+    from adapters.temporal.schedules import (
+        EMBEDDING_SCHEDULE_ID,
+        SCHEDULE_ID,
+        install_embedding_schedule,
+        install_retirement_schedule,
+    )
     from adapters.temporal.worker import activity_executor, build_worker, run_until
 
     loop = asyncio.get_running_loop()
@@ -128,6 +133,8 @@ async def _serve(
     composition.share_temporal_client(client)
     installed = await install_retirement_schedule(client, task_queue=DEFAULT_TASK_QUEUE)
     console.print(f"retirement sweep schedule {SCHEDULE_ID} {installed.value}")
+    embedding = await install_embedding_schedule(client, task_queue=DEFAULT_TASK_QUEUE)
+    console.print(f"embedding backfill schedule {EMBEDDING_SCHEDULE_ID} {embedding.value}")
     ports = composition.worker_ports
     console.print(escape(composition.activation.summary()))
     console.print(f"details: {escape(composition.activation.explanation())}", style="dim")

@@ -18,6 +18,7 @@ import typer
 from adapters.cli.api import api_app, mcp_app
 from adapters.cli.db import db_app
 from adapters.cli.dev import dev_app
+from adapters.cli.embed import embed as _embed  # noqa: F401  adds embed to memory_app
 from adapters.cli.eval import eval_app
 from adapters.cli.events import events_app
 from adapters.cli.failures import AgentGroup

@@ -152,17 +152,22 @@ def recall_memories(
     ] = False,
     embedded: Embedded = False,
 ) -> None:
-    """The memories an agent would be given for the query: full-text relevance fused with retrieval@3,
-    printed as the <recalled-memories> block (or as JSON)."""
+    """The memories an agent would be given for the query: embedding similarity, full-text relevance and
+    retrieval@3 fused, printed as the <recalled-memories> block (or as JSON)."""
     owner = Owner(tenant_id=tenant, principal_id=principal)
     now = now_utc()
-    with _store(embedded) as store, store() as uow:
-        recalled = recall(uow, owner, now, k, query=query)
-        if as_json:
-            records = uow.beliefs.get_many(owner, recalled.returned_ids)
-            by_id = {r.id: r for r in records}
-            _print_json_lines(explain(uow, owner, [by_id[i] for i in recalled.returned_ids], now))
-            return
+    composition = database_composition(embedded)
+    try:
+        embedder = composition.embedder if query else None
+        with composition.unit_of_work_factory() as uow:
+            recalled = recall(uow, owner, now, k, query=query, embedder=embedder)
+            if as_json:
+                records = uow.beliefs.get_many(owner, recalled.returned_ids)
+                by_id = {r.id: r for r in records}
+                _print_json_lines(explain(uow, owner, [by_id[i] for i in recalled.returned_ids], now))
+                return
+    finally:
+        composition.close()
     sys.stdout.write(render_context(recalled.beliefs) + "\n")
 
 
@@ -235,21 +240,29 @@ def install(
         ),
     ] = SWEEP_LANES,
 ) -> None:
-    """Create or update the "memory-retirement-sweep" schedule (idempotent)."""
+    """Create or update the "memory-retirement-sweep" and "memory-embedding-backfill" schedules (idempotent)."""
     from adapters.settings import Settings
     from adapters.temporal.client import connect
     from adapters.temporal.connection import connect_config
-    from adapters.temporal.schedules import SCHEDULE_ID, install_retirement_schedule
+    from adapters.temporal.schedules import (
+        EMBEDDING_SCHEDULE_ID,
+        SCHEDULE_ID,
+        install_embedding_schedule,
+        install_retirement_schedule,
+    )
 
     every = _interval(interval)
     settings = Settings()
 
-    async def go() -> str:
+    async def go() -> tuple[str, str]:
         client = await connect(connect_config(settings))
         installed = await install_retirement_schedule(
             client, interval=every, task_queue=settings.temporal_task_queue, lanes=lanes
         )
-        return installed.value
+        embedding = await install_embedding_schedule(client, task_queue=settings.temporal_task_queue)
+        return installed.value, embedding.value
 
-    outcome = asyncio.run(go())
-    Console(highlight=False).print(f"schedule {SCHEDULE_ID} {outcome} (every {interval}, {lanes} lanes)")
+    outcome, embedding = asyncio.run(go())
+    console = Console(highlight=False)
+    console.print(f"schedule {SCHEDULE_ID} {outcome} (every {interval}, {lanes} lanes)")
+    console.print(f"schedule {EMBEDDING_SCHEDULE_ID} {embedding} (every minute)")

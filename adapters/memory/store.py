@@ -11,6 +11,10 @@ from types import TracebackType
 from typing import Any, Self
 from uuid import UUID
 
+import numpy as np
+from numpy.typing import NDArray
+
+from domain.beliefs.embedding import Neighbour, PendingEmbedding
 from domain.beliefs.lifecycle import (
     WHOLE_ID_SPACE,
     ExpiryCursor,
@@ -68,6 +72,8 @@ class MemoryState:
     staged: dict[tuple[str, str, str, StagedKind], StagedOutput] = field(default_factory=dict)
     staged_at: dict[tuple[str, str, str, StagedKind], datetime] = field(default_factory=dict)
     formation_choices: dict[OwnerKey, FormationChoice] = field(default_factory=dict)
+    # A belief's vector beside it, as PostgreSQL keeps it: (model, unit vector); dropped when its text changes.
+    embeddings: dict[UUID, tuple[str, NDArray[np.float32]]] = field(default_factory=dict)
 
 
 class _Repo:
@@ -383,7 +389,67 @@ class InMemoryBeliefs(_Repo):
         return {i for i in ids if self.get(owner, i) is not None}
 
     def upsert(self, record: MemoryRecord) -> None:
+        before = self._s.beliefs.get(record.id)
+        if before is None or (before.subject, before.statement) != (record.subject, record.statement):
+            self._s.embeddings.pop(record.id, None)
         self._s.beliefs[record.id] = record
+
+    def nearest(
+        self,
+        owner: Owner,
+        model: str,
+        vector: Sequence[float],
+        limit: int,
+        sensitivities: Collection[Sensitivity],
+    ) -> list[Neighbour]:
+        found = [
+            (b, self._s.embeddings[b.id][1])
+            for b in sorted(self._owned(owner), key=lambda b: b.id)
+            if b.is_live
+            and b.sensitivity in sensitivities
+            and self._s.embeddings.get(b.id, ("", None))[0] == model
+        ]
+        if not found or limit <= 0:
+            return []
+        similarity = np.stack([v for _, v in found]) @ np.asarray(vector, dtype=np.float32)
+        # a stable sort of the id-ordered rows: equal similarities stay in id order
+        order = np.argsort(-similarity, kind="stable")[:limit]
+        return [Neighbour(ranking_inputs(found[i][0]), float(similarity[i])) for i in order]
+
+    def pending_embeddings(
+        self, model: str, after_id: UUID | None, limit: int, owner: Owner | None = None
+    ) -> list[PendingEmbedding]:
+        rows = sorted(
+            (
+                b
+                for b in (self._owned(owner) if owner else self._s.beliefs.values())
+                if b.is_live
+                and (after_id is None or b.id > after_id)
+                and self._s.embeddings.get(b.id, ("", None))[0] != model
+            ),
+            key=lambda b: b.id,
+        )
+        return [
+            PendingEmbedding(
+                b.id, Owner(tenant_id=b.tenant_id, principal_id=b.principal_id), b.subject, b.statement
+            )
+            for b in rows[: max(limit, 0)]
+        ]
+
+    def store_embeddings(
+        self, model: str, embedded: Sequence[tuple[PendingEmbedding, Sequence[float]]]
+    ) -> int:
+        stored = 0
+        for work, vector in embedded:
+            belief = self._s.beliefs.get(work.id)
+            if (
+                belief
+                and belief.is_live
+                and (belief.subject, belief.statement) == (work.subject, work.statement)
+            ):
+                self._s.embeddings[work.id] = (model, np.asarray(vector, dtype=np.float32))
+                stored += 1
+        return stored
 
     def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
         for record in records:
@@ -548,7 +614,7 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
     purge(state.late, lambda k, v: (k[0], k[1]))
     purge(state.formation_choices, lambda k, v: k)
     purge(state.staged_at, lambda k, v: (k[0], k[1]))
-    return ErasureCounts(
+    counts = ErasureCounts(
         events=purge(state.events, lambda k, v: (k[0], k[1])),
         episodes=purge(state.episodes, lambda k, v: (v.tenant_id, v.principal_id)),
         beliefs=purge(state.beliefs, lambda k, v: (v.tenant_id, v.principal_id)),
@@ -557,6 +623,9 @@ def _erase(state: MemoryState, keep: Callable[[str, str], bool]) -> ErasureCount
         staged=purge(state.staged, lambda k, v: (k[0], k[1])),
         watermarks=purge(state.watermarks, lambda k, v: (k[0], k[1])),
     )
+    for erased in state.embeddings.keys() - state.beliefs.keys():  # a vector goes with its belief
+        del state.embeddings[erased]
+    return counts
 
 
 def _snapshot(state: MemoryState) -> MemoryState:

@@ -40,6 +40,7 @@ OWNER_SEARCH_INDEX_REVISION: Final = "0011_belief_owner_search_index"
 FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
 API_KEYS_REVISION: Final = "0013_api_keys"
 RECEIVED_AT_REVISION: Final = "0014_event_received_at"
+EMBEDDINGS_REVISION: Final = "0015_belief_embeddings"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -144,6 +145,8 @@ FORMATION_CHOICES_COLUMN: Final = ("formation_choices", "model_policy")
 API_KEYS_COLUMN: Final = ("api_keys", "secret_sha256")
 # Until the received-at revision, a sequence gap's grace is measured from the client's occurred_at.
 RECEIVED_AT_COLUMN: Final = ("source_events", "received_at")
+# Until the embeddings revision, recall ranks by text and retrieval@3 alone and nothing is embedded.
+EMBEDDINGS_COLUMN: Final = ("beliefs", "embedding")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -153,6 +156,7 @@ _ADDITIVE_COLUMNS: Final = (
     FORMATION_CHOICES_COLUMN,
     API_KEYS_COLUMN,
     RECEIVED_AT_COLUMN,
+    EMBEDDINGS_COLUMN,
 )
 
 

@@ -4,6 +4,9 @@ The migrations in ``migrations/versions`` are frozen history and do not import t
 compares this metadata with the schema the migrations build, so the two cannot drift apart silently.
 """
 
+from typing import Final
+
+from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -128,6 +131,10 @@ beliefs = Table(
             "to_tsvector('english'::regconfig, (subject::text || ' '::text) || statement)", persisted=True
         ),
     ),
+    # added by the embeddings revision: the belief's unit vector (pgvector, any dimension) and the model that
+    # made it (domain.beliefs.embedding); both NULL until it is embedded, and again when its text changes
+    Column("embedding", Vector()),
+    Column("embedding_model", String(128)),
     # A commit's per-verb lookup reads its first n live rows by id straight from this index (revision 0007).
     Index(
         "beliefs_owner_verb_id_live",
@@ -176,6 +183,17 @@ Index(
     beliefs.c.search,
     postgresql_using="gin",
     postgresql_where=text("valid_to IS NULL"),
+)
+# Recall by meaning reads an owner's nearest live beliefs of the default model through this HNSW index
+# (revision 0013): an index needs one dimension, so it covers the bundled model's vectors, cast to theirs;
+# another model's vectors are compared by an exact scan of the owner's rows.
+INDEXED_EMBEDDING_MODELS: Final = {"wordllama/l2_supercat_256": 256}
+Index(
+    "beliefs_embedding_wordllama_hnsw",
+    text("(embedding::vector(256)) vector_cosine_ops"),
+    postgresql_using="hnsw",
+    postgresql_where=text("valid_to IS NULL AND embedding_model = 'wordllama/l2_supercat_256'"),
+    _table=beliefs,
 )
 # The anticipation and distillation cue pool (BeliefRepository.most_recent) reads an owner's newest live
 # beliefs straight from this index, newest first, and stops at its limit (revision 0008).

@@ -16,6 +16,7 @@ from adapters.postgres.repositories.runs import PostgresRuns
 from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
+    EMBEDDINGS_COLUMN,
     EXPIRES_AT_COLUMN,
     FORMATION_CHOICES_COLUMN,
     LATE_EVENTS_COLUMN,
@@ -63,6 +64,7 @@ class PostgresStore:
         self._late_events: bool | None = None
         self._formation_choices: bool | None = None
         self._received_at: bool | None = None
+        self._embeddings: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not (
@@ -73,6 +75,7 @@ class PostgresStore:
             and self._late_events
             and self._formation_choices
             and self._received_at
+            and self._embeddings
         ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
@@ -83,6 +86,7 @@ class PostgresStore:
             self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
             self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
             self._received_at = bool(self._received_at) or RECEIVED_AT_COLUMN in found
+            self._embeddings = bool(self._embeddings) or EMBEDDINGS_COLUMN in found
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
@@ -92,6 +96,7 @@ class PostgresStore:
             with_late_events=self._late_events,
             with_formation_choices=self._formation_choices,
             with_received_at=self._received_at,
+            with_embeddings=self._embeddings,
         )
 
 
@@ -117,6 +122,7 @@ class PostgresUnitOfWork:
         with_late_events: bool = True,
         with_formation_choices: bool = True,
         with_received_at: bool = True,
+        with_embeddings: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
@@ -127,6 +133,7 @@ class PostgresUnitOfWork:
         self._with_late_events = with_late_events
         self._with_formation_choices = with_formation_choices
         self._with_received_at = with_received_at
+        self._with_embeddings = with_embeddings
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -141,6 +148,7 @@ class PostgresUnitOfWork:
             with_match_keys=self._with_match_keys,
             with_expires_at=self._with_expires_at,
             with_recall_search=self._with_recall_search,
+            with_embeddings=self._with_embeddings,
         )
         self.watermarks = PostgresWatermarks(connection)
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)

@@ -16,6 +16,7 @@ from temporalio.worker import Interceptor, Worker, WorkerDeploymentConfig
 
 from activities.batch import BatchActivities
 from activities.commit import CommitActivities
+from activities.embedding import EmbeddingActivities
 from activities.formation_tuple import AlternativeTuples
 from activities.quarantine import QuarantineActivities
 from activities.repass import RepassActivities
@@ -24,11 +25,13 @@ from activities.stages import StageActivities
 from adapters.observability.metrics import MetricsInterceptor, ServiceMetrics
 from adapters.settings import DEFAULT_MAX_ACTIVITIES, DEFAULT_MAX_WORKFLOW_TASKS, DEFAULT_TASK_QUEUE
 from adapters.temporal.failures import ContentFreeActivityFailures
+from domain.beliefs.embedding import Embedder
 from domain.policy.activation import ActivationDecision
 from domain.policy.model_policy import MemoryModel
 from domain.ports import UnitOfWorkFactory
 from domain.providers import Provider
 from workflows.consolidate_session import ConsolidateSessionWorkflow
+from workflows.embedding_backfill import EmbeddingBackfillWorkflow
 from workflows.form_segment import FormSegmentWorkflow
 from workflows.repass import RepassWorkflow
 from workflows.retirement_sweep import RetirementSweepWorkflow
@@ -40,6 +43,7 @@ WORKFLOWS: Sequence[type] = (
     FormSegmentWorkflow,
     RepassWorkflow,
     RetirementSweepWorkflow,
+    EmbeddingBackfillWorkflow,
 )
 # In-flight activities get this long to finish on SIGTERM before Temporal retries them elsewhere.
 GRACEFUL_SHUTDOWN_S = 30.0
@@ -65,6 +69,8 @@ class WorkerPorts:
     memory_model: MemoryModel | None = None
     # Owner-selected alternative tuples (ADR-0119); None: every call runs on the configured tuple.
     alternatives: AlternativeTuples | None = None
+    # The embedding model beliefs are embedded with after their commit; None: the backfill does nothing.
+    embedder: Embedder | None = None
 
 
 def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
@@ -80,6 +86,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
     repass = RepassActivities(ports.uow_factory, ports.clock)
     retirement = RetirementActivities(ports.uow_factory)
     quarantine = QuarantineActivities(ports.uow_factory, ports.clock)
+    embedding = EmbeddingActivities(ports.uow_factory, ports.embedder)
     return [
         batch.load_batch,
         batch.advance_watermark,
@@ -93,6 +100,7 @@ def activities_for(ports: WorkerPorts) -> list[Callable[..., Any]]:
         retirement.retire_expired_page,
         quarantine.record_quarantine,
         quarantine.release_quarantine,
+        embedding.embed_page,
     ]
 
 

@@ -1,5 +1,8 @@
 """Recall: the owner's top live beliefs within a sensitivity ceiling, by retrieval@3 (read from the store a page
-of ranking inputs at a time) or, given a query, by relevance fused with retrieval@3 (domain.beliefs.relevance)."""
+of ranking inputs at a time) or, given a query, by meaning, words and retrieval@3 fused (domain.beliefs.fusion:
+the nearest by embedding, domain.beliefs.embedding; the best by full-text relevance,
+domain.beliefs.relevance). Never empty while the owner holds a live readable belief: when neither meaning nor
+words find one (nothing embedded yet and no word shared), retrieval@3 alone answers."""
 
 import heapq
 from collections.abc import Sequence
@@ -9,6 +12,8 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
 
+from domain.beliefs.embedding import Embedder, Neighbour
+from domain.beliefs.fusion import FUSION_POOL, fuse_orders
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, searched_terms, within
 from domain.beliefs.retrieval import (
@@ -23,7 +28,7 @@ from domain.beliefs.retrieval import (
     ref_id_range,
 )
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
-from domain.errors import AmbiguousReference
+from domain.errors import AmbiguousReference, EmbeddingFailed
 from domain.owner import Owner
 from domain.policy.versions import RETRIEVAL
 from domain.ports import UnitOfWork
@@ -71,6 +76,8 @@ class RecallTrace(BaseModel):
     as_of: AwareDatetime
     # How many searchable terms the query had (0: no query, retrieval@3 order alone); never the terms.
     query_terms: NonNegativeInt = 0
+    # The model whose vectors the query was compared with; None: no query, or no vector for it.
+    embedding_model: str | None = None
     considered: NonNegativeInt
     hidden_expired: NonNegativeInt
     returned: tuple[TraceEntry, ...]
@@ -114,25 +121,35 @@ def recall(
     *,
     query: str | None = None,
     ceiling: Sensitivity = Sensitivity.RESTRICTED,
+    embedder: Embedder | None = None,
 ) -> Recall:
-    """The owner's top live beliefs at or below ceiling; given a query with a searchable term, only those
-    that match it, in fused order. Reads full records of the top limit only."""
+    """The owner's top live beliefs at or below ceiling; given a query, in fused order (domain.beliefs.fusion)
+    of those near it by meaning (with embedder) and those holding its words. Reads full records of the top
+    limit only."""
     sensitivities = within(ceiling)
     terms = query_terms(query or "")
-    if terms:
+    near, model = _near(uow, owner, query, embedder, max(FUSION_POOL, limit), sensitivities)
+    top: list[RankingInputs] = []
+    considered = hidden = 0
+    if terms or near:
         searched = searched_terms(terms)
-        every = [term.every for term in searched]
-        pool = uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, limit), sensitivities)
-        top, hidden = fuse(pool, every, now, limit)
-        cut = {m.inputs.id for m in pool if m.by_bound}
+        # the words list is its own top limit: deeper places changed no development set's hit@5 and cost
+        # the tie-breaks of every group down to them
+        matches = (
+            uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, limit), sensitivities) if terms else []
+        )
+        by_words, hidden = fuse(matches, [term.every for term in searched], now, limit)
+        top = fuse_orders(near, by_words, now, limit)
+        cut = {m.inputs.id for m in matches if m.by_bound}
         if any(i.id in cut for i in top):
             # a place in the top was decided among a bounded sample of a common term's holders: read them all
-            pool = uow.beliefs.matching(
+            matches = uow.beliefs.matching(
                 owner, searched, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
             )
-            top, hidden = fuse(pool, every, now, limit)
-        considered = len(pool)
-    else:
+            by_words, hidden = fuse(matches, [term.every for term in searched], now, limit)
+            top = fuse_orders(near, by_words, now, limit)
+        considered = len(matches) + len(near)
+    if not top:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)
     loaded = {r.id: r for r in uow.beliefs.get_many(owner, [i.id for i in top])}
     # A belief closed between the two reads is left out rather than shown closed.
@@ -141,6 +158,7 @@ def recall(
     trace = RecallTrace(
         as_of=now,
         query_terms=len(terms),
+        embedding_model=model,
         considered=considered,
         hidden_expired=hidden,
         returned=tuple(
@@ -157,6 +175,25 @@ def recall(
         ),
     )
     return Recall(beliefs=recalled, trace=trace)
+
+
+def _near(
+    uow: UnitOfWork,
+    owner: Owner,
+    query: str | None,
+    embedder: Embedder | None,
+    pool: int,
+    sensitivities: frozenset[Sensitivity],
+) -> tuple[list[Neighbour], str | None]:
+    """The owner's beliefs nearest the query by meaning, and the model compared; none when there is no
+    query, no embedder, or the model cannot embed it now (recall then ranks by words)."""
+    if embedder is None or not (query and query.strip()):
+        return [], None
+    try:
+        [vector] = embedder.embed([query])
+    except EmbeddingFailed:
+        return [], None
+    return uow.beliefs.nearest(owner, embedder.model, vector, pool, sensitivities), embedder.model
 
 
 def user_trace_view(trace: RecallTrace) -> dict[str, Any]:

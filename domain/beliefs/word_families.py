@@ -16,8 +16,6 @@ and keyed by lemma; no model, no download, and both stores expand a query the sa
 expansion happens here, before the store is asked.
 """
 
-import re
-from collections.abc import Callable
 from typing import Final
 
 from domain.formation.language import lemma
@@ -99,7 +97,7 @@ BROADER: Final[dict[str, frozenset[str]]] = {
             " analyst journalist writer editor artist musician photographer cleaner receptionist librarian",
         ),
         ("commute", "bus train tram tube metro subway drive car cycle bike ferry taxi"),
-        # what the question frames of FRAMES ask for
+        # an age, an origin, how the assistant should answer
         ("age", "born birth birthday turn turned"),
         ("origin", "born birthplace hometown emigrate emigrated immigrate immigrated grew raised native"),
         ("assistant", "answer reply response tone explanation"),
@@ -146,37 +144,6 @@ PHRASES: Final[dict[str, str]] = {
     "get to": "commute",
     "from home": "remote",
 }
-
-# Question frames: the shape of a question, not its words, says what it asks for ("how old" asks an age,
-# which a statement gives as a birth or a birthday turned; "what does Craig do?" a job; "where is Ana
-# from?" an origin): each frame's words are read as the word of the predicate family it asks for, as an
-# idiom is. A pattern sees the question lower-cased.
-FRAMES: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"\bhow old\b"), "age"),
-    # "what does Craig do?", "what do I do for work", not "what do I do on Sundays" (an activity)
-    (
-        re.compile(r"(?<=\bwhat )(do|does)\b(?P<who>(?: [^\W_]+){1,3}?) do(?=\s*(?:[?.!]|$|for work\b))"),
-        "job",
-    ),
-    # "where did my folks come from?", "where is Ana from": the origin, not the last place lived
-    (re.compile(r"\bwhere\b(?P<who>.*?)(?:\b(?:come|came|comes) )?\bfrom(?=\s*(?:[?.!]|$))"), "origin"),
-    # "how should you explain things?", "do I want you to sugar-coat things?": how the user wants the
-    # assistant to act, which a statement says of "the assistant" or its answers
-    (re.compile(r"\b(?:should you|(?:want|like) you to)\b"), "assistant"),
-)
-
-
-def read_frames(question: str) -> str:
-    """The lower-cased question with each frame's words replaced by the word it asks for, what it asks
-    about kept ("what does craig do?": "craig job?")."""
-    for pattern, word in FRAMES:
-        question = pattern.sub(_asking(word), question)
-    return question
-
-
-def _asking(word: str) -> Callable[[re.Match[str]], str]:
-    return lambda found: f"{found.groupdict().get('who') or ''} {word}"
-
 
 _FAMILY_OF: Final[dict[str, frozenset[str]]] = {word: group for group in SYNONYMS for word in group}
 _KIND_OF: Final[dict[str, frozenset[str]]] = {

@@ -22,7 +22,13 @@ from domain.episodes import IntegratedEpisode
 from domain.events import COMMUNICATION_KINDS, SourceEvent
 from domain.formation.anticipation import cue_memory
 from domain.formation.clauses import Clause, split_clauses
-from domain.formation.deterministic.former import clause_claims, fallback_candidates
+from domain.formation.deterministic.former import (
+    clause_claims,
+    fallback_candidates,
+    fallback_formation,
+    withheld_counts,
+)
+from domain.formation.deterministic.wellformed import Verdict
 from domain.formation.equivalence import negated, represents, same_claim
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.integration import trusted_events
@@ -385,10 +391,20 @@ def _fallback(
     failure: FailureClass,
     reason: str,
 ) -> StageResult:
-    candidates = fallback_candidates(trusted)
+    formation = fallback_formation(trusted)
+    candidates = formation.candidates
     cited = {(s.seq, s.text) for c in candidates for s in c.evidence_spans}
-    formed = len(_units_citing(trusted, units, cited))
-    coverage = {CoverageDisposition.FORMED: formed, CoverageDisposition.NOT_MEMORY: len(units) - formed}
+    formed = _units_citing(trusted, units, cited)
+    # Where the former read only a reaction or a state of the moment: the provider's "transient".
+    transient = {
+        (seq, text) for (seq, text), v in formation.clause_verdicts.items() if v is Verdict.TRANSIENT
+    }
+    momentary = _units_citing(trusted, units, transient) - formed
+    coverage = {
+        CoverageDisposition.FORMED: len(formed),
+        CoverageDisposition.TRANSIENT: len(momentary),
+        CoverageDisposition.NOT_MEMORY: len(units) - len(formed) - len(momentary),
+    }
     return StageResult(
         staged=DistillationDocument(
             candidates=tuple(candidates), coverage={k: v for k, v in coverage.items() if v}
@@ -399,6 +415,6 @@ def _fallback(
             StageOutcome.FALLBACK,
             answer,
             failure=failure,
-            counts={"candidates": len(candidates), f"invalid.{reason}": 1},
+            counts={"candidates": len(candidates), f"invalid.{reason}": 1, **withheld_counts(formation)},
         ),
     )

@@ -53,7 +53,7 @@ from domain.formation.anticipation import (
     select_cue_memories,
 )
 from domain.formation.clauses import split_clauses
-from domain.formation.deterministic.former import fallback_candidates
+from domain.formation.deterministic.former import fallback_formation, withheld_counts
 from domain.formation.distillation import KIND_NAMESPACE, Judgment, is_correction, local_statement
 from domain.formation.grounding import span_rejection
 from domain.formation.integration import trusted_events
@@ -222,8 +222,13 @@ class ProviderAssistedExtractor:
                 staged=DistillationDocument(),
                 report=report(ref.index, Stage.EXTRACTION, StageOutcome.SKIPPED, None),
             )
-        fallback = fallback_candidates(trusted)
-        counts = {"view_memories": call.view_memories, "input_tokens_estimate": call.input_tokens}
+        formation = fallback_formation(trusted)
+        fallback = formation.candidates
+        counts = {
+            "view_memories": call.view_memories,
+            "input_tokens_estimate": call.input_tokens,
+            **withheld_counts(formation),
+        }
         if call.skipped is not None:
             return _fallback(ref, fallback, None, FailureClass.BUDGET, f"skipped.{call.skipped}", counts)
         if not isinstance(answer, ProviderResponse):

@@ -56,9 +56,11 @@ def mask_credentials(text: str) -> str:
     return _CARD.sub(lambda m: REDACTED if _luhn(re.sub(r"\D", "", m.group(0))) else m.group(0), masked)
 
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# Both patterns start only at the start of a token and bound every repeat, so a megabyte without an "@"
+# or a long run of digits costs linear time, not one backtracking scan per character.
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}")
 # A run of digits with the separators phone numbers are written with; how many digits it holds decides.
-_PHONE = re.compile(r"(?<![\w+])(?:\+|00)?\(?\d[\d\s().-]{6,}\d(?!\w)")
+_PHONE = re.compile(r"(?<![\w+])(?:\+|00)?\(?\d[\d\s().-]{6,24}\d(?!\w)")
 _DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}")
 PHONE_DIGITS = range(7, 16)
 

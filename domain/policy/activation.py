@@ -195,7 +195,9 @@ class ActivationDecision(_Frozen):
         """What forms memories now and what to do to change it, in plain words for the person running the
         service; explanation() carries the reference design's terms and the per-artifact details."""
         running = self.running
-        key = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(running.provider, "its API key")
+        key = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}.get(
+            running.provider, "its API key"
+        )
         evaluate = (
             f"RUN_LIVE_MODEL_TESTS=1 agent eval memory-distillation --model-policy {running.model_policy} "
             "--output evidence.json, then MEMORY_EVIDENCE_PATH=evidence.json"
@@ -215,7 +217,9 @@ class ActivationDecision(_Frozen):
             )
         lead = "Memories are formed by the built-in rule-based former"
         if self.reason is SelectionReason.MODE_OFF:
-            return f"{lead}: MEMORY_FORMATION_MODE is off. To use an evaluated provider model, set it to auto."
+            return (
+                f"{lead}: MEMORY_FORMATION_MODE is off. To use an evaluated provider model, set it to auto."
+            )
         if self.reason is SelectionReason.CORPORA_MISSING:
             return (
                 f"{lead}: this installation does not ship the evaluation sets, so no provider model can be "

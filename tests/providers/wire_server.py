@@ -1,4 +1,5 @@
-"""A local HTTP server that speaks the OpenAI chat-completions and Anthropic messages wire protocols.
+"""A local HTTP server that speaks the OpenAI chat-completions and embeddings and the Anthropic messages wire
+protocols.
 
 It answers from a script of actions, one per request in order, so tests drive the real SDK clients
 through real sockets: JSON and SSE answers, streams cut mid-way (abruptly or by a clean close before the
@@ -317,6 +318,38 @@ def openai_error(status: int, code: str, *, headers: dict[str, str] | None = Non
         status=status,
         headers=headers or {},
     )
+
+
+# --- OpenAI embeddings (POST /v1/embeddings) ------------------------------------------------------
+
+
+@dataclass
+class EmbeddingsReply(Action):
+    """Answers an embeddings request for its own inputs: per text a vector of `dimension` floats made from
+    the text's bytes (not unit length, as some compatible servers answer), in reverse index order (the
+    protocol carries each item's index; a client must not rely on the order)."""
+
+    dimension: int
+    model: str = "text-embedding-3-small"
+
+    def respond(self, handler: "_Handler") -> None:
+        body = handler.server_ref.last.body
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        data = [
+            {"object": "embedding", "index": index, "embedding": _vector_of(text, self.dimension)}
+            for index, text in enumerate(texts)
+        ]
+        usage = {
+            "prompt_tokens": sum(len(t.split()) for t in texts),
+            "total_tokens": sum(len(t.split()) for t in texts),
+        }
+        reply = {"object": "list", "data": list(reversed(data)), "model": self.model, "usage": usage}
+        handler.send_body(200, json.dumps(reply).encode(), {})
+
+
+def _vector_of(text: str, dimension: int) -> list[float]:
+    raw = text.encode()
+    return [float((raw[i % len(raw)] if raw else 0) + i % 7 + 1) for i in range(dimension)]
 
 
 # --- Anthropic messages --------------------------------------------------------------------------

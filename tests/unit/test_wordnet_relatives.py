@@ -36,13 +36,9 @@ def test_query_terms_are_searched_with_relatives_after_their_own_family() -> Non
     assert not set(searched.every) & (STOP_WORDS | {"user"})
 
 
-def test_a_word_read_from_an_idiom_or_a_frame_keeps_its_hand_kept_family_alone() -> None:
+def test_a_word_read_from_an_idiom_keeps_its_hand_kept_family_alone() -> None:
     # WordNet's "job" holds "residency", which would find where the user lives again
-    for question, word in (
-        ("what do I do for a living", "job"),
-        ("how old is Craig", "age"),
-        ("where did my folks come from", "origin"),
-    ):
+    for question, word in (("what do I do for a living", "job"), ("when do I get up", "wake")):
         [read] = [term for term in searched_terms(query_terms(question)) if term.words[0] == word]
         [direct] = [term for term in query_terms(question) if term[0] == word]
         assert read == (direct, ())

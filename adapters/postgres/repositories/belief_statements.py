@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import and_, text
+from sqlalchemy import and_, case, null, text
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
@@ -21,11 +21,23 @@ from domain.owner import Owner
 from domain.ports import VerbKey
 
 
-def _upsert_statement(with_match_keys: bool, with_expires_at: bool, with_recall_search: bool) -> Any:
-    """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many."""
+def _upsert_statement(
+    with_match_keys: bool, with_expires_at: bool, with_recall_search: bool, with_embeddings: bool
+) -> Any:
+    """INSERT ... ON CONFLICT (id) DO UPDATE of every column, built once: executed with one row or many. A
+    belief whose subject or statement changes loses its vector (it no longer says what was embedded)."""
     names = [c.name for c in stored_columns(with_match_keys, with_expires_at, with_recall_search)]
     statement = insert(beliefs)
-    changed = {n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")}
+    changed: dict[str, Any] = {
+        n: statement.excluded[n] for n in names if n not in ("id", "tenant_id", "principal_id")
+    }
+    if with_embeddings:
+        same_text = and_(
+            beliefs.c.subject == statement.excluded.subject,
+            beliefs.c.statement == statement.excluded.statement,
+        )
+        for name in ("embedding", "embedding_model"):
+            changed[name] = case((same_text, beliefs.c[name]), else_=null())
     # The owner condition keeps an id that belongs to someone else from being overwritten.
     return statement.on_conflict_do_update(
         index_elements=[beliefs.c.id],
@@ -38,17 +50,20 @@ def _upsert_statement(with_match_keys: bool, with_expires_at: bool, with_recall_
 
 
 UPSERT = {
-    (keys, expires, search): _upsert_statement(keys, expires, search)
+    (keys, expires, search, vectors): _upsert_statement(keys, expires, search, vectors)
     for keys in (True, False)
     for expires in (True, False)
     for search in (True, False)
+    for vectors in (True, False)
 }
 
 # Only for a store with match keys.
 # expires_at, evidence_spans and search are left out: a tombstone lookup needs none of them, and each is
 # absent before its revision.
 _BELIEF_COLUMNS = ", ".join(
-    f"b.{c.name}" for c in beliefs.c if c.name not in ("expires_at", "evidence_spans", "search")
+    f"b.{c.name}"
+    for c in beliefs.c
+    if c.name not in ("expires_at", "evidence_spans", "search", "embedding", "embedding_model")
 )
 
 
@@ -135,6 +150,55 @@ def _ranking_page_statement(with_after: bool) -> Any:
 
 
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
+
+
+@functools.cache
+def nearest_statement(indexed_dimension: int | None) -> Any:
+    """An owner's live beliefs of one model nearest a query vector (cosine distance), then by id. Through the
+    model's HNSW index (tables.INDEXED_EMBEDDING_MODELS) when it has one: the vector cast to the index's
+    dimension, as the index expression is, with pgvector's iterative scan so the owner filter applied after
+    the index does not leave fewer than limit rows (relaxed order, so the rows are sorted again by exact
+    distance); without one (or to fall back), the plain expression, which no index serves: an exact scan of
+    the owner's rows."""
+    vector = f"embedding::vector({indexed_dimension})" if indexed_dimension else "embedding"
+    query = (
+        f"CAST(:vector AS vector({indexed_dimension}))" if indexed_dimension else "CAST(:vector AS vector)"
+    )
+    return text(
+        f"""
+        WITH near AS MATERIALIZED (
+            SELECT {_RANKING_COLUMNS}, {vector} <=> {query} AS distance
+              FROM beliefs
+             WHERE {_LIVE_WITHIN} AND embedding_model = :model
+             ORDER BY {vector} <=> {query}
+             LIMIT :limit
+        )
+        SELECT id, last_evidence_at, confidence, utility, shape, 1 - distance FROM near ORDER BY distance, id
+        """
+    )
+
+
+PENDING_EMBEDDINGS = {
+    (with_after, with_owner): text(
+        "SELECT id, tenant_id, principal_id, subject, statement FROM beliefs"
+        " WHERE valid_to IS NULL AND embedding_model IS DISTINCT FROM :model"
+        + (" AND tenant_id = :tenant_id AND principal_id = :principal_id" if with_owner else "")
+        + (" AND id > :after" if with_after else "")
+        + " ORDER BY id LIMIT :limit"
+    )
+    for with_after in (False, True)
+    for with_owner in (False, True)
+}
+
+# Only where the belief still says what was embedded: an edit in between keeps its vector NULL.
+STORE_EMBEDDINGS = text(
+    """
+    UPDATE beliefs AS b SET embedding = CAST(v.vector AS vector), embedding_model = :model
+      FROM unnest(CAST(:ids AS uuid[]), CAST(:subjects AS text[]), CAST(:statements AS text[]),
+                  CAST(:vectors AS text[])) AS v(id, subject, statement, vector)
+     WHERE b.id = v.id AND b.valid_to IS NULL AND b.subject = v.subject AND b.statement = v.statement
+    """
+)
 
 
 # The owner's live matches, read from beliefs_owner_search_live alone. Each term's two queries, its words'

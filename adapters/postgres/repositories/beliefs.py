@@ -6,23 +6,27 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, func, select, tuple_, update
+from sqlalchemy import Connection, func, select, text, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
     EXISTING_IDS,
+    PENDING_EMBEDDINGS,
     RANKING_PAGE,
+    STORE_EMBEDDINGS,
     UPSERT,
     closed_by_user_each_statement,
     has_terms,
     match_of,
     matching_statement,
+    nearest_statement,
     ranking_inputs_of,
     verb_entries_statement,
     verb_parameters,
 )
 from adapters.postgres.repositories.retirement import FACT_COLUMNS, RETIRE, expired_sql, expiry_facts_of
 from adapters.postgres.repositories.rows import Repo, belief_row, memory_record, owned, stored_columns
-from adapters.postgres.tables import beliefs
+from adapters.postgres.tables import INDEXED_EMBEDDING_MODELS, beliefs
+from domain.beliefs.embedding import Neighbour, PendingEmbedding
 from domain.beliefs.lifecycle import (
     WHOLE_ID_SPACE,
     ExpiryCursor,
@@ -50,8 +54,10 @@ class PostgresBeliefs(Repo):
         with_match_keys: bool = True,
         with_expires_at: bool = True,
         with_recall_search: bool = True,
+        with_embeddings: bool = True,
     ) -> None:
         super().__init__(connection)
+        self._vectors = with_embeddings
         # False only between the structural revision and the additive match-keys (expires_at, recall-search)
         # revision.
         self._keys = with_match_keys
@@ -126,6 +132,57 @@ class PostgresBeliefs(Repo):
         }
         statement = matching_statement(tuple(bool(term.relatives) for term in terms), bounded)
         return [match_of(*row) for row in self._plain_rows(statement, params)]
+
+    def nearest(
+        self,
+        owner: Owner,
+        model: str,
+        vector: Sequence[float],
+        limit: int,
+        sensitivities: Collection[Sensitivity],
+    ) -> list[Neighbour]:
+        if not self._vectors or limit <= 0:
+            return []
+        params = {**self._within(owner, limit, sensitivities), "model": model, "vector": _literal(vector)}
+        dimension = INDEXED_EMBEDDING_MODELS.get(model)
+        if dimension == len(vector):
+            # SET LOCAL lasts until this unit of work ends: only recall's read runs under it. A candidate
+            # list wider than the default 40 keeps the index's answer close to the exact one.
+            self._c.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+            self._c.execute(text(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, limit)}"))
+            rows = self._plain_rows(nearest_statement(dimension), params)
+            if len(rows) == limit:
+                return [_neighbour(row) for row in rows]
+        # no index for this model, or the iterative scan gave up before limit rows: the exact scan
+        return [_neighbour(row) for row in self._plain_rows(nearest_statement(None), params)]
+
+    def pending_embeddings(
+        self, model: str, after_id: UUID | None, limit: int, owner: Owner | None = None
+    ) -> list[PendingEmbedding]:
+        if not self._vectors:
+            raise WrongSchemaRevision("embeddings need the embeddings revision; run `agent db upgrade`")
+        params: dict[str, Any] = {"model": model, "limit": max(limit, 0), "after": after_id}
+        if owner is not None:
+            params |= {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id}
+        rows = self._plain_rows(PENDING_EMBEDDINGS[after_id is not None, owner is not None], params)
+        return [
+            PendingEmbedding(row[0], Owner(tenant_id=row[1], principal_id=row[2]), row[3], row[4])
+            for row in rows
+        ]
+
+    def store_embeddings(
+        self, model: str, embedded: Sequence[tuple[PendingEmbedding, Sequence[float]]]
+    ) -> int:
+        if not embedded:
+            return 0
+        params = {
+            "model": model,
+            "ids": [work.id for work, _ in embedded],
+            "subjects": [work.subject for work, _ in embedded],
+            "statements": [work.statement for work, _ in embedded],
+            "vectors": [_literal(vector) for _, vector in embedded],
+        }
+        return int(self._c.execute(STORE_EMBEDDINGS, params).rowcount)
 
     @staticmethod
     def _within(owner: Owner, limit: int, sensitivities: Collection[Sensitivity]) -> dict[str, Any]:
@@ -282,13 +339,13 @@ class PostgresBeliefs(Repo):
         return {row.id for row in rows}
 
     def upsert(self, record: MemoryRecord) -> None:
-        self._c.execute(UPSERT[self._keys, self._expires, self._search], self._row(record))
+        self._c.execute(UPSERT[self._keys, self._expires, self._search, self._vectors], self._row(record))
 
     def upsert_many(self, records: Sequence[MemoryRecord]) -> None:
         latest = {record.id: record for record in records}
         if latest:
             rows = [self._row(record) for record in latest.values()]
-            self._c.execute(UPSERT[self._keys, self._expires, self._search], rows)
+            self._c.execute(UPSERT[self._keys, self._expires, self._search, self._vectors], rows)
 
     def close_validity(
         self, owner: Owner, belief_id: UUID, at: datetime, reason: ClosedReason
@@ -371,3 +428,16 @@ class PostgresBeliefs(Repo):
             .returning(beliefs.c.id)
         ).first()
         return row is not None
+
+
+# pgvector's default is 40; measured in benchmarks/recall_benchmark.py (docs/evaluation/recall-by-meaning.md).
+HNSW_EF_SEARCH = 100
+
+
+def _literal(vector: Sequence[float]) -> str:
+    """pgvector's text form, cast in the statement: no adapter registration on the connection needed."""
+    return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"
+
+
+def _neighbour(row: Sequence[Any]) -> Neighbour:
+    return Neighbour(ranking_inputs_of(*row[:5]), float(row[5]))

@@ -121,8 +121,11 @@ def belief_row(
 def stored_columns(
     with_match_keys: bool, with_expires_at: bool, with_recall_search: bool = True
 ) -> list[Any]:
-    """The columns a repository reads and writes; the generated search vector is neither."""
-    absent = {"search"} if with_match_keys else {"search", "main_verb", "terms"}
+    """The columns a repository reads and writes; the generated search vector is neither, and the
+    embedding columns are written by store_embeddings alone."""
+    absent = {"search", "embedding", "embedding_model"}
+    if not with_match_keys:
+        absent |= {"main_verb", "terms"}
     if not with_expires_at:
         absent.add("expires_at")
     if not with_recall_search:

@@ -57,3 +57,9 @@ def relatives(word: str) -> tuple[str, ...]:
     bases = {part: base for part in _PARTS if (base := _base(word, part)) is not None}
     found = set(bases.values()).union(*(_table()[0][part][base] for part, base in bases.items()))
     return tuple(sorted(found - {word}))
+
+
+@functools.lru_cache(maxsize=16_384)
+def only_a_verb(word: str) -> bool:
+    """Whether WordNet reads the word as a verb and as no noun or adjective ("got", "closes"; not "run")."""
+    return _base(word, "v") is not None and _base(word, "n") is None and _base(word, "a") is None

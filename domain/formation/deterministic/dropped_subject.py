@@ -62,7 +62,9 @@ _FEELINGS = FEELINGS - {"like"}
 # follow them so: "Live on a narrowboat", "Work from home", "Work nights".
 _LIVING: dict[str, frozenset[str]] = {
     "live": frozenset({"in", "on", "at", "near", "with", "alone", "abroad", "outside"}),
-    "work": frozenset({"in", "at", "from", "as", "for", "nights", "days", "evenings", "weekends", "remotely"}),
+    "work": frozenset(
+        {"in", "at", "from", "as", "for", "nights", "days", "evenings", "weekends", "remotely"}
+    ),
 }
 # Participles that leave out "I was": "Born and raised in Glasgow".
 _PASSIVES = frozenset({"born", "raised"})
@@ -300,8 +302,10 @@ def _lasting(words: list[Token]) -> bool:
     """Whether a phrase says how long in the units of a life: "for 20 years", "for a few months", "since
     2015"; not "for 20 minutes"."""
     for at, token in enumerate(words[:-1]):
-        if token.lower == "since" or token.lower == "for" and any(
-            t.lemma in _SPANS for t in words[at + 1 : at + 1 + _SPAN_WORDS]
+        if (
+            token.lower == "since"
+            or token.lower == "for"
+            and any(t.lemma in _SPANS for t in words[at + 1 : at + 1 + _SPAN_WORDS])
         ):
             return True
     return False

@@ -5,7 +5,9 @@ configured, and reads with clause_claims whether a clause retracts something.
 """
 
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
@@ -37,6 +39,7 @@ from domain.formation.deterministic.rules import predicate_claims
 from domain.formation.deterministic.self_description import self_description
 from domain.formation.deterministic.states import constraint_claims, kept_from_claims, refusal_claims
 from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.deterministic.wellformed import Verdict, judge
 from domain.formation.language import STOPWORDS, Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
@@ -404,16 +407,36 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
     return claims
 
 
+@dataclass(frozen=True)
+class FallbackFormation:
+    """What the former forms from events, and what it read but did not form: each withheld claim counted by
+    its verdict, and the clauses (seq, text) whose claims were all withheld, with the verdict that decides
+    the clause's coverage disposition (a transient claim makes the clause transient)."""
+
+    candidates: list[MemoryCandidate]
+    withheld: Counter[Verdict] = field(default_factory=Counter)
+    clause_verdicts: dict[tuple[int, str], Verdict] = field(default_factory=dict)
+
+
 def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
     """High-recall candidates over owner-asserted events, in the order the user stated them.
 
     The same claim stated in several events becomes one candidate citing each of them.
     """
+    return fallback_formation(events).candidates
+
+
+def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
+    """fallback_candidates with what was withheld: every claim passes the well-formedness check
+    (domain.formation.deterministic.wellformed) before it becomes a candidate."""
     # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
     # first to word it (the more specific) keeps its subject.
     merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
+    withheld: Counter[Verdict] = Counter()
+    clause_verdicts: dict[tuple[int, str], Verdict] = {}
     question: str | None = None
     agent_turn = ""
+    previous = ""
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
             agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
@@ -439,14 +462,27 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 elif affirms(clause.text):
                     # "yes, and my kids answer me in English": the "yes" still answers the question.
                     claims = [*answer_claims(question, clause.text), *claims]
-            for claim in claims:
-                statement = claim.statement()
+            kept = 0
+            for read in claims:
+                verdict, claim, statement = judge(
+                    read, previous, _prefix(clause.text, read.predicate.complement)
+                )
+                if verdict is not Verdict.FORMED:
+                    withheld[verdict] += 1
+                    span = (event.seq, clause.text)
+                    if clause_verdicts.get(span) is not Verdict.TRANSIENT:
+                        clause_verdicts[span] = verdict
+                    continue
+                kept += 1
                 key = (claim.polarity.value, statement)
                 entry = merged.get(key)
                 if entry is None:
                     merged[key] = (claim, {event.seq: clause.text})
                 else:
                     entry[1].setdefault(event.seq, clause.text)
+            if kept:
+                clause_verdicts.pop((event.seq, clause.text), None)
+            previous = clause.text
         question = None
         agent_turn = ""
     candidates: list[MemoryCandidate] = []
@@ -465,4 +501,16 @@ def fallback_candidates(events: Sequence[SourceEvent]) -> list[MemoryCandidate]:
                 origin=CandidateOrigin.FALLBACK,
             )
         )
-    return candidates
+    return FallbackFormation(candidates, withheld, clause_verdicts)
+
+
+def withheld_counts(formation: FallbackFormation) -> dict[str, int]:
+    """The stage-metric counts of what the former read and did not form, by verdict ("withheld.transient")."""
+    return {f"withheld.{verdict.value}": n for verdict, n in sorted(formation.withheld.items()) if n}
+
+
+def _prefix(clause: str, complement: str) -> str:
+    """The clause up to the claim's complement, where a pronoun of the complement may point back to (all of
+    it when the complement is not a slice of it)."""
+    at = clause.find(complement) if complement else -1
+    return clause[:at] if at >= 0 else clause

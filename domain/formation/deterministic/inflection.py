@@ -55,7 +55,21 @@ _IRREGULAR_PARTICIPLE = _IRREGULAR_PAST | {
 # school" open with a past; "..., my youngest started school" and "..., my knee gave out" state one.
 IRREGULAR_PASTS = frozenset(
     {"grew", "went", "left", "spent", "taught", "wrote", "ran", "began", "became", "came", "took", "made"}
-    | {"bought", "built", "sold", "kept", "lost", "won", "met", "drove", "rode", "swam", "fell", "quit", "got"}
+    | {
+        "bought",
+        "built",
+        "sold",
+        "kept",
+        "lost",
+        "won",
+        "met",
+        "drove",
+        "rode",
+        "swam",
+        "fell",
+        "quit",
+        "got",
+    }
     | {"brought", "held", "led", "paid", "sat", "slept", "spoke", "stood", "threw", "broke", "chose"}
     | {"gave", "said", "told", "found"}
 )

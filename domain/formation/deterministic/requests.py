@@ -308,7 +308,12 @@ def _done(text: str, verb: str, after: list[Token], how: str) -> str | None:
             break
         # "keep recipe suggestions | low-sugar": a plural noun ends the object unless a phrase of its own
         # follows it ("recipes with peanuts").
-        if plural_noun(token) and token.lower not in STOPWORDS and at + 1 < len(after) and after[at + 1].lower not in own:
+        if (
+            plural_noun(token)
+            and token.lower not in STOPWORDS
+            and at + 1 < len(after)
+            and after[at + 1].lower not in own
+        ):
             end = at + 1
             break
     obj = after[:end]

@@ -1,0 +1,475 @@
+"""Whether a rendered claim is a memory: one well-formed statement of something durable about the user.
+
+Every claim the deterministic former reads passes this check before it becomes a candidate. A statement that
+is not well formed is not formed (`ILL_FORMED`): a verb that is no verb ("User ands the kids ..."), a second
+finite verb spliced in ("User is losing their job was hard."), a dangling end ("User is lucky to have places
+like."), an object that is only a pronoun or a demonstrative whose referent the user's words do not give
+exactly ("User named it Ned."). A statement that is well formed but holds nothing durable gets the
+disposition the provider's distillation gives the same clause: a reaction addressed to the other party or a
+momentary feeling or state is `TRANSIENT` ("User is so proud of you.", "User is so excited to hear."), small
+talk and a vague statement is `NOT_MEMORY` ("User has no idea.", "User does other things."). Both are
+counted in the stage metrics and never committed.
+
+Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative
+of that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to
+his appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I
+write in it most nights"). A trailing word addressed to the listener ("I love bowling man") or a trailing
+hedge ("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement
+before it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
+"""
+
+import re
+from dataclasses import replace
+from enum import StrEnum
+from typing import Final, NamedTuple
+
+from domain.beliefs.wordnet import only_a_verb
+from domain.candidates import ClaimKind, Polarity
+from domain.formation.deterministic.claims import Claim
+from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.language import STOPWORDS, lemma
+from domain.formation.rendering import Aspect, Predicate
+
+
+class Verdict(StrEnum):
+    FORMED = "formed"
+    ILL_FORMED = "ill_formed"
+    TRANSIENT = "transient"
+    NOT_MEMORY = "not_memory"
+
+
+_TYPED: Final = re.compile(r"[A-Za-z]+")
+_VERB_REACH: Final = 40
+_INNER_CAPITAL: Final = re.compile(r"[^.!?\s]\s+[A-Z][a-z]")
+_PRONOUN_HINT: Final = re.compile(r"\b(?:it|them|him|her|this|that|these|those|ones?)\b", re.IGNORECASE)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Verbs that say nothing without an object or a place: "User goes every saturday morning."
+_PRO_VERBS: Final = _words("go do move meet come")
+_TIME_WORDS: Final = _words(
+    "every each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
+    " first too again also morning mornings night nights evening evenings afternoon afternoons day days week"
+    " weeks weekend weekends month months year years spring summer fall winter monday tuesday wednesday"
+    " thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january"
+    " february march april may june july august september october november december"
+)
+_FILLERS: Final = _words("actually literally really totally so just seriously honestly")
+_FLOATING: Final = _words("all both")
+# Words a verb slot never holds: a parse that took one for the verb renders "User ands", "User buts".
+_NOT_VERBS: Final = _words(
+    "and but or nor so yet in on at of for with to from by all both each sure gtg ttyl idk lol omg the a an"
+    " not just also really too very because if than then there here yes"
+)
+_DANGLING: Final = _words(
+    "like and or but the a an to of with for at in on from by about than as because so my their his our its"
+    " very really just if when that into is are was were be some any every"
+)
+# Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
+_TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+_DETERMINED: Final = _words("a an the their my this that his her our")
+# Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
+_BOUNDARIES: Final = re.compile(r",|\s+and\s+|\s+(?:can|could|will|would)\s+(?:you|u)\b")
+_PRONOUNS: Final = _words("it them him her this that these those one ones")
+_TENS: Final = _words("twenty thirty forty fifty sixty seventy eighty ninety hundred")
+_DEMONSTRATIVES: Final = _words("this that these those")
+_ADDRESSED: Final = _words("you your yours yourself u ya y'all ur")
+_MALE: Final = _words(
+    "son dad father brother husband boyfriend uncle grandpa grandfather nephew stepdad stepson boy grandson"
+    " papa pop fiance"
+)
+_FEMALE: Final = _words(
+    "daughter mom mum mother sister wife girlfriend aunt grandma grandmother niece stepmom stepdaughter girl"
+    " granddaughter mama fiancee nan nana"
+)
+_PLURAL_KIN: Final = _words("kids children twins sons daughters parents boys girls grandkids grandchildren")
+_PERSONS: Final = _MALE | _FEMALE | RELATIVES
+# A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
+_PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
+_KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
+_WITH_USER: Final = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b", re.IGNORECASE)
+_KIN: Final = re.compile(
+    r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest)\s+)?(\w+)", re.IGNORECASE
+)
+# A noun phrase "it" can stand for: a determiner and one to three words up to a function word or a mark,
+# with the word before it (a preposition there rules it out).
+_PHRASE: Final = re.compile(
+    r"(?:^|(?<=\s))(?:(\w+)\s+)?(my|our|a|an|the)\s+((?:[\w][\w-]*\s+){0,2}[\w][\w-]*)", re.IGNORECASE
+)
+# Words a noun phrase ends before: "a sourdough starter last week".
+_PHRASE_ENDS: Final = _words("last next every each yesterday today tonight tomorrow")
+# Feelings and states of the moment ("so excited", "is doing well", "is good"): what a friend reacts with.
+_FEELINGS: Final = _words(
+    "tired exhausted excited nervous relieved jealous sad happy glad thrilled proud sorry scared worried"
+    " stressed anxious upset bored annoyed mad angry confused shocked surprised grateful thankful lucky"
+    " blessed good well ok okay fine great alright awesome sure free ready busy hungry sleepy freaking"
+    " stressing dreading panicking managing dying crying overwhelmed psyched pumped stoked bummed devastated"
+    " heartbroken terrified honored fried swamped slammed wiped"
+)
+_DEGREE: Final = _words(
+    "so really super very pretty kinda just honestly totally already still also too little bit kind of sooo"
+    " soo doing feeling not all"
+)
+# Reactions whatever follows them: "so excited to start", "lucky to have places like".
+_MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
+_WEARY: Final = _words("tired sick bored")
+# A feeling word followed by one of these is a lasting trait or skill ("good at chess", "free of cancer").
+_LASTING_AFTER: Final = _words("at with in into to")
+_LEAVING: Final = re.compile(
+    r"^(?:has to|have to|gotta|got to|needs to|need to|should|must)\s+(?:go|run|head|leave|get going|get back|jump)\b"
+)
+_SOON: Final = re.compile(
+    r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
+    r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
+)
+# A relative or the user doing something right now, said as the reason to break off.
+_OF_THE_MOMENT: Final = re.compile(
+    r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
+    r"|asleep|awake|here|home|back)(?: again| now| rn)?$"
+)
+# A sentence opener written with its capital inside a statement: a second sentence glued on.
+_GLUED: Final = re.compile(
+    r"\s(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
+)
+_MOMENT_ENDS: Final = (
+    *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
+    *("asleep", "awake", "here", "home", "back", "again", "now", "rn"),
+)
+# Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
+_VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
+_SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
+_VOCATIVES: Final = _words("man dude bro girl guy")
+_CALLING: Final = re.compile(
+    r"\b(?:yeah|yes|yep|thanks|ok|okay|lol|hey|omg|haha|sure|no)[\s,]+(?:man|dude|bro|girl|guy)\b",
+    re.IGNORECASE,
+)
+_OBLIGED: Final = ("has to", "have to", "gotta", "got to", "needs to", "need to", "should", "must")
+_NOW_ENDS: Final = ("today", "tonight", "tomorrow", "now", "morning", "afternoon", "evening")
+_NOW: Final = re.compile(r"\b(?:today|tonight|tomorrow|right now|this (?:morning|afternoon|evening))$")
+_VAGUE_OBJECTS: Final = re.compile(
+    r"^(?:(?:other|some|sad|random)\s+)?(?:things|stuff|some|something|nothing much)$"
+)
+_VAGUE: Final = frozenset({"has no idea", "knows right", "knows", "thinks so", "guesses so", "hopes so"})
+# A finite verb that opens a clause of its own inside a statement, unless a subordinator or a coordinator
+# comes first ("since they were 12", "and it's").
+_FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
+_PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
+_OPENING_ADVERBS: Final = _words(
+    "often usually always never sometimes still also just really no likely even rarely generally mostly only"
+    " now already finally actually"
+)
+_SUBJECT_PRONOUNS: Final = _words("she he it i")
+_JOINS: Final = _words(
+    "and but or so because since while when where who which that if as until till before after than though"
+    " although whenever what how why"
+)
+
+
+class Judged(NamedTuple):
+    verdict: Verdict
+    claim: Claim  # as it would be formed: its pronouns resolved, its tail cut
+    statement: str  # the claim's rendered statement
+
+
+def judge(claim: Claim, previous: str, prefix: str) -> Judged:
+    """The claim's verdict, the claim as it would be formed and its statement. A pronoun points back into
+    the user's own words: prefix, its clause up to the claim, first, then previous, the user's clause
+    before."""
+    if _names_a_thing(claim.predicate.verb, prefix):
+        return Judged(Verdict.ILL_FORMED, claim, "")
+    if _called(claim.predicate.complement, prefix):
+        return Judged(Verdict.NOT_MEMORY, claim, "")
+    claim = _floated(claim)
+    judged = _judged(claim, previous, prefix)
+    if judged.verdict is Verdict.FORMED:
+        return judged
+    complement = claim.predicate.complement
+    # A tail that spoils a statement standing without it is cut: "..., their third one", "... and my
+    # granddaughter set this up for me", "... on friday can u quiz me".
+    for boundary in reversed(list(_BOUNDARIES.finditer(complement))):
+        head = complement[: boundary.start()].rstrip()
+        cut = _judged(replace(claim, predicate=replace(claim.predicate, complement=head)), previous, prefix)
+        if cut.verdict is Verdict.FORMED or (
+            judged.verdict is Verdict.ILL_FORMED and cut.verdict is not Verdict.ILL_FORMED
+        ):
+            return cut
+    return judged
+
+
+def _names_a_thing(verb: str, prefix: str) -> bool:
+    """ "backend roles mostly, Go and Python": a capitalized word inside a sentence read as the verb is a
+    name ("User goes Python.")."""
+    # The verb ends the prefix: its last few words are enough, and most prefixes hold no capital inside.
+    start = max(0, len(prefix) - _VERB_REACH)
+    if _INNER_CAPITAL.search(prefix, start) is None:
+        return False
+    for typed in reversed(_TYPED.findall(prefix, start)):
+        if lemma(typed.lower()) != verb:
+            continue
+        if not typed[:1].isupper() or not typed[1:].islower():  # "I", "TA" (an acronym) are no names
+            return False
+        before = prefix[: prefix.rfind(typed)].rstrip()
+        return bool(before) and before[-1] not in '.!?:;"“(-'
+    return False
+
+
+def _called(complement: str, prefix: str) -> bool:
+    """ "yeah man, last day was friday": the listener called "man" is not what the user is ("User is a
+    man.")."""
+    called = complement.lower().removeprefix("a ").strip(" ,.!")
+    return called in _VOCATIVES and _CALLING.search(prefix) is not None
+
+
+def _floated(claim: Claim) -> Claim:
+    """ "we all hate the closing shifts": a quantifier after the subject is no verb ("User alls hate ..."); the
+    word after it is."""
+    predicate = claim.predicate
+    if predicate.verb not in _FLOATING or not predicate.complement:
+        return claim
+    verb, _, rest = predicate.complement.partition(" ")
+    if not verb.isalpha() or verb.lower() in STOPWORDS:
+        return claim
+    floated = Predicate(lemma(verb.lower()), verb, Aspect.SIMPLE, rest)
+    return replace(claim, predicate=floated)
+
+
+def _judged(claim: Claim, previous: str, prefix: str) -> Judged:
+    resolved = _resolved(claim, previous, prefix)
+    if resolved is None:
+        return Judged(Verdict.ILL_FORMED, claim, "")
+    statement = resolved.statement()
+    return Judged(_verdict(statement, resolved), resolved, statement)
+
+
+def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
+    """The claim with a trailing word to the listener taken off and each object pronoun replaced by its
+    exact referent; None when a pronoun's referent is not exact."""
+    complement = claim.predicate.complement
+    last = complement[complement.rfind(" ") + 1 :].lower().strip(",.!?")
+    if last not in _TRAILING and _PRONOUN_HINT.search(complement) is None:
+        return claim  # most claims: nothing to resolve or take off
+    words = complement.split()
+    # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
+    determined = bool(words) and words[0].lower() in _DETERMINED
+    while (
+        len(words) > 1
+        and words[-1].lower().strip(",.!?") in _TRAILING
+        and not determined
+        and words[-2].lower() not in _DETERMINED
+    ):
+        words.pop()
+    out: list[str] = []
+    for at, word in enumerate(words):
+        typed = word.strip(",.!?")
+        bare = typed.lower()
+        following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
+        # "IT" is a trade, not a pronoun.
+        if bare not in _PRONOUNS or typed.isupper() or not _is_object(bare, following, words, at):
+            out.append(word)
+            continue
+        said = " ".join(words[:at])
+        if bare not in ("one", "ones") and _referent(bare, said) is not None:
+            out.append(word)  # the statement names it before: "bought a Corolla and drives it daily"
+            continue
+        referent = _referent(bare, f"{prefix} {said}")
+        if referent is None and not _mentions(bare, f"{prefix} {said}"):
+            referent = _referent(bare, previous)
+            if referent is None and bare == "it" and not said:
+                referent = _same_verb_object(claim.predicate.verb, f"{previous} {prefix}")
+        if referent is None:
+            return None
+        out.append(referent + word[len(bare) :])
+    rewritten = " ".join(out)
+    if rewritten == complement:
+        return claim
+    return replace(claim, predicate=replace(claim.predicate, complement=rewritten))
+
+
+def _is_object(word: str, following: str, words: list[str], at: int) -> bool:
+    if word == "her":
+        # "her job" is a possessive; "for her", "call her Rosie", "with her." are objects.
+        return not following or following in STOPWORDS or words[at + 1][:1].isupper()
+    if word in _DEMONSTRATIVES:
+        # "this May" names a month: a determiner before a capitalized word.
+        return not following or following in STOPWORDS and not words[at + 1][:1].isupper()
+    if word in ("one", "ones"):
+        # "a snowy one", "the 2am one": a noun left out; "one teenage son", "one of the bridesmaids" are not.
+        # "eighty one" is a number.
+        after_number = at > 0 and (words[at - 1].isdigit() or words[at - 1].lower() in _TENS)
+        return at > 0 and not after_number and following != "of" and (not following or following in STOPWORDS)
+    return True
+
+
+def _referent(pronoun: str, window: str) -> str | None:
+    """The one phrase a pronoun stands for in the user's words before it, or None when there is not exactly
+    one."""
+    if pronoun in ("him", "her", "them"):
+        kin = _MALE if pronoun == "him" else _FEMALE if pronoun == "her" else _PLURAL_KIN
+        # "My brother and I take turns driving him": a relative the user acts with is not the one acted on.
+        found = {
+            m.group(1).lower()
+            for m in _KIN.finditer(window)
+            if m.group(1).lower() in kin and not _WITH_USER.match(window, m.end())
+        }
+        return f"my {found.pop()}" if len(found) == 1 else None
+    if pronoun in ("one", "ones"):
+        # "a new one": the noun of the one phrase before, its names and determiner left out ("My guide dog
+        # Rosie" -> "guide dog").
+        nouns = {
+            " ".join(w for w in phrase.split()[1:] if not w[:1].isupper()) for phrase in _phrases(window)
+        }
+        nouns.discard("")
+        return nouns.pop() if len(nouns) == 1 else None
+    if pronoun == "it":
+        phrases = _phrases(window)
+        if len(phrases) == 1:
+            return phrases.pop()
+    return None
+
+
+def _same_verb_object(verb: str, window: str) -> str | None:
+    """ "we dont celebrate christmas on 25 december, we celebrate it 7 january": the object the same verb
+    took before, in the clause or the clause before."""
+    same = re.search(rf"\b{re.escape(verb)}\w*\s+(?!it\b)([a-z][\w-]*)\b", window, re.IGNORECASE)
+    if same is None or same.group(1).lower() in STOPWORDS or only_a_verb(same.group(1).lower()):
+        return None
+    return same.group(1)
+
+
+def _mentions(pronoun: str, window: str) -> bool:
+    """Whether the clause itself offers a referent of the pronoun's kind, so the clause before is not read."""
+    if pronoun in ("him", "her", "them"):
+        return _KIN.search(window) is not None
+    return bool(_phrases(window))
+
+
+def _phrases(window: str) -> set[str]:
+    # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
+    found = {
+        _phrase(m.group(2), m.group(3))
+        for m in _PHRASE.finditer(window)
+        if (m.group(1) or "").lower() not in _PREPOSITIONS
+    }
+    found.discard(None)
+    return {phrase for phrase in found if phrase is not None}
+
+
+def _phrase(determiner: str, words: str) -> str | None:
+    """ "a journal" as "the journal", "my english" as it is; cut at the first function word; None when no
+    content word is left."""
+    kept: list[str] = []
+    for word in words.split():
+        lower = word.lower()
+        if lower in STOPWORDS or lower in _PRONOUNS or lower in _JOINS or lower in _PHRASE_ENDS:
+            break
+        if only_a_verb(lower):
+            break
+        kept.append(word)
+    # "it" stands for no person: "My girlfriend got me into it" names no referent.
+    if not kept or any(word.lower() in _PERSONS for word in kept):
+        return None
+    lead = "the" if determiner.lower() in ("a", "an") else determiner.lower()
+    return f"{lead} {' '.join(kept)}"
+
+
+def _verdict(statement: str, claim: Claim) -> Verdict:
+    predicate = claim.predicate
+    verb = predicate.verb
+    if verb in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
+        return Verdict.ILL_FORMED
+    if verb in _PRO_VERBS or verb == "like":
+        complement = predicate.complement.lower().split()
+        # "User goes every saturday morning.", "User moved in september.": no object, only a time.
+        timed_only = complement and all(w.strip(",.") in _TIME_WORDS for w in complement)
+        if claim.holder == "User" and verb in _PRO_VERBS and timed_only:
+            return Verdict.ILL_FORMED
+        if verb == "like" and complement and complement[0] in _FILLERS:
+            return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
+    if "," in predicate.complement and _KIN_TAIL.search(predicate.complement):
+        return (
+            Verdict.ILL_FORMED
+        )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
+    if _GLUED.search(statement):
+        return Verdict.ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
+    body = statement.rstrip(".!?").lower()
+    words = body.replace(",", " , ").replace(";", " ; ").split()
+    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(words):
+        return Verdict.ILL_FORMED
+    # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
+    # reaction is for ("so proud of you").
+    if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
+        return Verdict.TRANSIENT
+    if claim.polarity is Polarity.ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
+        return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
+    if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
+        return Verdict.FORMED
+    rest = body[len("user ") :]
+    if _momentary(rest, words[1:]):
+        return Verdict.TRANSIENT
+    if (
+        rest in _VAGUE
+        or not _VAGUE_HINTS.isdisjoint(words)
+        and (_SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]))
+    ):
+        return Verdict.NOT_MEMORY
+    return Verdict.FORMED
+
+
+def _momentary(rest: str, words: list[str]) -> bool:
+    """ "is so excited to hear", "is doing well", "has to go", "has a standup in five"."""
+    if rest.startswith(_OBLIGED) and _LEAVING.match(rest):
+        return True
+    if " in " in rest and _SOON.search(rest) or rest.endswith(_NOW_ENDS) and _NOW.search(rest):
+        return True
+    # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
+    if not words or words[0] not in ("is", "was"):
+        return False
+    if " a little " in rest or " a bit " in rest:
+        words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
+    for at, word in enumerate(words[1:], start=1):
+        if word in _FEELINGS and word not in _DEGREE:
+            following = words[at + 1] if at + 1 < len(words) else ""
+            if word in _WEARY and following == "of":
+                return False  # "so tired of their commute": a lasting complaint
+            return following not in _LASTING_AFTER or word in _MOMENTARY_ANYWAY
+        if word not in _DEGREE:
+            return False
+    return False
+
+
+def _spliced(words: list[str]) -> bool:
+    """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
+    losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
+    tail = words[2:]
+    if _FINITE.isdisjoint(tail) and _SUBJECT_PRONOUNS.isdisjoint(tail) and not any("'" in w for w in tail):
+        return False  # most statements: no second finite verb to look for
+    # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
+    # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
+    # come; "User grew up ..." has had it.
+    own = 1 if words[0] == "user's" or len(words) > 1 and words[1] in _OPENING_ADVERBS else 0
+    joined = False
+    for at in range(2, len(words)):
+        word = words[at]
+        if word in _JOINS:
+            joined = True
+        elif word == ",":
+            joined = False
+        elif joined:
+            continue
+        # "the six hens they're getting": a pronoun's clause after a noun is a relative clause; after a comma
+        # it is a sentence of its own.
+        elif (
+            word in _FINITE
+            or words[at - 1] == ","
+            and _PRONOUN_FINITE.match(word)
+            or word in _SUBJECT_PRONOUNS
+            and at + 1 < len(words)
+            and words[at + 1] in _FINITE
+        ):
+            if own == 0:
+                return True
+            own -= 1
+    return False

@@ -1,0 +1,32 @@
+"""The precision set stays frozen, and every statement the former forms on it has a hand label."""
+
+import pytest
+
+from evals.precision import precision
+from evals.precision.precision import Part, PartDigestMismatch, load
+
+
+@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 8), (Part.HELDOUT, 6)])
+def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
+    conversations = load(part)
+    assert len(conversations) >= least
+    assert all(events for _, events in conversations)
+    assert len({c.session_id for c, _ in conversations}) == len(conversations)
+
+
+def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(precision, "recorded", lambda part: {"dev.events.jsonl": "0" * 64})
+    with pytest.raises(PartDigestMismatch):
+        load(Part.DEV)
+
+
+def test_the_parts_share_no_turn() -> None:
+    def texts(part: Part) -> set[str]:
+        return {e.text for _, events in load(part) for e in events if len(e.text) > 20}
+
+    assert not texts(Part.DEV) & texts(Part.HELDOUT)
+
+
+@pytest.mark.parametrize("part", list(Part))
+def test_every_formed_statement_has_a_hand_label(part: Part) -> None:
+    assert precision.unlabelled(part) == []
