@@ -91,6 +91,11 @@ class Settings(BaseSettings):
         default=None,
         description="JSON file mapping sha256(bearer token) to one tenant and principal (adapters.api.auth)",
     )
+    memory_page_secret: SecretStr | None = Field(
+        default=None,
+        description="seals the memory page's sessions; the same on every API replica (unset: one per "
+        "`agent api` start, shared by its workers, so a restart signs the page out)",
+    )
     mcp_token: SecretStr | None = Field(
         default=None, description="the bearer token `agent mcp` acts as; looked up in api_tokens_file"
     )

@@ -98,15 +98,18 @@ def _recall(http: httpx2.Client, query: str) -> None:
     response.raise_for_status()
 
 
-def _serve(database_url: str, tokens: Path, workers: int, port: int) -> subprocess.Popen[bytes]:
+def _serve(database_url: str, tokens: Path, workers: int, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`agent api` on a loopback port, its output (errors and their classes, never a request's content: the
+    server logs no request) in `log`, kept for diagnosis."""
     env = {**os.environ, "DATABASE_URL": database_url, "API_TOKENS_FILE": str(tokens)}
     agent = Path(sys.executable).parent / "agent"
-    server = subprocess.Popen(
-        [str(agent), "api", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [str(agent), "api", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)],
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
     deadline = time.monotonic() + 60
     with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
         while time.monotonic() < deadline:
@@ -126,7 +129,10 @@ def measure_workers(
     database_url: str, tokens: Path, workers: int, sequential: int, requests: int
 ) -> dict[str, Any]:
     port = _free_port()
-    server = _serve(database_url, tokens, workers, port)
+    RESULTS_DIR.mkdir(exist_ok=True)
+    server = _serve(
+        database_url, tokens, workers, port, RESULTS_DIR / f"api_concurrency_server_{workers}.log"
+    )
     postmaster = _postmaster(database_url)
     rng = random.Random(workers)
     try:

@@ -84,8 +84,8 @@ class TokenRegistry:
     def read_file(path: Path) -> tuple[TokenEntry, ...]:
         return TokensFile.model_validate(json.loads(path.read_text(encoding="utf-8"))).tokens
 
-    def scope(self, token: str) -> Scope | None:
-        return self._scopes.get(token_digest(token))
+    def scope(self, digest: str) -> Scope | None:
+        return self._scopes.get(digest)
 
     def __len__(self) -> int:
         return len(self._scopes)
@@ -104,11 +104,16 @@ class Authenticator:
         user_id_invalid (not a bounded id)."""
         if not bearer:
             raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
-        if (file_scope := self.tokens.scope(bearer)) is not None:
+        return self.resolve_digest(secret_digest(bearer), user_id)
+
+    def resolve_digest(self, digest: str, user_id: str | None = None) -> Scope:
+        """resolve, for a key known by its digest only (the memory page's session): read afresh each call,
+        so a key revoked since counts as revoked."""
+        if (file_scope := self.tokens.scope(digest)) is not None:
             if user_id is not None:
                 raise KeyRefused(KeyRefusal.USER_ID_NOT_ALLOWED)
             return file_scope
-        key = self.keys.by_digest(secret_digest(bearer)) if self.keys is not None else None
+        key = self.keys.by_digest(digest) if self.keys is not None else None
         if key is None or not key.active:
             raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
         return Scope(acting_owner(key, user_id), key.ceiling)

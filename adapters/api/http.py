@@ -123,9 +123,11 @@ def create_app(
     authenticator: Authenticator,
     readiness: Readiness,
     alternatives: AlternativeEvidence | None = None,
+    page_secret: str | None = None,
 ) -> FastAPI:
     """The API, and the person's memory page (/memory) on the same origin, signed in with the same keys;
-    alternatives: what an owner's formation tuple choice is judged against (none: only the configured one)."""
+    alternatives: what an owner's formation tuple choice is judged against (none: only the configured one);
+    page_secret: what seals the page's sessions, shared by every process serving it (none: this one's own)."""
     app = FastAPIOffline(
         # No validator badge: Swagger UI would fetch it from validator.swagger.io.
         swagger_ui_parameters={"validatorUrl": None},
@@ -310,7 +312,11 @@ def create_app(
 
     app.include_router(
         memory_page(
-            surface, PersonSurface(surface, alternatives, surface.clock), authenticator, surface.clock
+            surface,
+            PersonSurface(surface, alternatives, surface.clock),
+            authenticator,
+            surface.clock,
+            page_secret,
         )
     )
     return app

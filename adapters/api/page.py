@@ -3,8 +3,9 @@ remembers about them, why, and governs it, in plain words, on the API's own orig
 
 Sign-in resolves the key exactly as every API call does (Authenticator.resolve, with no user named, so a
 service key, which acts for any principal of its tenant, does not open the page: it is one person's) and
-exchanges it for an opaque session id in an HTTP-only, SameSite=Strict cookie; the session lives in this process and holds the
-key, so every request is resolved afresh (a revoked key signs the page out at its next request). Every form
+exchanges it for a sealed session in an HTTP-only, SameSite=Strict cookie (PageSessions: any API process of the
+deployment reads it); the session holds the key's digest, resolved afresh at every request (a revoked key signs
+the page out at its next request). Every form
 that changes anything carries the session's CSRF token, checked here: missing or wrong is refused with 403
 and changes nothing. Reads and writes go through the agent surface and the person surface, so the page sees
 exactly what the key may see and writes only through the governed service.
@@ -13,9 +14,11 @@ No user content is logged, and none travels in a URL: a search is a POST, and a 
 carries an outcome code only.
 """
 
+import base64
+import hashlib
 import hmac
+import json
 import secrets
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -24,6 +27,7 @@ from importlib.resources import files
 from typing import Annotated, Any, Final, TypeVar
 from uuid import UUID, uuid4
 
+from cryptography.fernet import Fernet, InvalidToken
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -35,7 +39,7 @@ from domain.beliefs.governed import GovernedOutcome, GovernedResult
 from domain.candidates import MAX_STATEMENT_CHARS, ClaimKind
 from domain.errors import AmbiguousReference
 from domain.events import EventRef
-from domain.keys import KeyRefusal, KeyRefused
+from domain.keys import KeyRefusal, KeyRefused, secret_digest
 
 R = TypeVar("R", bound=Response)
 
@@ -43,7 +47,6 @@ PREFIX: Final = "/memory"
 SESSION_COOKIE: Final = "memory_session"
 SIGN_IN_COOKIE: Final = "memory_sign_in"
 SESSION_TTL: Final = timedelta(hours=8)
-MAX_SESSIONS: Final = 10_000
 MAX_KEY_CHARS: Final = 512
 
 # What the person reads; the API keeps its own terms.
@@ -162,45 +165,46 @@ def _environment() -> Environment:
     return environment
 
 
-@dataclass
+@dataclass(frozen=True)
 class PageSession:
-    key: str
+    digest: str
     csrf: str
     expires_at: datetime
 
 
 class PageSessions:
-    """Opaque session ids to the key they were opened with, in this process, each for SESSION_TTL."""
+    """Sessions the browser carries: the cookie is the key's digest, the session's CSRF token and its expiry,
+    encrypted and authenticated (Fernet) with the deployment's page secret, so every API process sharing the
+    secret reads a session another opened; nothing of a session is kept in a process. The key is resolved
+    from its digest at every request, so a revoked key signs out at its next request; a new secret signs
+    every session out. Signing out forgets the cookie in the browser; a copy taken before lasts until its
+    expiry or its key's revocation."""
 
-    def __init__(self, clock: Callable[[], datetime]) -> None:
+    def __init__(self, secret: str, clock: Callable[[], datetime]) -> None:
+        derived = hashlib.sha256(b"memory-page-session\0" + secret.encode()).digest()
+        self._fernet = Fernet(base64.urlsafe_b64encode(derived))
         self._clock = clock
-        self._open: dict[str, PageSession] = {}
-        self._lock = threading.Lock()
 
-    def open(self, key: str) -> tuple[str, PageSession]:
-        now = self._clock()
-        session = PageSession(key=key, csrf=secrets.token_urlsafe(32), expires_at=now + SESSION_TTL)
-        with self._lock:
-            self._open = {i: s for i, s in self._open.items() if s.expires_at > now}
-            while len(self._open) >= MAX_SESSIONS:
-                del self._open[min(self._open, key=lambda i: self._open[i].expires_at)]
-            session_id = secrets.token_urlsafe(32)
-            self._open[session_id] = session
-        return session_id, session
+    def open(self, digest: str) -> tuple[str, PageSession]:
+        session = PageSession(
+            digest=digest, csrf=secrets.token_urlsafe(32), expires_at=self._clock() + SESSION_TTL
+        )
+        payload = {"digest": digest, "csrf": session.csrf, "expires_at": session.expires_at.timestamp()}
+        return self._fernet.encrypt(json.dumps(payload).encode()).decode(), session
 
-    def get(self, session_id: str | None) -> PageSession | None:
-        if not session_id:
+    def get(self, cookie: str | None) -> PageSession | None:
+        if not cookie:
             return None
-        with self._lock:
-            session = self._open.get(session_id)
-            if session is not None and session.expires_at <= self._clock():
-                del self._open[session_id]
-                return None
-        return session
-
-    def close(self, session_id: str | None) -> None:
-        with self._lock:
-            self._open.pop(session_id or "", None)
+        try:
+            payload = json.loads(self._fernet.decrypt(cookie))
+            session = PageSession(
+                digest=str(payload["digest"]),
+                csrf=str(payload["csrf"]),
+                expires_at=datetime.fromtimestamp(float(payload["expires_at"]), UTC),
+            )
+        except (InvalidToken, ValueError, KeyError, TypeError):
+            return None
+        return session if session.expires_at > self._clock() else None
 
 
 @dataclass(frozen=True)
@@ -227,10 +231,13 @@ def memory_page(
     person: PersonSurface,
     authenticator: Authenticator,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    secret: str | None = None,
 ) -> APIRouter:
+    """The page's routes; secret: what its session cookies are sealed with, the same in every process that
+    serves the page (none: one for this process only)."""
     router = APIRouter(prefix=PREFIX, include_in_schema=False)
     environment = _environment()
-    sessions = PageSessions(clock)
+    sessions = PageSessions(secret or secrets.token_urlsafe(32), clock)
     stylesheet = files("adapters.api").joinpath("static", "page.css").read_bytes()
 
     def render(template: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -248,15 +255,13 @@ def memory_page(
         )
 
     def visitor(request: Request) -> Visitor | None:
-        session_id = request.cookies.get(SESSION_COOKIE)
-        session = sessions.get(session_id)
+        session = sessions.get(request.cookies.get(SESSION_COOKIE))
         if session is None:
             return None
         try:
-            scope = authenticator.resolve(session.key)
+            scope = authenticator.resolve_digest(session.digest)
         except KeyRefused:
             # Revoked since sign-in: the page signs out.
-            sessions.close(session_id)
             return None
         return Visitor(scope=scope, csrf=session.csrf)
 
@@ -323,9 +328,9 @@ def memory_page(
             )
             _cookie(again, request, SIGN_IN_COOKIE, token, timedelta(minutes=30))
             return again
-        session_id, _ = sessions.open(key)
+        sealed, _ = sessions.open(secret_digest(key))
         response = RedirectResponse(PREFIX, status_code=303)
-        _cookie(response, request, SESSION_COOKIE, session_id, SESSION_TTL)
+        _cookie(response, request, SESSION_COOKIE, sealed, SESSION_TTL)
         _forget_cookie(response, SIGN_IN_COOKIE)
         return _guarded(response)
 
@@ -334,7 +339,6 @@ def memory_page(
         found = changing(request, csrf)
         if isinstance(found, HTMLResponse):
             return found
-        sessions.close(request.cookies.get(SESSION_COOKIE))
         response = to_sign_in()
         _forget_cookie(response, SESSION_COOKIE)
         return _guarded(response)
@@ -511,7 +515,6 @@ def memory_page(
         if confirmed != "yes":
             return render("erase.html", status=422, visitor=found, request_id=request_uuid, unconfirmed=True)
         result = person.erase(found.scope, request_uuid)
-        sessions.close(request.cookies.get(SESSION_COOKIE))
         response = render("erased.html", visitor=None, result=result)
         _forget_cookie(response, SESSION_COOKIE)
         return response

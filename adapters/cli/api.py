@@ -5,7 +5,11 @@ stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to 
 import contextlib
 import json
 import os
+import secrets
+import tempfile
+from collections.abc import Iterator
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
@@ -20,6 +24,9 @@ if TYPE_CHECKING:
 # How `agent api`'s options reach the worker processes uvicorn starts (each builds its own app).
 EMBEDDED_ENV: Final = "AGENT_API_EMBEDDED"
 SERVE_ENV: Final = "AGENT_API_SERVE"
+# Settings.memory_page_secret's variable: unset, `agent api` sets one for its workers.
+PAGE_SECRET_ENV: Final = "MEMORY_PAGE_SECRET"
+WORKER_HEALTHCHECK_SECONDS: Final = 30
 
 api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
 mcp_app = typer.Typer(
@@ -62,7 +69,8 @@ def api(
             min=1,
             max=65535,
             help="Serve Prometheus /metrics on this port (on --host); default API_METRICS_PORT. With "
-            "several workers, each serves its own on the first free port from this one on.",
+            "several workers, one endpoint sums them all (recorded in PROMETHEUS_MULTIPROC_DIR, or a "
+            "temporary directory).",
         ),
     ] = None,
     embedded: Embedded = False,
@@ -72,13 +80,52 @@ def api(
     import uvicorn
 
     # Checked here, once, so a missing database or key is one clear error rather than one per worker.
-    keyed_composition(embedded).close()
+    composition = keyed_composition(embedded)
+    settings = composition.settings
+    composition.close()
     os.environ[EMBEDDED_ENV] = "1" if embedded else ""
-    os.environ[SERVE_ENV] = json.dumps({"host": host, "metrics_port": metrics_port, "workers": workers})
-    # No access log: paths name belief ids, and a log line is no place for a user's anything.
-    uvicorn.run(
-        "adapters.cli.api:serve_app", factory=True, host=host, port=port, workers=workers, access_log=False
-    )
+    # The workers seal the memory page's sessions alike, so a sign-in holds whichever worker serves next.
+    configured = settings.memory_page_secret
+    os.environ[PAGE_SECRET_ENV] = configured.get_secret_value() if configured else secrets.token_urlsafe(32)
+    metrics_at = metrics_port or settings.api_metrics_port
+    with contextlib.ExitStack() as stack:
+        if metrics_at and workers > 1:
+            stack.enter_context(_workers_metrics(host, metrics_at))
+            metrics_at = None  # the workers record, this process serves
+        os.environ[SERVE_ENV] = json.dumps({"host": host, "metrics_port": metrics_at})
+        # No access log: paths name belief ids, and a log line is no place for a user's anything. A worker
+        # busy past uvicorn's 5 s health check (start-up imports on loaded cores) would be killed and
+        # restarted, its requests lost: it is given WORKER_HEALTHCHECK_SECONDS.
+        uvicorn.run(
+            "adapters.cli.api:serve_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            access_log=False,
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
+        )
+
+
+@contextlib.contextmanager
+def _workers_metrics(host: str, port: int) -> Iterator[None]:
+    """The workers' one /metrics: they record into PROMETHEUS_MULTIPROC_DIR (a temporary directory when it
+    is unset), emptied first so a previous run's counts do not carry over; this process serves the sum."""
+    from adapters.observability.api_metrics import MULTIPROC_ENV, serve_workers
+
+    with contextlib.ExitStack() as stack:
+        given = os.environ.get(MULTIPROC_ENV)
+        directory = Path(given) if given else Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+        os.environ[MULTIPROC_ENV] = str(directory)
+        server = serve_workers(host, port, directory)
+        try:
+            yield
+        finally:
+            server.shutdown()
+            server.server_close()
 
 
 def serve_app() -> "FastAPI":
@@ -94,15 +141,12 @@ def serve_app() -> "FastAPI":
         composition.authenticator,
         {"database": composition.database_ready, "temporal": composition.temporal_ready},
         composition.alternatives.evidence,
+        page_secret.get_secret_value() if (page_secret := composition.settings.memory_page_secret) else None,
     )
     metrics = ApiMetrics()
     app.add_middleware(RequestMetrics, metrics=metrics)
-    if first := served.get("metrics_port") or composition.settings.api_metrics_port:
-        # One process's counters each: the workers take consecutive ports, the first free one each.
-        for offset in range(int(served.get("workers", 1))):
-            with contextlib.suppress(OSError):
-                metrics.serve(served.get("host", "127.0.0.1"), first + offset)
-                break
+    if served_at := served.get("metrics_port"):
+        metrics.serve(served.get("host", "127.0.0.1"), served_at)
     app.router.on_shutdown.append(composition.close)
     return app
 

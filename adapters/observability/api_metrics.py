@@ -1,6 +1,9 @@
 """The HTTP API's metrics (prometheus-client), recorded by an ASGI middleware and served on their own port
 (API_METRICS_PORT, or `agent api --metrics-port`), apart from the API's.
 
+With several server processes (`agent api --workers`), each records into PROMETHEUS_MULTIPROC_DIR
+(prometheus-client's multiprocess mode) and the parent serves all of them on the one port (serve_workers).
+
 Requests are counted by route template, method and status, and timed by route template; recall gets its
 own histogram, the one the provisioned dashboard plots. A route label is the template
 (`/v1/beliefs/{belief}`), never the path a request named (belief and session ids would make every request
@@ -8,10 +11,12 @@ its own series), and no label carries a tenant, a principal, a query or any othe
 """
 
 import time
+from pathlib import Path
 from typing import Final
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUESTS: Final = "memory_api_requests"  # exported as memory_api_requests_total
@@ -22,6 +27,8 @@ RECALL_ROUTE: Final = "/v1/recall"
 UNMATCHED: Final = "unmatched"
 COUNTERS: Final = (REQUESTS,)
 HISTOGRAMS: Final = (REQUEST_LATENCY, RECALL_LATENCY)
+# Where each process of a multi-process server writes its series; read when prometheus-client is imported.
+MULTIPROC_ENV: Final = "PROMETHEUS_MULTIPROC_DIR"
 
 REQUEST_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 RECALL_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
@@ -59,6 +66,15 @@ class ApiMetrics:
         """/metrics on host:port, from a daemon thread, until the process ends or the server is shut down."""
         server, _ = start_http_server(port, addr=host, registry=self.registry)
         return server
+
+
+def serve_workers(host: str, port: int, directory: Path) -> WSGIServer:
+    """/metrics on host:port summing every process that records into directory (counters and histogram
+    buckets add up across processes), from a daemon thread, until the process ends or it is shut down."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(directory))
+    server, _ = start_http_server(port, addr=host, registry=registry)
+    return server
 
 
 class RequestMetrics:

@@ -105,6 +105,7 @@ reaches either bound): every set unchanged on both stores; held-out 0.887 (its e
 import functools
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
@@ -313,12 +314,20 @@ def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> froz
     )
 
 
-_STEMMER: Final = snowballstemmer.stemmer("english")
+class _Stemmers(threading.local):
+    """A Snowball stemmer keeps the word it is stemming on itself: one shared by the API's request threads
+    reads another thread's word mid-stem (IndexError, or a wrong stem), so each thread has its own."""
+
+    def __init__(self) -> None:
+        self.english = snowballstemmer.stemmer("english")
+
+
+_STEMMERS: Final = _Stemmers()
 
 
 @functools.lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
-    return str(_STEMMER.stemWord(word))
+    return str(_STEMMERS.english.stemWord(word))
 
 
 def _held_lemmas(subject: str, statement: str) -> frozenset[str]:

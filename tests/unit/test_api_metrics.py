@@ -1,6 +1,9 @@
 """The API's metrics, scraped over real HTTP from the port they are served on: requests by route template,
 method and status, and the latency of served recalls; no label carries an id, a query or a key."""
 
+import os
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +17,13 @@ from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.store import InMemoryStore
 from adapters.observability.api_metrics import (
+    MULTIPROC_ENV,
     RECALL_LATENCY,
     REQUESTS,
     UNMATCHED,
     ApiMetrics,
     RequestMetrics,
+    serve_workers,
 )
 from tests.builders import OWNER
 from tests.ports import free_port
@@ -81,3 +86,30 @@ def test_requests_by_route_and_status_and_recall_latency(client: TestClient, scr
     assert found[(f"{RECALL_LATENCY}_count", frozenset())] == 2
     labels = " ".join(value for _, pairs in found for _, value in pairs)
     assert str(belief) not in labels and "bouldering" not in labels and MINE not in labels
+
+
+RECORDER = """
+from adapters.observability.api_metrics import ApiMetrics
+import sys
+metrics = ApiMetrics()
+for _ in range(int(sys.argv[1])):
+    metrics.record("/v1/recall", "POST", 200, 0.03)
+"""
+
+
+def test_one_port_serves_the_sum_of_every_worker_process(tmp_path: Path) -> None:
+    # Two processes record as two `agent api` workers do: into one multiprocess directory, then they end.
+    environment = {**os.environ, MULTIPROC_ENV: str(tmp_path)}
+    for count in (3, 4):
+        subprocess.run([sys.executable, "-c", RECORDER, str(count)], env=environment, check=True, timeout=60)
+    port = free_port()
+    server = serve_workers("127.0.0.1", port, tmp_path)
+    try:
+        found = samples(f"http://127.0.0.1:{port}/metrics")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert found[requests("/v1/recall", "POST", 200)] == 7
+    assert found[(f"{RECALL_LATENCY}_count", frozenset())] == 7
+    assert found[(f"{RECALL_LATENCY}_bucket", frozenset({("le", "0.05")}))] == 7
+    assert found[(f"{RECALL_LATENCY}_bucket", frozenset({("le", "0.025")}))] == 0

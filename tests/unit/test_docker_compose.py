@@ -310,6 +310,9 @@ def test_kubernetes_api_ports_probes_and_metrics() -> None:
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
     assert "secretKeyRef" in environment["DATABASE_URL"]["valueFrom"]
+    # Replicas read one another's memory page sessions only when they share the page secret.
+    assert deployment["spec"]["replicas"] > 1
+    assert "secretKeyRef" in environment["MEMORY_PAGE_SECRET"]["valueFrom"]
     service = objects[("Service", "memory-api")]
     assert service["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
     assert {port["targetPort"] for port in service["spec"]["ports"]} == {"http"}
