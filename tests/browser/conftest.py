@@ -54,7 +54,7 @@ OTHER_WORDS = (
 )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator["Browser"]:
     if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
         pytest.fail(
