@@ -30,41 +30,10 @@ from benchmarks.scratch_database import scratch_database
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9
 from evals.consolidation import consolidate_session
+from tests.builders import FAVOURITE_FOODS as FOODS
 from tests.builders import T0, event
 
 RESULTS_DIR = Path(__file__).parent / "results"
-FOODS = [
-    "sushi",
-    "falafel",
-    "ramen",
-    "pizza",
-    "tacos",
-    "paella",
-    "curry",
-    "risotto",
-    "lasagne",
-    "gnocchi",
-    "burritos",
-    "dumplings",
-    "noodles",
-    "pho",
-    "kebab",
-    "couscous",
-    "hummus",
-    "tapas",
-    "moussaka",
-    "goulash",
-    "pierogi",
-    "bibimbap",
-    "kimchi",
-    "laksa",
-    "satay",
-    "biryani",
-    "dal",
-    "samosas",
-    "empanadas",
-    "arepas",
-]
 
 
 def run_once(store: PostgresStore, threads: int) -> tuple[str, ...]:

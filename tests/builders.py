@@ -102,3 +102,38 @@ def belief(*, owner: Owner = OWNER, session_id: UUID | None = None, **overrides:
     }
     values.update(overrides)
     return MemoryRecord(**values)
+
+
+# Thirty dishes for conflicting "My favourite food is X" sessions (the order-independence test and benchmark).
+FAVOURITE_FOODS: list[str] = [
+    "sushi",
+    "falafel",
+    "ramen",
+    "pizza",
+    "tacos",
+    "paella",
+    "curry",
+    "risotto",
+    "lasagne",
+    "gnocchi",
+    "burritos",
+    "dumplings",
+    "noodles",
+    "pho",
+    "kebab",
+    "couscous",
+    "hummus",
+    "tapas",
+    "moussaka",
+    "goulash",
+    "pierogi",
+    "bibimbap",
+    "kimchi",
+    "laksa",
+    "satay",
+    "biryani",
+    "dal",
+    "samosas",
+    "empanadas",
+    "arepas",
+]

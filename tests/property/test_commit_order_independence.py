@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from adapters.memory.store import InMemoryStore
 from domain.owner import Owner
 from domain.ports import UnitOfWorkFactory
-from tests.builders import OWNER, T0, event
+from tests.builders import FAVOURITE_FOODS, OWNER, T0, event
 from tests.pipeline import consolidate
 
-FOODS = ["sushi", "falafel", "ramen", "pizza", "tacos", "paella", "curry"]
+FOODS = FAVOURITE_FOODS[:7]
 # Conflicting claims of a few slots that never match across slots: which claims are one claim does not
 # depend on order (a chain of pairwise matches that is not transitive, like "favourite dish is sushi" ~
 # "favourite food is sushi" ~ "favourite food is ramen", is grouped greedily and is out of scope here).
@@ -92,31 +92,7 @@ def test_the_live_beliefs_do_not_depend_on_the_order_sessions_commit_in(
 
 def test_the_latest_dated_wording_wins_in_every_commit_order(uow_factory: UnitOfWorkFactory) -> None:
     """Thirty sessions, seven minutes apart, on PostgreSQL and in memory, committed in three orders."""
-    foods = FOODS + [
-        "risotto",
-        "lasagne",
-        "gnocchi",
-        "burritos",
-        "dumplings",
-        "noodles",
-        "pho",
-        "kebab",
-        "couscous",
-        "hummus",
-        "tapas",
-        "moussaka",
-        "goulash",
-        "pierogi",
-        "bibimbap",
-        "kimchi",
-        "laksa",
-        "satay",
-        "biryani",
-        "dal",
-        "samosas",
-        "empanadas",
-        "arepas",
-    ]
+    foods = FAVOURITE_FOODS
     drawn = [(i, 7 * i, [("My favourite food is {}.", food)]) for i, food in enumerate(foods)]
     orders = [list(range(30)), list(reversed(range(30))), random.Random(7).sample(range(30), 30)]
     results = []
