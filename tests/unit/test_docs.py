@@ -51,3 +51,11 @@ def test_no_tracked_file_references_a_path_outside_the_repository() -> None:
 def test_readme_is_at_most_250_lines() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_MAX_LINES
+
+
+def test_ci_runs_the_test_command_the_readme_gives_a_new_user() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Run the whole test suite from a fresh clone", 1)[1]
+    command = section.split("```bash\n", 1)[1].split("\n```", 1)[0].strip()
+    ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ci_lines[-1].strip() == command
