@@ -30,7 +30,6 @@ from domain.formation.stage_schemas import Prediction
 from domain.owner import BoundedId
 from domain.telemetry import CoverageDisposition, ReasonCategory
 
-
 # A document its segment never committed (a session held, a worker gone for good) is removed after this:
 # every step that reads one runs within minutes of the stage that staged it.
 STAGED_RETENTION: Final = timedelta(days=1)

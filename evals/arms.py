@@ -267,7 +267,10 @@ class _DocumentsBeforeCommit:
         if isinstance(arg, CommitInput):
             with self._uow() as uow:
                 staged = uow.staged.get_all(arg.ref.owner, arg.ref.segment_key)
-            self.by_key[arg.ref.segment_key] = (DistillationDocument.of(staged), AnticipationDocument.of(staged))
+            self.by_key[arg.ref.segment_key] = (
+                DistillationDocument.of(staged),
+                AnticipationDocument.of(staged),
+            )
         return step(arg)
 
     def of(self, ref: SegmentRef) -> tuple[DistillationDocument, AnticipationDocument]:
