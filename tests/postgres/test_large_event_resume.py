@@ -25,7 +25,11 @@ from tests.builders import T0, event
 
 NOW = T0 + timedelta(days=1)
 # Answers that fail validation: every stage falls back to the rule-based former, deterministically.
-SCRIPT = {Stage.INTEGRATION: {"episodes": []}, Stage.ANTICIPATION: {}, Stage.DISTILLATION: {}}
+SCRIPT: dict[Stage, dict[str, object]] = {
+    Stage.INTEGRATION: {"episodes": []},
+    Stage.ANTICIPATION: {},
+    Stage.DISTILLATION: {},
+}
 
 
 def _text() -> str:
@@ -79,7 +83,9 @@ def test_a_worker_lost_mid_round_costs_no_second_provider_call_and_changes_no_be
         else:
             getattr(worker, step)(StageInput(ref=ref, run_id=run_id))
 
-    # The first worker is lost after the third piece's second stage; the second starts with nothing kept.
+    # The first worker is lost after the third piece's second stage (two pieces of four steps, then two
+    # stages); the second starts with nothing kept.
+    lost_after = 2 * 4 + 2
     lost, taken_over = ScriptedProvider(SCRIPT), ScriptedProvider(SCRIPT)
     workers = [StageActivities(store, lost, lambda: NOW), StageActivities(store, taken_over, lambda: NOW)]
     run_id = uuid4()
@@ -87,7 +93,7 @@ def test_a_worker_lost_mid_round_costs_no_second_provider_call_and_changes_no_be
         if step == "commit_segment":
             commit.commit_segment(CommitInput(ref=ref, run_id=run_id))
         else:
-            getattr(workers[done >= 2 * 4 + 2], step)(StageInput(ref=ref, run_id=run_id))
+            getattr(workers[done >= lost_after], step)(StageInput(ref=ref, run_id=run_id))
 
     pieces = len(refs_resumed)
     assert lost.calls == {Stage.INTEGRATION: 3, Stage.ANTICIPATION: 3, Stage.DISTILLATION: 2}
