@@ -41,7 +41,11 @@ from activities.batch import BatchActivities
 from activities.commit import CommitActivities
 from activities.contracts import AdvanceWatermarkInput, CommitInput, LoadBatchInput, SessionKey, StageInput
 from activities.stages import StageActivities
+from adapters.embedded.temporal import start_dev_server
 from adapters.memory.store import InMemoryStore
+from adapters.settings import DEFAULT_MAX_ACTIVITIES
+from adapters.temporal.client import connect, session_idle
+from adapters.temporal.worker import WorkerPorts, build_worker
 from domain.events import MAX_EVENT_TEXT_BYTES
 from domain.formation.clauses import split_clauses
 from domain.owner import Owner
@@ -118,11 +122,9 @@ def consolidate(store: UnitOfWorkFactory, clauses: int) -> dict[str, Any]:
 async def consolidate_on_temporal(
     store: UnitOfWorkFactory, clauses: int, probe_every_s: float
 ) -> dict[str, Any]:
-    from adapters.embedded.temporal import start_dev_server
-    from adapters.settings import DEFAULT_MAX_ACTIVITIES
-    from adapters.temporal.client import connect, session_idle
-    from adapters.temporal.worker import WorkerPorts, build_worker
-
+    """The event consolidated by its session workflow on a dev server with one real worker, while another
+    principal's short session starts every probe_every_s seconds; the time, and the latencies of those
+    sessions' workflow and activity tasks."""
     session = uuid4()
     text = message(clauses)
     with store() as uow:
@@ -175,8 +177,6 @@ async def consolidate_on_temporal(
 
 
 async def _probe(client: Client, store: UnitOfWorkFactory) -> WorkflowHandle[Any, Any]:
-    from adapters.temporal.client import session_idle
-
     session = uuid4()
     with store() as uow:
         uow.events.append(
