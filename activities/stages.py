@@ -4,11 +4,9 @@ formation@9 runs integrate_episodes, anticipate and distill; a formation@8 or fo
 extract alone, its one provider-assisted call.
 
 Each stage is thin I/O around pure domain functions:
-  read the segment (a few reads) -> build the request (domain) -> one provider call (port, outside any
-  transaction) -> the outcome (domain) -> stage the document (one statement, durable when it returns)
+  read the segment (one short unit of work) -> build the request (domain) -> one provider call (port,
+  outside any transaction) -> the outcome (domain) -> stage the document (one short unit of work)
   -> return the content-free StageReport.
-The reads and the write are autocommit units of work: no round trips to open and end a transaction, which
-none of them needs (the reads are independent; the write is one upsert).
 A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
 activity failure Temporal retries is infrastructure. Each stage heartbeats while it runs (a lost worker's
 stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down).
