@@ -94,7 +94,7 @@ class StageActivities:
             return self._distill(params.ref)
 
     def _integrate_episodes(self, ref: SegmentRef) -> StageReport:
-        with self._uow(autocommit=True) as uow:
+        with self._uow() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             on = self._tuple_for(uow, ref)
         answer = on.ask(integration_request(ref, events))
@@ -103,7 +103,7 @@ class StageActivities:
         return _logged(on.recorded(result.report))
 
     def _anticipate(self, ref: SegmentRef) -> StageReport:
-        with self._uow(autocommit=True) as uow:
+        with self._uow() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
@@ -118,7 +118,7 @@ class StageActivities:
         return _logged(on.recorded(result.report))
 
     def _distill(self, ref: SegmentRef) -> StageReport:
-        with self._uow(autocommit=True) as uow:
+        with self._uow() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             staged = uow.staged.get_all(ref.owner, ref.segment_key)
             integration = IntegrationDocument.of(staged)
@@ -139,7 +139,7 @@ class StageActivities:
 
     def _extract(self, ref: SegmentRef) -> StageReport:
         extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
-        with self._uow(autocommit=True) as uow:
+        with self._uow() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             pool = _cue_pool(uow, ref, extractor.pool_size)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
@@ -168,8 +168,7 @@ class StageActivities:
         attempt = 0
         while True:
             try:
-                # One statement, committed durably on its own before the stage reports.
-                with self._uow(autocommit=True) as uow:
+                with self._uow() as uow:
                     uow.staged.put(staged)
                     uow.commit()
                 return

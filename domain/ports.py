@@ -420,8 +420,4 @@ class UnitOfWork(Protocol):
 
 
 class UnitOfWorkFactory(Protocol):
-    def __call__(self, *, autocommit: bool = False) -> UnitOfWork:
-        """A unit of work; with autocommit, each statement commits on its own and commit() and rollback()
-        do nothing: for a step that only reads, or that writes with one statement (no round trips to open
-        and end a transaction around it). A store without transactions to save may ignore it."""
-        ...
+    def __call__(self) -> UnitOfWork: ...

@@ -649,8 +649,7 @@ class InMemoryStore:
         # The "server's" clock: when an event is received (what a sequence gap's grace runs from).
         self.clock = clock
 
-    def __call__(self, *, autocommit: bool = False) -> "InMemoryUnitOfWork":
-        # A snapshot costs no round trip: autocommit changes nothing here.
+    def __call__(self) -> "InMemoryUnitOfWork":
         return InMemoryUnitOfWork(self)
 
 

@@ -66,7 +66,7 @@ class PostgresStore:
         self._received_at: bool | None = None
         self._embeddings: bool | None = None
 
-    def __call__(self, *, autocommit: bool = False) -> "PostgresUnitOfWork":
+    def __call__(self) -> "PostgresUnitOfWork":
         if not (
             self._stage_metrics
             and self._match_keys
@@ -97,7 +97,6 @@ class PostgresStore:
             with_formation_choices=self._formation_choices,
             with_received_at=self._received_at,
             with_embeddings=self._embeddings,
-            autocommit=autocommit,
         )
 
 
@@ -124,10 +123,8 @@ class PostgresUnitOfWork:
         with_formation_choices: bool = True,
         with_received_at: bool = True,
         with_embeddings: bool = True,
-        autocommit: bool = False,
     ) -> None:
         self._engine = engine
-        self._autocommit = autocommit
         self._with_stage_metrics = with_stage_metrics
         self._with_match_keys = with_match_keys
         # False only before the additive expires_at revision (which follows the match-keys revision).
@@ -141,11 +138,6 @@ class PostgresUnitOfWork:
 
     def __enter__(self) -> Self:
         connection = self._engine.connect()
-        if self._autocommit:
-            # psycopg opens a transaction with its own BEGIN round trip and ends it with another; here each
-            # statement is its own transaction, committed durably (synchronous_commit stays on). The pool
-            # resets the isolation level when the connection returns.
-            connection = connection.execution_options(isolation_level="AUTOCOMMIT")
         self._connection = connection
         self.events = PostgresSourceEvents(
             connection, with_late_events=self._with_late_events, with_received_at=self._with_received_at

@@ -20,7 +20,6 @@ from adapters.providers.scripted import ScriptedProvider
 from domain.formation.segments import SegmentRef
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9
-from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import Stage
 from tests.builders import T0, event
 
@@ -106,28 +105,3 @@ def test_a_worker_lost_mid_round_costs_no_second_provider_call_and_changes_no_be
     # Every piece committed: no stage document is left behind.
     with store() as uow:
         assert all(uow.staged.get_all(resumed, ref.segment_key) == {} for ref in refs_resumed)
-
-
-def test_a_stage_document_written_without_a_transaction_is_durable_when_its_statement_returns(
-    clean_postgres: Engine,
-) -> None:
-    store = PostgresStore(clean_postgres)
-    owner, key = Owner(tenant_id="t1", principal_id="staged"), "f" * 64
-
-    def document(stage: StagedKind) -> StagedOutput:
-        return StagedOutput(
-            tenant_id=owner.tenant_id,
-            principal_id=owner.principal_id,
-            session_id=uuid4(),
-            segment_key=key,
-            stage=stage,
-            document={"episodes": []},
-        )
-
-    # The unit of work ends without commit(), as a worker lost after the write would leave it.
-    with store(autocommit=True) as uow:
-        uow.staged.put(document(StagedKind.INTEGRATION))
-    with store() as uow:
-        uow.staged.put(document(StagedKind.ANTICIPATION))
-    with store() as uow:
-        assert set(uow.staged.get_all(owner, key)) == {StagedKind.INTEGRATION}

@@ -91,12 +91,12 @@ class _QuotingOnce:
     def __init__(self, inner: PostgresStore, quoted: str) -> None:
         self.inner, self.quoted, self.failed = inner, quoted, False
 
-    def __call__(self, *, autocommit: bool = False) -> Any:
+    def __call__(self) -> Any:
         store = self
 
         class _Uow:
             def __enter__(self) -> Any:
-                self.inner = store.inner(autocommit=autocommit).__enter__()
+                self.inner = store.inner().__enter__()
                 return self
 
             def __exit__(self, *exc: Any) -> None:

@@ -296,8 +296,8 @@ class _FailSecondCommit:
         self.commits = 0
         self.failures = 0
 
-    def __call__(self, *, autocommit: bool = False) -> "_Uow":
-        return _Uow(self, self.inner(autocommit=autocommit))
+    def __call__(self) -> "_Uow":
+        return _Uow(self, self.inner())
 
 
 class _Uow:
