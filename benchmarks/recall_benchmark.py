@@ -10,6 +10,7 @@ and for today's recall without a query.
     .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev dev2 dev3   # relevance alone, dev sets
     .venv/bin/python -m benchmarks.recall_benchmark --in-memory --sets dev dev2      # the same, in-memory store
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
+    EMBEDDING_PROVIDER=minilm .venv/bin/python -m benchmarks.recall_benchmark --store 0 --in-memory  # that model
 
 A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
 and <b>." over 24 verbs and 5,000 nouns, the principals under test first, the rest spread over 1,000 filler
@@ -51,11 +52,12 @@ from sqlalchemy import Engine, text
 from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
-from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
+from adapters.embeddings.factory import embedder_for
 from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore, PostgresUnitOfWork
+from adapters.settings import Settings
 from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
 from benchmarks.scratch_database import scratch_database
 from domain.beliefs.embedding import Embedder, embed_page, embed_pending
@@ -389,7 +391,7 @@ def measure(
     server_url: str, store_size: int, sizes: list[int], query_count: int, sets: list[str]
 ) -> dict[str, Any]:
     rng = random.Random(18)
-    embedder = WordLlamaEmbedder()
+    embedder = embedder_for(Settings())
     with scratch_database(server_url, "recall_bench") as url:
         engine = create_store_engine(url, pool_size=4)
         try:
@@ -440,7 +442,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.in_memory:
-        relevance = relevance_sets(InMemoryStore(), args.sets, WordLlamaEmbedder())
+        relevance = relevance_sets(InMemoryStore(), args.sets, embedder_for(Settings()))
         print(json.dumps({"relevance": relevance}, indent=2))
         return
     if args.store == 0:
