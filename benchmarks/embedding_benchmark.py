@@ -35,11 +35,15 @@ def _texts() -> tuple[list[str], list[str]]:
         rng = random.Random(f"embedding-{labelled.name}")
         questions += [question for _, _, question in labelled.targets]
         beliefs += [embedded_text(subject, statement) for subject, statement, _ in labelled.targets]
-        beliefs += [embedded_text(s, t) for s, t in distractors(rng, 1_000 - len(labelled.targets), labelled.filler)]
+        beliefs += [
+            embedded_text(s, t) for s, t in distractors(rng, 1_000 - len(labelled.targets), labelled.filler)
+        ]
     return questions, beliefs
 
 
-def measure(provider: Literal["wordllama", "minilm"], questions: list[str], beliefs: list[str]) -> dict[str, Any]:
+def measure(
+    provider: Literal["wordllama", "minilm"], questions: list[str], beliefs: list[str]
+) -> dict[str, Any]:
     before, started = _rss_mb(), time.perf_counter()
     embedder = embedder_for(Settings(embedding_provider=provider))
     embedder.embed(["warm up"])
@@ -67,7 +71,9 @@ def measure(provider: Literal["wordllama", "minilm"], questions: list[str], beli
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument(
         "--providers",
         nargs="+",

@@ -106,7 +106,8 @@ class MiniLMEmbedder:
         self._words = np.ascontiguousarray(weights["embeddings.word_embeddings.weight"], dtype=np.float32)
         # every token is of segment 0: its type embedding is one constant added to every position
         self._positions = np.ascontiguousarray(
-            weights["embeddings.position_embeddings.weight"] + weights["embeddings.token_type_embeddings.weight"][0],
+            weights["embeddings.position_embeddings.weight"]
+            + weights["embeddings.token_type_embeddings.weight"][0],
             dtype=np.float32,
         )
         self._norm = (weights["embeddings.LayerNorm.weight"], weights["embeddings.LayerNorm.bias"])

@@ -19,7 +19,9 @@ def _order(model: str | None) -> list[str]:
     near = [Neighbour(first_by_meaning, 0.9), Neighbour(in_both, 0.8)]
     by_words = [in_both, second_by_words]
     fused = fuse_orders(near, by_words, NOW, 3, weights=fusion_weights(model))
-    by_id = {i.id: s for i, s in ((first_by_meaning, "meaning"), (in_both, "both"), (second_by_words, "words"))}
+    by_id = {
+        i.id: s for i, s in ((first_by_meaning, "meaning"), (in_both, "both"), (second_by_words, "words"))
+    }
     return [by_id[i.id] for i in fused]
 
 
