@@ -174,11 +174,16 @@ def _free_port() -> int:
 
 
 def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
-    """Embeds every seeded belief as `agent memory embed --backfill` does (pages of 2,048), with the HNSW
-    index dropped first, then builds the index: a large backfill's cheaper order (each vector written into
-    a live HNSW index costs a graph insertion). Rows/s, build seconds and the index's size."""
+    """Embeds every seeded belief as `agent memory embed --backfill` does, then builds the HNSW index."""
+    return embed_all(engine, embedder) | build_index(engine)
+
+
+def embed_all(engine: Engine, embedder: Embedder) -> dict[str, Any]:
+    """Embeds every belief without a vector as `agent memory embed --backfill` does (pages of 2,048), with the
+    HNSW index dropped first: a large backfill's cheaper order (each vector written into a live HNSW index
+    costs a graph insertion). Vectors stored and rows/s."""
     with engine.begin() as connection:
-        connection.execute(text("DROP INDEX beliefs_embedding_wordllama_hnsw"))
+        connection.execute(text("DROP INDEX IF EXISTS beliefs_embedding_wordllama_hnsw"))
     started = time.perf_counter()
     read = 0
 
@@ -192,9 +197,16 @@ def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
 
     stored = embed_pending(PostgresStore(engine), embedder, page=2_048, progress=progress)
     seconds = time.perf_counter() - started
+    return {"embedded": stored, "backfill_rows_per_s": round(stored / seconds)}
+
+
+def build_index(engine: Engine) -> dict[str, Any]:
+    """Builds the HNSW index over every vector, in memory (a graph that outgrows maintenance_work_mem is
+    built far slower) and with the server's parallel maintenance workers. Build seconds and index size."""
     started = time.perf_counter()
     with engine.begin() as connection:
-        connection.execute(text("SET maintenance_work_mem = '512MB'"))
+        connection.execute(text("DROP INDEX IF EXISTS beliefs_embedding_wordllama_hnsw"))
+        connection.execute(text("SET LOCAL maintenance_work_mem = '2GB'"))
         connection.execute(
             text(
                 "CREATE INDEX beliefs_embedding_wordllama_hnsw ON beliefs"
@@ -207,13 +219,9 @@ def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
         size = connection.execute(
             text("SELECT pg_relation_size('beliefs_embedding_wordllama_hnsw')")
         ).scalar_one()
-        connection.execute(text("ANALYZE beliefs"))
-    return {
-        "embedded": stored,
-        "backfill_rows_per_s": round(stored / seconds),
-        "hnsw_build_seconds": round(built, 1),
-        "hnsw_index_mb": round(size / 2**20, 1),
-    }
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("VACUUM ANALYZE beliefs"))
+    return {"hnsw_build_seconds": round(built, 1), "hnsw_index_mb": round(size / 2**20, 1)}
 
 
 def commit_cost(engine: Engine, embedder: Embedder, batches: int = 20, size: int = 50) -> dict[str, Any]:
@@ -398,7 +406,7 @@ def relevance_sets(store: UnitOfWorkFactory, names: list[str], embedder: Embedde
     }
 
 
-# A kept store's mark of a completed build, holding that build's measures (seeding, backfill, index).
+# A kept store's build: each step done, with what it measured.
 _BUILT = "recall_bench_build"
 
 
@@ -416,34 +424,47 @@ def build(engine: Engine, store_size: int, sizes: list[int], embedder: Embedder)
 def kept_store(
     server_url: str, store_size: int, sizes: list[int], embedder: Embedder
 ) -> tuple[str, dict[str, Any]]:
-    """The URL of the store of store_size beliefs with these principals' sizes kept from an earlier run, or
-    built now and kept (an interrupted build is dropped and started again), and its build's measures."""
+    """The URL of the store of store_size beliefs with these principals' sizes, kept from an earlier run or
+    built now and kept, and what its build measured. A build stopped midway resumes at the step it stopped
+    in: the backfill embeds only what is still pending; a seed stopped midway starts again on a new database."""
     name = f"recall_bench_{store_size}_" + "_".join(str(size) for size in sorted(sizes))
-    url, there = kept_database(server_url, name)
-    if there:
-        engine = create_store_engine(url, pool_size=1)
-        try:
-            with engine.connect() as connection:
-                if connection.execute(text(f"SELECT to_regclass('{_BUILT}')")).scalar() is not None:
-                    built = connection.execute(text(f"SELECT measures FROM {_BUILT}")).scalar_one()
-                    schema.upgrade(engine, "head")
-                    return url, {**built, "reused": True}
-        finally:
-            engine.dispose()
-        drop_database(server_url, name)
-        url, _ = kept_database(server_url, name)
+    url, _ = kept_database(server_url, name)
     engine = create_store_engine(url, pool_size=1)
     try:
-        built = build(engine, store_size, sizes, embedder)
+        schema.upgrade(engine, "head")
         with engine.begin() as connection:
-            connection.execute(text(f"CREATE TABLE {_BUILT} (measures jsonb NOT NULL)"))
             connection.execute(
-                text(f"INSERT INTO {_BUILT} VALUES (CAST(:measures AS jsonb))"),
-                {"measures": json.dumps(built)},
+                text(f"CREATE TABLE IF NOT EXISTS {_BUILT} (step text PRIMARY KEY, measures jsonb NOT NULL)")
             )
+            done = {
+                step: dict(m) for step, m in connection.execute(text(f"SELECT step, measures FROM {_BUILT}"))
+            }
+        steps: dict[str, Callable[[], dict[str, Any]]] = {
+            "seed": lambda: {"seed_seconds": round(seed(engine, store_size, sizes), 1)},
+            "embed": lambda: embed_all(engine, embedder),
+            "index": lambda: build_index(engine),
+        }
+        if "seed" not in done:
+            with engine.connect() as connection:
+                if connection.execute(text("SELECT EXISTS (SELECT FROM beliefs)")).scalar_one():
+                    engine.dispose()
+                    drop_database(server_url, name)
+                    return kept_store(server_url, store_size, sizes, embedder)
+        for step, run in steps.items():
+            if step not in done:
+                done[step] = run()
+                with engine.begin() as connection:
+                    connection.execute(
+                        text(f"INSERT INTO {_BUILT} VALUES (:step, CAST(:measures AS jsonb))"),
+                        {"step": step, "measures": json.dumps(done[step])},
+                    )
     finally:
         engine.dispose()
-    return url, {**built, "reused": False}
+    return url, {
+        "store_beliefs": store_size,
+        "seed_seconds": done["seed"]["seed_seconds"],
+        "backfill": done["embed"] | done["index"],
+    }
 
 
 def measure_store(

@@ -17,7 +17,7 @@ from adapters.api.auth import Scope
 from domain.beliefs.embedding import Embedder
 from domain.beliefs.governed import GovernedMemory, GovernedResult
 from domain.beliefs.provenance import explain
-from domain.beliefs.recall import belief_by_reference, recall, user_trace_view
+from domain.beliefs.recall import belief_by_reference, recall_records, user_trace_view
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import within
 from domain.beliefs.retrieval import project, render_context
@@ -110,7 +110,7 @@ class AgentSurface:
         user-safe trace, and the ids to hand back when completing the run."""
         now = self.clock()
         with self.store() as uow:
-            recalled = recall(
+            recalled, records = recall_records(
                 uow,
                 scope.owner,
                 now,
@@ -119,8 +119,7 @@ class AgentSurface:
                 ceiling=scope.ceiling,
                 embedder=self.embedder,
             )
-            records = {r.id: r for r in uow.beliefs.get_many(scope.owner, recalled.returned_ids)}
-            memories = explain(uow, scope.owner, [records[i] for i in recalled.returned_ids], now)
+            memories = explain(uow, scope.owner, records, now)
         return {
             "context": render_context(recalled.beliefs),
             "memories": memories,

@@ -126,6 +126,21 @@ def recall(
     """The owner's top live beliefs at or below ceiling; given a query, in fused order (domain.beliefs.fusion)
     of those near it by meaning (with embedder) and those holding its words. Reads full records of the top
     limit only."""
+    return recall_records(uow, owner, now, limit, query=query, ceiling=ceiling, embedder=embedder)[0]
+
+
+def recall_records(
+    uow: UnitOfWork,
+    owner: Owner,
+    now: datetime,
+    limit: int = DEFAULT_RECALL_LIMIT,
+    *,
+    query: str | None = None,
+    ceiling: Sensitivity = Sensitivity.RESTRICTED,
+    embedder: Embedder | None = None,
+) -> tuple[Recall, list[MemoryRecord]]:
+    """recall, and the full records of what it returned, in its order (for a caller that shows each one's
+    provenance, without reading them again)."""
     sensitivities = within(ceiling)
     terms = query_terms(query or "")
     near, model = _near(uow, owner, query, embedder, max(FUSION_POOL, limit), sensitivities)
@@ -174,7 +189,7 @@ def recall(
             for b in recalled
         ),
     )
-    return Recall(beliefs=recalled, trace=trace)
+    return Recall(beliefs=recalled, trace=trace), records
 
 
 def _near(
