@@ -3,14 +3,22 @@ the machine's cores allow (cores / CPU-seconds per recall), for one worker proce
 
     .venv/bin/python -m benchmarks.api_concurrency                       # embedded PostgreSQL, 10k beliefs
     .venv/bin/python -m benchmarks.api_concurrency --requests 600 --workers 1 2
+    .venv/bin/python -m benchmarks.api_concurrency --source ../baseline .   # two checkouts, one run
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.api_concurrency
 
-A scratch database is migrated to head and seeded with the recall benchmark's beliefs (one principal holding
---beliefs of them among filler principals). For each worker count, `agent api --workers N` is started on a
-loopback port as a real process; CPU-seconds per recall is the CPU the API processes and the PostgreSQL
-server used over --sequential recalls made one at a time; throughput is --requests recalls over 20
-connections. The ceiling is cores / CPU-seconds per recall (both servers share the cores). Loopback only,
-a bounded number of requests; nothing leaves the machine.
+A scratch database is migrated to head, seeded with the recall benchmark's beliefs (one principal holding
+--beliefs of them among filler principals), every belief embedded and the HNSW index built. For each worker
+count and each --source checkout, that checkout's `agent api --workers N` is started on a loopback port as
+a real process. CPU-seconds per recall is the CPU the API processes and the PostgreSQL server (with the
+children they have reaped) used over --sequential recalls made one at a time; throughput is --requests
+recalls over 20 connections. While those run, the machine's busy CPU (/proc/stat) is split into the
+servers', the load generator's and every other process's; the ceilings reported:
+
+    ceiling            cores / CPU per recall (both servers have every core)
+    ceiling_available  (cores - the load generator's and other processes' busy cores) / CPU per recall
+    ceiling_given      the servers' busy cores / CPU per recall (1.0 of it: concurrency wasted no CPU)
+
+Loopback only, a bounded number of requests; nothing leaves the machine.
 """
 
 import argparse
@@ -71,7 +79,9 @@ def _cpu_seconds(pids: list[int]) -> float:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
+        # utime, stime, and cutime, cstime: what its children that have exited used (a connection the
+        # pool opened and closed, a worker restarted), counted once their parent has reaped them
+        total += sum(int(field) for field in fields[11:15])
     return total / CLOCK_TICKS
 
 
@@ -205,6 +215,8 @@ def measure_workers(
     # every other process on the machine used in that time.
     cores_left = cores - (client_busy + others_busy) / elapsed
     available_ceiling = cores_left / cpu_per_recall
+    # What the servers made of the CPU they were given: recalls/s against their busy cores / CPU per recall.
+    given_ceiling = servers_busy / elapsed / cpu_per_recall
     return {
         "source": str(source),
         "workers": workers,
@@ -220,8 +232,11 @@ def measure_workers(
         "servers_cores_busy": round(servers_busy / elapsed, 2),
         "client_cores_busy": round(client_busy / elapsed, 2),
         "other_processes_cores_busy": round(others_busy / elapsed, 2),
+        "idle_cores": round(max(cores - (servers_busy + client_busy + others_busy) / elapsed, 0.0), 2),
         "ceiling_available_per_s": round(available_ceiling, 1),
         "of_ceiling_available": round(throughput / available_ceiling, 2),
+        "ceiling_given_per_s": round(given_ceiling, 1),
+        "of_ceiling_given": round(throughput / given_ceiling, 2),
         "failed": len(failed),
         "p50_ms": round(1000 * latencies[len(latencies) // 2], 1),
         "p99_ms": round(1000 * latencies[int(len(latencies) * 0.99)], 1),
