@@ -154,8 +154,9 @@ def create_app(
         try:
             # A tokens-file key is answered here; a stored key is read from the key store in a worker
             # thread, so the event loop never waits on the database.
-            listed = authenticator.resolve_listed(secret, user_id)
-            return listed or await run_in_threadpool(authenticator.resolve, secret, user_id)
+            if (listed := authenticator.resolve_listed(secret, user_id)) is not None:
+                return listed
+            return await run_in_threadpool(authenticator.resolve, secret, user_id)
         except KeyRefused as refused:
             if refused.reason is KeyRefusal.UNAUTHENTICATED:
                 raise ApiError(401, refused.reason.value, headers={"WWW-Authenticate": "Bearer"}) from None
