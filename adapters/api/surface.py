@@ -17,7 +17,7 @@ from adapters.api.auth import Scope
 from domain.beliefs.embedding import Embedder
 from domain.beliefs.governed import GovernedMemory, GovernedResult
 from domain.beliefs.provenance import explain
-from domain.beliefs.recall import belief_by_reference, recall_records, user_trace_view
+from domain.beliefs.recall import belief_by_reference, recall, user_trace_view
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import within
 from domain.beliefs.retrieval import project, render_context
@@ -110,7 +110,7 @@ class AgentSurface:
         user-safe trace, and the ids to hand back when completing the run."""
         now = self.clock()
         with self.store() as uow:
-            recalled, records = recall_records(
+            recalled = recall(
                 uow,
                 scope.owner,
                 now,
@@ -119,7 +119,7 @@ class AgentSurface:
                 ceiling=scope.ceiling,
                 embedder=self.embedder,
             )
-            memories = explain(uow, scope.owner, records, now)
+            memories = explain(uow, scope.owner, list(recalled.records), now)
         return {
             "context": render_context(recalled.beliefs),
             "memories": memories,

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs.embedding import Embedder, Neighbour
 from domain.beliefs.fusion import FUSION_POOL, fuse_orders
@@ -88,6 +88,9 @@ class Recall(BaseModel):
 
     beliefs: tuple[RecalledBelief, ...]
     trace: RecallTrace
+    # The full records of beliefs, in order, for a caller that shows each one's provenance without reading
+    # them again; never part of what a recall is rendered or dumped as.
+    records: tuple[MemoryRecord, ...] = Field(default=(), exclude=True, repr=False)
 
     @property
     def returned_ids(self) -> list[UUID]:
@@ -126,21 +129,6 @@ def recall(
     """The owner's top live beliefs at or below ceiling; given a query, in fused order (domain.beliefs.fusion)
     of those near it by meaning (with embedder) and those holding its words. Reads full records of the top
     limit only."""
-    return recall_records(uow, owner, now, limit, query=query, ceiling=ceiling, embedder=embedder)[0]
-
-
-def recall_records(
-    uow: UnitOfWork,
-    owner: Owner,
-    now: datetime,
-    limit: int = DEFAULT_RECALL_LIMIT,
-    *,
-    query: str | None = None,
-    ceiling: Sensitivity = Sensitivity.RESTRICTED,
-    embedder: Embedder | None = None,
-) -> tuple[Recall, list[MemoryRecord]]:
-    """recall, and the full records of what it returned, in its order (for a caller that shows each one's
-    provenance, without reading them again)."""
     sensitivities = within(ceiling)
     terms = query_terms(query or "")
     near, model = _near(uow, owner, query, embedder, max(FUSION_POOL, limit), sensitivities)
@@ -189,7 +177,7 @@ def recall_records(
             for b in recalled
         ),
     )
-    return Recall(beliefs=recalled, trace=trace), records
+    return Recall(beliefs=recalled, trace=trace, records=tuple(records))
 
 
 def _near(

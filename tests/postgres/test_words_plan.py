@@ -4,16 +4,14 @@ and the tenant is compared on each row read instead."""
 
 import json
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from sqlalchemy import Engine, text
 
-from adapters.postgres import schema
-from adapters.postgres.engine import create_store_engine
 from adapters.postgres.repositories.belief_statements import matching_statement
 from domain.beliefs.relevance import within
 from domain.candidates import Sensitivity
+from tests.postgres.plans import plan_nodes, seeded_engine
 
 pytestmark = pytest.mark.postgres
 
@@ -35,20 +33,9 @@ _SEED = text(
 
 @pytest.fixture(scope="module")
 def seeded(create_database: Callable[[], str]) -> Iterator[Engine]:
-    engine = create_store_engine(create_database(), pool_size=1)
-    schema.upgrade(engine, "head")
-    with engine.begin() as connection:
-        connection.execute(_SEED, {"rows": ROWS})
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        connection.exec_driver_sql("VACUUM ANALYZE beliefs")
+    engine = seeded_engine(create_database(), _SEED, {"rows": ROWS})
     yield engine
     engine.dispose()
-
-
-def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
 
 
 @pytest.mark.parametrize("bounded", [True, False], ids=["bounded", "unbounded"])
@@ -68,11 +55,11 @@ def test_words_read_scans_the_search_index_without_the_tenant_key(seeded: Engine
         ).scalar_one()
         connection.rollback()
     plan = document if isinstance(document, dict) else json.loads(document)[0]
-    scans = [n for n in _nodes(plan["Plan"]) if n.get("Index Name") == "beliefs_owner_search_live"]
+    scans = [n for n in plan_nodes(plan["Plan"]) if n.get("Index Name") == "beliefs_owner_search_live"]
     assert scans, "the words are read through beliefs_owner_search_live"
     for scan in scans:
         assert "principal_id" in scan["Index Cond"]
         assert "search" in scan["Index Cond"]
         assert "tenant_id" not in scan["Index Cond"]
-    rechecks = [n for n in _nodes(plan["Plan"]) if n.get("Node Type") == "Bitmap Heap Scan"]
+    rechecks = [n for n in plan_nodes(plan["Plan"]) if n.get("Node Type") == "Bitmap Heap Scan"]
     assert rechecks and all("tenant_id" in n.get("Filter", "") for n in rechecks)
