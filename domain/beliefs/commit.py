@@ -23,7 +23,7 @@ from domain.beliefs.segment_view import MATCH_POOL, TOMBSTONE_POOL, SegmentBelie
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
-from domain.formation.equivalence import retraction_ends
+from domain.formation.equivalence import negated, retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
 from domain.formation.segments import SegmentRef, segment_events
@@ -43,6 +43,8 @@ MAX_RETRACTION_TARGETS = 4
 RETRACTION_POOL = MAX_RETRACTION_TARGETS * 8
 # An id is never reused: a new belief takes the first free id of its subject's chain.
 ID_ATTEMPTS = 16
+# A stated correction's record takes an id derived from what it retracts and where it was said.
+_CORRECTION_NAMESPACE = uuid.UUID("0c6f2d4e-8b1a-4f57-a3c9-6e2d71b5f804")
 
 
 class CommitReport(BaseModel):
@@ -221,6 +223,10 @@ class _SegmentCommit:
     # --- retraction --------------------------------------------------------------------------------
 
     def retract(self, candidate: MemoryCandidate) -> None:
+        """A stated correction ends the evidence said before it, never what was said after it (then the
+        user said it again): evidence time decides, not which session committed first. It is kept as a
+        tombstone of its own, dated when the user said it, so a claim from before it that commits later
+        does not form, and one from after it still does."""
         verb, content = self.beliefs.match_keys(candidate.statement)
         targets = sorted(
             (
@@ -230,19 +236,91 @@ class _SegmentCommit:
             ),
             key=lambda b: b.id,
         )[:MAX_RETRACTION_TARGETS]
-        if not targets:
-            self.tally.add(ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
-            return
-        _, corrected_at = self.evidence(candidate)
-        for belief in targets:
-            # The user's own correction is a tombstone dated when the user said it: older evidence replayed
-            # later cannot recreate the belief, and a restatement made after the correction still can.
+        refs, corrected_at = self.evidence(candidate)
+        ended = sum(self.end_before(belief, corrected_at) for belief in targets)
+        self.record_correction(candidate, refs, corrected_at)
+        self.tally.add(ReasonCategory.SUPERSEDED if ended else ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
+
+    def end_before(self, belief: MemoryRecord, corrected_at: datetime) -> bool:
+        """Drop the belief's evidence dated at or before the correction (the correction wins a tie); close
+        it when none is left. Whether anything was ended."""
+        when = {
+            (f.session_id, f.seq): f.occurred_at
+            for f in self.uow.events.facts(self.ref.owner, belief.source_event_ids)
+        }
+
+        def said_at(ref: EventRef) -> datetime:
+            return when.get((ref.session_id, ref.seq), belief.last_evidence_at)
+
+        kept = tuple(r for r in belief.source_event_ids if said_at(r) > corrected_at)
+        if kept == belief.source_event_ids:
+            return False
+        if not kept:
+            # Superseded by the correction: the correction's own record is the user's tombstone.
             closed = self.beliefs.close(
-                belief.id, max(corrected_at, belief.valid_from), ClosedReason.RETRACTED
+                belief.id, max(corrected_at, belief.valid_from), ClosedReason.SUPERSEDED
             )
             if closed is not None:
                 self.touched[closed.id] = closed
-        self.tally.add(ReasonCategory.SUPERSEDED)
+            return True
+        held = {(r.session_id, r.seq) for r in kept}
+        self.store(
+            belief.model_copy(
+                update={
+                    "source_event_ids": kept,
+                    "evidence_spans": tuple(
+                        s for s in belief.evidence_spans if (s.session_id, s.seq) in held
+                    ),
+                    "evidence_count": len(kept),
+                    "corroboration_count": len({r.session_id for r in kept}),
+                    "last_evidence_at": max(said_at(r) for r in kept),
+                    "lifecycle_policy_version": LIFECYCLE,
+                    "updated_at": self.now,
+                    "version": belief.version + 1,
+                }
+            )
+        )
+        return True
+
+    def record_correction(
+        self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], corrected_at: datetime
+    ) -> None:
+        """The correction as a closed record of what the user said, valid at the moment they said it: the
+        tombstone forbidden_by_user reads. One per correction, however often it is replayed."""
+        identity = uuid.uuid5(
+            _CORRECTION_NAMESPACE,
+            f"{self.ref.tenant_id}/{self.ref.principal_id}/{candidate.statement}/"
+            + ",".join(f"{r.session_id}:{r.seq}" for r in refs),
+        )
+        if self.beliefs.taken([identity]):
+            return
+        self.store(
+            MemoryRecord(
+                id=identity,
+                tenant_id=self.ref.tenant_id,
+                principal_id=self.ref.principal_id,
+                subject=candidate.subject,
+                statement=candidate.statement,
+                belief_type=candidate.claim_kind.value,
+                claim_kind=candidate.claim_kind,
+                derivation=candidate.derivation,
+                longevity=candidate.longevity,
+                confidence=CONFIDENCE[candidate.derivation],
+                sensitivity=candidate.sensitivity,
+                authority=Authority.AUTOMATIC,
+                source_event_ids=refs,
+                evidence_spans=self.spans(candidate),
+                formation_version=self.ref.formation_policy,
+                lifecycle_policy_version=LIFECYCLE,
+                valid_from=corrected_at,
+                valid_to=corrected_at,
+                closed_reason=ClosedReason.RETRACTED,
+                last_evidence_at=corrected_at,
+                evidence_count=len(refs),
+                corroboration_count=1,
+                updated_at=self.now,
+            )
+        )
 
     # --- assertion ---------------------------------------------------------------------------------
 
@@ -255,7 +333,11 @@ class _SegmentCommit:
         return any(
             t.valid_to is not None
             and evidence_at <= t.valid_to
-            and self.claims.same(t.statement, candidate.statement)
+            and (
+                self.claims.same(t.statement, candidate.statement)
+                # A stated correction's record, in its own negated words, ends what it negates.
+                or (negated(t.statement) and retraction_ends(t.statement, candidate.statement))
+            )
             for t in tombstones
         )
 

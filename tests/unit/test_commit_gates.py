@@ -371,7 +371,15 @@ def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_
     with uow_factory() as uow:
         for ended in (daily, mornings):
             closed = uow.beliefs.get(OWNER, ended.id)
-            assert closed is not None and closed.closed_reason is ClosedReason.RETRACTED
+            assert closed is not None and closed.closed_reason is ClosedReason.SUPERSEDED
+        # The correction itself is the user's tombstone, dated when it was said.
+        [correction] = [
+            b
+            for b in uow.beliefs.page(OWNER, None, 100, live_only=False)
+            if b.closed_reason is ClosedReason.RETRACTED
+        ]
+    assert correction.statement == "User no longer runs outdoors."
+    assert correction.valid_to == correction.last_evidence_at == T0 + timedelta(minutes=1)
 
 
 def test_retraction_is_bounded_to_four_and_a_retraction_of_nothing_forms_nothing(
