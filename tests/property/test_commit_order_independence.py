@@ -138,24 +138,30 @@ def test_corrections_end_what_was_said_before_them_in_every_commit_order(
     assert _live(InMemoryStore(clock=lambda: T0), drawn, shuffled) == in_order
 
 
-def test_a_correction_ends_the_claim_said_before_it_and_not_the_one_said_after_in_both_orders() -> None:
+def test_a_correction_ends_the_claim_said_before_it_and_not_the_one_said_after_in_every_order(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
     """Vegetarian at 10:00 (session 1), no longer at 10:30 (session 2), vegetarian again at 11:00 (session
-    3): in every commit order one live belief, resting on the 11:00 statement alone."""
-    drawn = [
-        (1, 0, [("{}", "I am vegetarian.")]),
-        (2, 30, [("{}", "I'm no longer vegetarian.")]),
-        (3, 60, [("{}", "I am vegetarian.")]),
+    3), on PostgreSQL and in memory: in every commit order one live belief, resting on the 11:00 statement
+    alone; without the restatement, none."""
+    said = [
+        (0, [("{}", "I am vegetarian.")]),
+        (30, [("{}", "I'm no longer vegetarian.")]),
+        (60, [("{}", "I am vegetarian.")]),
     ]
-    for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0]):
-        [(_, statement, *_, corroborated, sources)] = _live(InMemoryStore(clock=lambda: T0), drawn, order)
-        assert (statement, corroborated, sources) == (
-            "User is vegetarian.",
-            1,
-            frozenset({EventRef(session_id=UUID(int=4), seq=1)}),
-        ), order
-    # Without the restatement, nothing stays live, whichever session commits first.
-    for order in ([0, 1], [1, 0]):
-        assert _live(InMemoryStore(clock=lambda: T0), drawn[:2], order) == [], order
+    orders = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0], [0, 1], [1, 0]]
+    for n, order in enumerate(orders):
+        # Each order on its own principal's fresh sessions (tags n*10 + 1.. name them).
+        drawn = [(10 * n + i, minutes, statements) for i, (minutes, statements) in enumerate(said, start=1)]
+        drawn = drawn[: len(order)]
+        owner = Owner(tenant_id=OWNER.tenant_id, principal_id=f"p-correction-{n}")
+        live = _live(uow_factory, drawn, order, owner)
+        if len(order) == 2:
+            assert live == [], order
+            continue
+        [(_, statement, *_, corroborated, sources)] = live
+        restated = EventRef(session_id=UUID(int=10 * n + 3 + 1), seq=1)
+        assert (statement, corroborated, sources) == ("User is vegetarian.", 1, frozenset({restated})), order
 
 
 def test_the_latest_dated_wording_wins_in_every_commit_order(uow_factory: UnitOfWorkFactory) -> None:
