@@ -253,7 +253,8 @@ class _SegmentCommit:
             return when.get((ref.session_id, ref.seq), belief.last_evidence_at)
 
         kept = tuple(r for r in belief.source_event_ids if said_at(r) > corrected_at)
-        if kept == belief.source_event_ids:
+        # A governed write cites no event: its own evidence time decides.
+        if kept == belief.source_event_ids and (kept or belief.last_evidence_at > corrected_at):
             return False
         if not kept:
             # Superseded by the correction: the correction's own record is the user's tombstone.

@@ -382,6 +382,44 @@ def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_
     assert correction.valid_to == correction.last_evidence_at == T0 + timedelta(minutes=1)
 
 
+def test_a_correction_ends_only_evidence_said_at_or_before_it(uow_factory: UnitOfWorkFactory) -> None:
+    """Catches: a correction closing a belief the user stated again after it (its evidence time not read).
+    The seeded beliefs cite no stored event: their own evidence time stands in."""
+    restated = _seed(
+        uow_factory,
+        subject="activity:outdoor-running",
+        statement="User is running outdoors every day.",
+        last_evidence_at=T0 + timedelta(hours=2),
+    )
+    said_at_once = _seed(
+        uow_factory,
+        subject="habit:mornings",
+        statement="User goes running outdoors most mornings.",
+        last_evidence_at=T0 + timedelta(minutes=1),
+    )
+    session = uuid4()
+    text = "I no longer run outdoors."
+    report = stage_and_commit(
+        uow_factory,
+        [event(1, text, session_id=session)],  # said at T0 + 1 minute
+        [
+            candidate(
+                1,
+                text,
+                "User no longer runs outdoors.",
+                subject="activity:running",
+                polarity=Polarity.RETRACT,
+            )
+        ],
+    )
+    # The tie goes to the correction.
+    assert report.categories == {R.SUPERSEDED: 1}
+    assert [b.id for b in live(uow_factory)] == [restated.id]
+    with uow_factory() as uow:
+        ended = uow.beliefs.get(OWNER, said_at_once.id)
+    assert ended is not None and ended.closed_reason is ClosedReason.SUPERSEDED
+
+
 def test_retraction_is_bounded_to_four_and_a_retraction_of_nothing_forms_nothing(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
