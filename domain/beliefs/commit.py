@@ -325,28 +325,52 @@ class _SegmentCommit:
 
     # --- assertion ---------------------------------------------------------------------------------
 
-    def forbidden_by_user(self, candidate: MemoryCandidate, evidence_at: datetime) -> bool:
+    def forbidden_by_user(self, candidate: MemoryCandidate) -> datetime | None:
         """A user's rejection, deletion, edit or correction forbids the claim unless the user has said it
-        again since: only evidence later than the tombstone may form it anew."""
+        again since: only evidence later than the tombstone may form it anew. The latest tombstone of the
+        claim, or None."""
         verb, _ = self.beliefs.match_keys(candidate.statement)
         tombstones = self.beliefs.user_closed(candidate.subject, verb, TOMBSTONE_POOL)
         tombstones += [b for b in self.touched.values() if b.closed_reason is ClosedReason.RETRACTED]
-        return any(
-            t.valid_to is not None
-            and evidence_at <= t.valid_to
-            and (
-                self.claims.same(t.statement, candidate.statement)
-                # A stated correction's record, in its own negated words, ends what it negates.
-                or (negated(t.statement) and retraction_ends(t.statement, candidate.statement))
-            )
-            for t in tombstones
+        return max(
+            (
+                t.valid_to
+                for t in tombstones
+                if t.valid_to is not None
+                and (
+                    self.claims.same(t.statement, candidate.statement)
+                    # A stated correction's record, in its own negated words, ends what it negates.
+                    or (negated(t.statement) and retraction_ends(t.statement, candidate.statement))
+                )
+            ),
+            default=None,
+        )
+
+    def said_after(self, candidate: MemoryCandidate, cutoff: datetime) -> MemoryCandidate | None:
+        """The candidate resting only on its evidence said after cutoff (a claim heard before and after a
+        tombstone keeps the later evidence alone, as it would had the tombstone committed first), or None
+        when nothing is left."""
+        kept = tuple(seq for seq in candidate.source_event_ids if self.admitted[seq].occurred_at > cutoff)
+        if not kept:
+            return None
+        if kept == candidate.source_event_ids:
+            return candidate
+        return candidate.model_copy(
+            update={
+                "source_event_ids": kept,
+                "evidence_spans": tuple(s for s in candidate.evidence_spans if s.seq in kept),
+            }
         )
 
     def assert_claim(self, candidate: MemoryCandidate) -> None:
+        cutoff = self.forbidden_by_user(candidate)
+        if cutoff is not None:
+            after = self.said_after(candidate, cutoff)
+            if after is None:
+                self.tally.add(ReasonCategory.REJECTED_CORRECTION)
+                return
+            candidate = after
         refs, evidence_at = self.evidence(candidate)
-        if self.forbidden_by_user(candidate, evidence_at):
-            self.tally.add(ReasonCategory.REJECTED_CORRECTION)
-            return
         same_subject = self.same_subject(candidate.subject)
         match = next((b for b in same_subject if self.claims.same(b.statement, candidate.statement)), None)
         if match is None:
