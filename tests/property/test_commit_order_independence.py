@@ -127,7 +127,7 @@ def test_the_live_beliefs_do_not_depend_on_the_order_sessions_commit_in(
     assert _live(InMemoryStore(clock=lambda: T0), drawn, shuffled) == in_order
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=corrected_sessions, seed=st.integers(0, 2**32 - 1))
 def test_corrections_end_what_was_said_before_them_in_every_commit_order(
     drawn: list[tuple[int, int, list[tuple[str, str]]]], seed: int
@@ -162,6 +162,24 @@ def test_a_correction_ends_the_claim_said_before_it_and_not_the_one_said_after_i
         [(_, statement, *_, corroborated, sources)] = live
         restated = EventRef(session_id=UUID(int=10 * n + 3 + 1), seq=1)
         assert (statement, corroborated, sources) == ("User is vegetarian.", 1, frozenset({restated})), order
+
+
+def test_a_claim_said_around_a_correction_rests_on_what_came_after_it_in_either_order() -> None:
+    """One session says "vegetarian" at 10:00:01 and again at 10:00:03; another corrects it at 10:00:02.
+    The two statements are one candidate of their segment: only the later one may carry the belief."""
+    drawn = [
+        (1, 0, [("{}", "I am vegetarian."), ("{}", "I play chess."), ("{}", "I am vegetarian.")]),
+        (2, 0, [("{}", "I play chess."), ("{}", "I'm no longer vegetarian.")]),
+    ]
+    first, second = UUID(int=2), UUID(int=3)
+    for order in ([0, 1], [1, 0]):
+        live = {statement: sources for _, statement, *_, sources in _live(InMemoryStore(), drawn, order)}
+        assert live == {
+            "User is vegetarian.": frozenset({EventRef(session_id=first, seq=3)}),
+            "User plays chess.": frozenset(
+                {EventRef(session_id=first, seq=2), EventRef(session_id=second, seq=1)}
+            ),
+        }, order
 
 
 def test_the_latest_dated_wording_wins_in_every_commit_order(uow_factory: UnitOfWorkFactory) -> None:
