@@ -295,31 +295,14 @@ class _SegmentCommit:
         )
         if self.beliefs.taken([identity]):
             return
+        record = self.new_belief(candidate, refs, corrected_at, identity=identity)
         self.store(
-            MemoryRecord(
-                id=identity,
-                tenant_id=self.ref.tenant_id,
-                principal_id=self.ref.principal_id,
-                subject=candidate.subject,
-                statement=candidate.statement,
-                belief_type=candidate.claim_kind.value,
-                claim_kind=candidate.claim_kind,
-                derivation=candidate.derivation,
-                longevity=candidate.longevity,
-                confidence=CONFIDENCE[candidate.derivation],
-                sensitivity=candidate.sensitivity,
-                authority=Authority.AUTOMATIC,
-                source_event_ids=refs,
-                evidence_spans=self.spans(candidate),
-                formation_version=self.ref.formation_policy,
-                lifecycle_policy_version=LIFECYCLE,
-                valid_from=corrected_at,
-                valid_to=corrected_at,
-                closed_reason=ClosedReason.RETRACTED,
-                last_evidence_at=corrected_at,
-                evidence_count=len(refs),
-                corroboration_count=1,
-                updated_at=self.now,
+            record.model_copy(
+                update={
+                    "valid_from": corrected_at,
+                    "valid_to": corrected_at,
+                    "closed_reason": ClosedReason.RETRACTED,
+                }
             )
         )
 
@@ -403,12 +386,17 @@ class _SegmentCommit:
         )
 
     def new_belief(
-        self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], evidence_at: datetime
+        self,
+        candidate: MemoryCandidate,
+        refs: tuple[EventRef, ...],
+        evidence_at: datetime,
+        identity: UUID | None = None,
     ) -> MemoryRecord:
-        # An id is never reused: a closed record under it may be the user's tombstone.
-        chain = self.id_chain(candidate.subject, candidate.statement)
-        taken = self.beliefs.taken(chain[:ID_ATTEMPTS]) | set(self.touched)
-        identity = next((i for i in chain[:ID_ATTEMPTS] if i not in taken), chain[ID_ATTEMPTS])
+        if identity is None:
+            # An id is never reused: a closed record under it may be the user's tombstone.
+            chain = self.id_chain(candidate.subject, candidate.statement)
+            taken = self.beliefs.taken(chain[:ID_ATTEMPTS]) | set(self.touched)
+            identity = next((i for i in chain[:ID_ATTEMPTS] if i not in taken), chain[ID_ATTEMPTS])
         return MemoryRecord(
             id=identity,
             tenant_id=self.ref.tenant_id,

@@ -116,15 +116,19 @@ def _live(
     )
 
 
+def _same_in_a_shuffled_order(drawn: list[tuple[int, int, list[tuple[str, str]]]], seed: int) -> None:
+    shuffled = list(range(len(drawn)))
+    random.Random(seed).shuffle(shuffled)
+    in_order = _live(InMemoryStore(clock=lambda: T0), drawn, list(range(len(drawn))))
+    assert _live(InMemoryStore(clock=lambda: T0), drawn, shuffled) == in_order
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=sessions, seed=st.integers(0, 2**32 - 1))
 def test_the_live_beliefs_do_not_depend_on_the_order_sessions_commit_in(
     drawn: list[tuple[int, int, list[tuple[str, str]]]], seed: int
 ) -> None:
-    shuffled = list(range(len(drawn)))
-    random.Random(seed).shuffle(shuffled)
-    in_order = _live(InMemoryStore(clock=lambda: T0), drawn, list(range(len(drawn))))
-    assert _live(InMemoryStore(clock=lambda: T0), drawn, shuffled) == in_order
+    _same_in_a_shuffled_order(drawn, seed)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -132,10 +136,7 @@ def test_the_live_beliefs_do_not_depend_on_the_order_sessions_commit_in(
 def test_corrections_end_what_was_said_before_them_in_every_commit_order(
     drawn: list[tuple[int, int, list[tuple[str, str]]]], seed: int
 ) -> None:
-    shuffled = list(range(len(drawn)))
-    random.Random(seed).shuffle(shuffled)
-    in_order = _live(InMemoryStore(clock=lambda: T0), drawn, list(range(len(drawn))))
-    assert _live(InMemoryStore(clock=lambda: T0), drawn, shuffled) == in_order
+    _same_in_a_shuffled_order(drawn, seed)
 
 
 def test_a_correction_ends_the_claim_said_before_it_and_not_the_one_said_after_in_every_order(
