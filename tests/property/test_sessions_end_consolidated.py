@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from temporalio.client import WorkflowHandle
 
@@ -27,9 +27,11 @@ from adapters.cli.events import import_events
 from adapters.memory.store import InMemoryStore
 from adapters.temporal.client import session_idle
 from adapters.temporal.worker import WorkerPorts
+from domain.consolidation import GAP_GRACE
 from domain.errors import EventConflict
 from domain.event_intake import Refusal
 from domain.events import FUTURE_TOLERANCE, MAX_EVENT_TEXT_BYTES, EventRefusalReason
+from domain.formation.segments import MAX_SEGMENT_BYTES
 from domain.owner import Owner
 from domain.telemetry import AuditKind
 from tests.workflows.conftest import time_skipping_harness
@@ -225,6 +227,25 @@ def _consolidate(
     return skipping.run(run(), timeout=len(sessions) * SETTLE_S + 60)
 
 
+def _note(sessions: list[SessionDraw], now: datetime) -> None:
+    """What the example holds, for --hypothesis-show-statistics: which of the drawn cases a run reached."""
+    for s in sessions:
+        first = [line for line in s.first if line.refusal is None]
+        seqs = sorted({line.seq for line in first})
+        if any(len(line.text) > MAX_SEGMENT_BYTES for line in first + s.later):
+            event("an event pieced by size")
+        gaps = [b for a, b in zip([0, *seqs], seqs, strict=False) if b - a > 1]
+        if gaps:
+            # The event after a gap dated less than the grace ago (or ahead) makes the round wait for it.
+            waits = any(line.seq in gaps and line.occurred_at > now - GAP_GRACE for line in first)
+            event("a gap the grace holds" if waits else "a gap passed at once (dated before the grace)")
+        if any(line.seq < seqs[-1] and line.refusal is None for line in s.later):
+            event("late events after a round")
+        for line in s.first + s.later:
+            if line.refusal is not None:
+                event(f"refused: {line.refusal[1]}")
+
+
 @settings(
     max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
@@ -237,6 +258,7 @@ def test_every_accepted_sequence_ends_consolidated_or_quarantined(
         st.lists(session_draws(now), min_size=1, max_size=3, unique_by=lambda s: s.session_id),
         label="sessions",
     )
+    _note(sessions, now)
     owner = Owner(tenant_id="t-prop", principal_id=f"p-{uuid.uuid4().hex[:8]}")
     accepted: dict[Any, str] = {}
 
