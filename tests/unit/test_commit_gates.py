@@ -391,11 +391,11 @@ def test_a_correction_ends_only_evidence_said_at_or_before_it(uow_factory: UnitO
         statement="User is running outdoors every day.",
         last_evidence_at=T0 + timedelta(hours=2),
     )
-    said_at_once = _seed(
+    said_before = _seed(
         uow_factory,
         subject="habit:mornings",
         statement="User goes running outdoors most mornings.",
-        last_evidence_at=T0 + timedelta(minutes=1),
+        last_evidence_at=T0,
     )
     session = uuid4()
     text = "I no longer run outdoors."
@@ -412,12 +412,31 @@ def test_a_correction_ends_only_evidence_said_at_or_before_it(uow_factory: UnitO
             )
         ],
     )
-    # The tie goes to the correction.
     assert report.categories == {R.SUPERSEDED: 1}
     assert [b.id for b in live(uow_factory)] == [restated.id]
     with uow_factory() as uow:
-        ended = uow.beliefs.get(OWNER, said_at_once.id)
+        ended = uow.beliefs.get(OWNER, said_before.id)
     assert ended is not None and ended.closed_reason is ClosedReason.SUPERSEDED
+
+
+@pytest.mark.parametrize(
+    ("message", "remains"),
+    [
+        ("I don't play chess anymore. Well, I play chess on Sundays.", ["User plays chess on Sundays."]),
+        ("I play chess. Actually, I don't play chess anymore.", []),
+    ],
+)
+def test_within_one_message_what_is_said_last_stands_and_a_replay_changes_nothing(
+    uow_factory: UnitOfWorkFactory, message: str, remains: list[str]
+) -> None:
+    """Catches: a correction and a claim of one message compared by the message's time alone (a tie the
+    correction always won, losing "Well, I play chess on Sundays")."""
+    said = event(1, message, session_id=uuid4())
+    append(uow_factory, [said])
+    consolidate(uow_factory, OWNER, said.session_id, None, now=LATER)
+    assert [b.statement for b in live(uow_factory)] == remains
+    stage_and_commit(uow_factory, [said], fallback_candidates([said]), now=LATER + timedelta(days=1))
+    assert [b.statement for b in live(uow_factory)] == remains
 
 
 def test_retraction_is_bounded_to_four_and_a_retraction_of_nothing_forms_nothing(
