@@ -17,22 +17,18 @@ what it sprinkled (not the masking's patterns):
 
 import argparse
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
 from rich.progress import Progress
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, text
 
 from activities.contracts import SessionKey
-from adapters.postgres import schema
-from adapters.postgres.engine import sqlalchemy_url
 from adapters.postgres.tables import OWNED_TABLES, source_events
 from adapters.postgres.uow import PostgresStore
-from benchmarks.scratch_database import scratch_database
+from benchmarks.scratch_database import migrated_scratch
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9
 from evals.consolidation import consolidate_session
@@ -163,22 +159,10 @@ def main() -> None:
     )
     parser.add_argument("--sessions", type=int, default=200, help="how many sessions to consolidate")
     args = parser.parse_args()
-    configured = os.environ.get("DATABASE_URL")
-    if configured:
-        server_url = sqlalchemy_url(configured)
-    else:
-        from adapters.embedded.postgres import start_embedded_postgres
-
-        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="leftovers-pg-")))
-    with scratch_database(server_url, "leftovers") as url:
-        engine = create_engine(url)
-        try:
-            schema.upgrade(engine, "head")
-            started = time.perf_counter()
-            found = consolidate_all(engine, Owner(tenant_id="bench", principal_id="leftovers"), args.sessions)
-            elapsed = time.perf_counter() - started
-        finally:
-            engine.dispose()
+    with migrated_scratch("leftovers") as engine:
+        started = time.perf_counter()
+        found = consolidate_all(engine, Owner(tenant_id="bench", principal_id="leftovers"), args.sessions)
+        elapsed = time.perf_counter() - started
     result = {**found.__dict__, "seconds": round(elapsed, 1), "clean": found.clean}
     print(json.dumps(result, indent=2))
     RESULTS_DIR.mkdir(exist_ok=True)
