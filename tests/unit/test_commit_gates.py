@@ -9,6 +9,7 @@ import pytest
 
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
+from domain.beliefs.commit import CommitReport
 from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import Authority, ClosedReason
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Polarity
@@ -339,6 +340,24 @@ def test_independent_cues_raise_a_hypothesis_within_the_ceiling_without_changing
 # --- retraction at commit --------------------------------------------------------------------------------
 
 
+def _stop_running_outdoors(uow_factory: UnitOfWorkFactory) -> CommitReport:
+    """Commits the stated correction "I no longer run outdoors.", said at T0 + 1 minute."""
+    text = "I no longer run outdoors."
+    return stage_and_commit(
+        uow_factory,
+        [event(1, text, session_id=uuid4())],
+        [
+            candidate(
+                1,
+                text,
+                "User no longer runs outdoors.",
+                subject="activity:running",
+                polarity=Polarity.RETRACT,
+            )
+        ],
+    )
+
+
 def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_key(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
@@ -351,21 +370,7 @@ def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_
     journal = _seed(
         uow_factory, subject="resource:journal", statement="User tracks runs outdoors in a journal."
     )
-    session = uuid4()
-    text = "I no longer run outdoors."
-    report = stage_and_commit(
-        uow_factory,
-        [event(1, text, session_id=session)],
-        [
-            candidate(
-                1,
-                text,
-                "User no longer runs outdoors.",
-                subject="activity:running",
-                polarity=Polarity.RETRACT,
-            )
-        ],
-    )
+    report = _stop_running_outdoors(uow_factory)
     assert report.categories == {R.SUPERSEDED: 1}
     assert {b.id for b in live(uow_factory)} == {journal.id}
     with uow_factory() as uow:
@@ -397,21 +402,7 @@ def test_a_correction_ends_only_evidence_said_at_or_before_it(uow_factory: UnitO
         statement="User goes running outdoors most mornings.",
         last_evidence_at=T0,
     )
-    session = uuid4()
-    text = "I no longer run outdoors."
-    report = stage_and_commit(
-        uow_factory,
-        [event(1, text, session_id=session)],  # said at T0 + 1 minute
-        [
-            candidate(
-                1,
-                text,
-                "User no longer runs outdoors.",
-                subject="activity:running",
-                polarity=Polarity.RETRACT,
-            )
-        ],
-    )
+    report = _stop_running_outdoors(uow_factory)
     assert report.categories == {R.SUPERSEDED: 1}
     assert [b.id for b in live(uow_factory)] == [restated.id]
     with uow_factory() as uow:
