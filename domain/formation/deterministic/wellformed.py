@@ -23,10 +23,10 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import Final, NamedTuple
 
-from domain.beliefs.wordnet import only_a_verb
+from domain.beliefs.wordnet import only_a_noun, only_a_verb
 from domain.candidates import ClaimKind, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.deterministic.topic_words import LANGUAGES, RELATIVES
 from domain.formation.language import STOPWORDS, lemma
 from domain.formation.rendering import Aspect, Predicate
 
@@ -59,6 +59,10 @@ _TIME_WORDS: Final = _words(
 )
 _FILLERS: Final = _words("actually literally really totally so just seriously honestly")
 _FLOATING: Final = _words("all both")
+# Pro-verbs whose object a time and a place do not stand for: "User meets ... at the library." (of "we meet").
+_NEEDS_WHAT: Final = _words("meet do")
+_SIGNED_UP: Final = re.compile(r"^up\b(?!.*\b(?:for|to|at)\b)")
+_PLACE_OPENERS: Final = _words("at in")
 # Words a verb slot never holds: a parse that took one for the verb renders "User ands", "User buts".
 _NOT_VERBS: Final = _words(
     "and but or nor so yet in on at of for with to from by all both each sure gtg ttyl idk lol omg the a an"
@@ -90,6 +94,10 @@ _PERSONS: Final = _MALE | _FEMALE | RELATIVES
 # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
 _PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
 _KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
+# "Rosalind after my grandmother but we call her Rosie": the relative a name is for is not who "her" is.
+_NAMED_FOR: Final = ("after", "like")
+# Verbs whose "it" a language named before stands for.
+_SPOKEN: Final = _words("speak speaks speaking spoke learn learning learned understand read write study")
 _WITH_USER: Final = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b", re.IGNORECASE)
 _KIN: Final = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest)\s+)?(\w+)", re.IGNORECASE
@@ -138,6 +146,25 @@ _MOMENT_ENDS: Final = (
     *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
     *("asleep", "awake", "here", "home", "back", "again", "now", "rn"),
 )
+# How something is going now, said of a progressive: "is healing slowly", "is recovering nicely".
+_HOW_IT_GOES: Final = (
+    *("slowly", "quickly", "nicely", "well", "fine", "better", "worse", "badly", "gradually", "steadily"),
+    *("okay", "ok", "great"),
+)
+_GOING: Final = re.compile(r"^is (?:\w+ )?\w+ing (?:" + "|".join(_HOW_IT_GOES) + ")$")
+# Where a change stands at this moment: "is already walking without the cane", "can barely see straight".
+_ALREADY: Final = re.compile(r"^(?:is already \w+ing\b|can (?:barely|hardly)\b)")
+_IRREGULAR_PAST: Final = _words("went drove rode swam ran ate slept got saw took made flew sat woke")
+# Practice or experience with nothing it is of: "User has had forty years of practice.".
+_PRACTICE: Final = re.compile(r" years of (?:practice|experience)$")
+_TRAVELLED: Final = _words("drove flew hiked headed traveled travelled")
+_TRIP: Final = re.compile(r"^\w+ (?:(?:up|down|out|over|back) )?to [a-z]+(?: [a-z]+)?$")
+_EVERY_DAY: Final = ("every day", "every night", "every morning", "each day")
+_BODY: Final = _words(
+    "finger fingers hand hands arm arms leg legs knee knees foot feet back neck shoulder shoulders eyes head"
+    " body muscles calves"
+)
+_SORE: Final = _words("wrecked destroyed sore dead shot toast aching numb swollen fried killing")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
 _SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
@@ -178,7 +205,7 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     """The claim's verdict, the claim as it would be formed and its statement. A pronoun points back into
     the user's own words: prefix, its clause up to the claim, first, then previous, the user's clause
     before."""
-    if _names_a_thing(claim.predicate.verb, prefix):
+    if _names_a_thing(claim.predicate.verb, prefix) or _possessive_read(claim.predicate, prefix):
         return Judged(Verdict.ILL_FORMED, claim, "")
     if _called(claim.predicate.complement, prefix):
         return Judged(Verdict.NOT_MEMORY, claim, "")
@@ -214,6 +241,19 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
         before = prefix[: prefix.rfind(typed)].rstrip()
         return bool(before) and before[-1] not in '.!?:;"“(-'
     return False
+
+
+def _possessive_read(predicate: Predicate, prefix: str) -> bool:
+    """ "my grandma's recipe": a typed "'s" before one bare noun is a possessive, not "is" ("User's grandma is
+    recipe."); "my fav subject is chemistry" typed its "is"."""
+    complement = predicate.complement
+    return (
+        predicate.verb == "be"
+        and prefix.endswith(("'s ", "’s "))
+        and " " not in complement
+        and complement.islower()
+        and only_a_noun(complement.strip(",.!?"))
+    )
 
 
 def _called(complement: str, prefix: str) -> bool:
@@ -279,6 +319,8 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
             referent = _referent(bare, previous)
             if referent is None and bare == "it" and not said:
                 referent = _same_verb_object(claim.predicate.verb, f"{previous} {prefix}")
+        if referent is None and bare == "it" and at and words[at - 1].lower() in _SPOKEN:
+            referent = _language(f"{previous} {prefix} {said}")
         if referent is None:
             return None
         out.append(referent + word[len(bare) :])
@@ -312,7 +354,9 @@ def _referent(pronoun: str, window: str) -> str | None:
         found = {
             m.group(1).lower()
             for m in _KIN.finditer(window)
-            if m.group(1).lower() in kin and not _WITH_USER.match(window, m.end())
+            if m.group(1).lower() in kin
+            and not _WITH_USER.match(window, m.end())
+            and not window[: m.start()].rstrip().lower().endswith(_NAMED_FOR)
         }
         return f"my {found.pop()}" if len(found) == 1 else None
     if pronoun in ("one", "ones"):
@@ -337,6 +381,12 @@ def _same_verb_object(verb: str, window: str) -> str | None:
     if same is None or same.group(1).lower() in STOPWORDS or only_a_verb(same.group(1).lower()):
         return None
     return same.group(1)
+
+
+def _language(window: str) -> str | None:
+    """ "Any good Cantonese podcasts for kids? my daughter refuses to speak it": the one language named."""
+    named = {typed.lower() for typed in _TYPED.findall(window) if typed.lower() in LANGUAGES}
+    return named.pop().capitalize() if len(named) == 1 else None
 
 
 def _mentions(pronoun: str, window: str) -> bool:
@@ -380,11 +430,17 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     verb = predicate.verb
     if verb in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
         return Verdict.ILL_FORMED
+    if verb == "sign" and _SIGNED_UP.match(predicate.complement):
+        return Verdict.ILL_FORMED  # "User signed up with their brother Omar.": signed up for nothing named
     if verb in _PRO_VERBS or verb == "like":
         complement = predicate.complement.lower().split()
         # "User goes every saturday morning.", "User moved in september.": no object, only a time.
         timed_only = complement and all(w.strip(",.") in _TIME_WORDS for w in complement)
-        if claim.holder == "User" and verb in _PRO_VERBS and timed_only:
+        if (
+            claim.holder == "User"
+            and verb in _PRO_VERBS
+            and (timed_only or verb in _NEEDS_WHAT and _placed(complement))
+        ):
             return Verdict.ILL_FORMED
         if verb == "like" and complement and complement[0] in _FILLERS:
             return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
@@ -405,12 +461,18 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     if claim.polarity is Polarity.ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
         return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
     if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
-        return Verdict.FORMED
+        return Verdict.TRANSIENT if _sore(claim) else Verdict.FORMED
     rest = body[len("user ") :]
+    if words[1] in _TRAVELLED and _TRIP.match(rest):
+        return Verdict.TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
+    if body.endswith(_EVERY_DAY) and _past(words[1]):
+        return Verdict.TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
     if _momentary(rest, words[1:]):
         return Verdict.TRANSIENT
     if (
         rest in _VAGUE
+        or " years of " in rest
+        and _PRACTICE.search(rest)
         or not _VAGUE_HINTS.isdisjoint(words)
         and (_SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]))
     ):
@@ -418,11 +480,38 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     return Verdict.FORMED
 
 
+def _past(verb: str) -> bool:
+    return verb.endswith("ed") and verb != "used" or verb in _IRREGULAR_PAST
+
+
+def _sore(claim: Claim) -> bool:
+    """ "User's fingers are wrecked.": a part of the body worn out by the day."""
+    predicate = claim.predicate
+    return (
+        predicate.verb == "be"
+        and claim.holder.rpartition(" ")[2].lower() in _BODY
+        and predicate.complement.rpartition(" ")[2].lower().strip(",.!") in _SORE
+    )
+
+
+def _placed(complement: list[str]) -> bool:
+    """ "the first tuesday of every month at the library": a time and a place, and nothing met or done."""
+    for at, word in enumerate(complement):
+        if word.strip(",.") not in _TIME_WORDS:
+            before = at - 1
+            while before >= 0 and complement[before] in _DETERMINED:
+                before -= 1
+            return before >= 0 and complement[before] in _PLACE_OPENERS
+    return False
+
+
 def _momentary(rest: str, words: list[str]) -> bool:
     """ "is so excited to hear", "is doing well", "has to go", "has a standup in five"."""
     if rest.startswith(_OBLIGED) and _LEAVING.match(rest):
         return True
     if " in " in rest and _SOON.search(rest) or rest.endswith(_NOW_ENDS) and _NOW.search(rest):
+        return True
+    if rest.endswith(_HOW_IT_GOES) and _GOING.match(rest) or _ALREADY.match(rest):
         return True
     # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
     if not words or words[0] not in ("is", "was"):
