@@ -40,8 +40,10 @@ class Verdict(StrEnum):
 
 _TYPED: Final = re.compile(r"[A-Za-z]+")
 _VERB_REACH: Final = 40
-_INNER_CAPITAL: Final = re.compile(r"[^.!?\s]\s+[A-Z][a-z]")
-_PRONOUN_HINT: Final = re.compile(r"\b(?:it|them|him|her|this|that|these|those|ones?)\b", re.IGNORECASE)
+# A capital opening a word; a pattern that opens with a class is scanned for fast (_inside reads what is before).
+_CAPITALIZED: Final = re.compile(r"[A-Z](?=[a-z])")
+# Read on the lower-cased complement; the lookahead skips positions no pronoun opens at (patterns.py).
+_PRONOUN_HINT: Final = re.compile(r"(?=[itho])\b(?:it|them|him|her|this|that|these|those|ones?)\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -74,6 +76,7 @@ _DANGLING: Final = _words(
 )
 # Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
 _TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+_TRAILING_ENDS: Final = tuple(_TRAILING)
 _DETERMINED: Final = _words("a an the their my this that his her our")
 # Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
 _BOUNDARIES: Final = re.compile(r",|\s+and\s+|\s+(?:can|could|will|would)\s+(?:you|u)\b")
@@ -133,6 +136,11 @@ _SOON: Final = re.compile(
     r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
     r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
 )
+# Every match of _SOON ends with one of these.
+_SOON_ENDS: Final = (
+    *("min", "mins", "minutes", "m", "sec", "secs", "seconds", "hour", "hours", "hr", "hrs", "bit"),
+    *("five", "ten", "fifteen", "twenty", "thirty"),
+)
 # A relative or the user doing something right now, said as the reason to break off.
 _OF_THE_MOMENT: Final = re.compile(
     r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
@@ -140,7 +148,7 @@ _OF_THE_MOMENT: Final = re.compile(
 )
 # A sentence opener written with its capital inside a statement: a second sentence glued on.
 _GLUED: Final = re.compile(
-    r"\s(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
+    r"\s(?=[TASBNHPYWO])(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
 )
 _MOMENT_ENDS: Final = (
     *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
@@ -153,6 +161,7 @@ _HOW_IT_GOES: Final = (
 )
 _GOING: Final = re.compile(r"^is (?:\w+ )?\w+ing (?:" + "|".join(_HOW_IT_GOES) + ")$")
 # Where a change stands at this moment: "is already walking without the cane", "can barely see straight".
+_ALREADY_OPENS: Final = ("is already ", "can barely", "can hardly")
 _ALREADY: Final = re.compile(r"^(?:is already \w+ing\b|can (?:barely|hardly)\b)")
 _IRREGULAR_PAST: Final = _words("went drove rode swam ran ate slept got saw took made flew sat woke")
 # Practice or experience with nothing it is of: "User has had forty years of practice.".
@@ -189,6 +198,7 @@ _OPENING_ADVERBS: Final = _words(
     " now already finally actually"
 )
 _SUBJECT_PRONOUNS: Final = _words("she he it i")
+_OPENS_CLAUSE: Final = _FINITE | _SUBJECT_PRONOUNS
 _JOINS: Final = _words(
     "and but or so because since while when where who which that if as until till before after than though"
     " although whenever what how why"
@@ -205,11 +215,17 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     """The claim's verdict, the claim as it would be formed and its statement. A pronoun points back into
     the user's own words: prefix, its clause up to the claim, first, then previous, the user's clause
     before."""
-    if _names_a_thing(claim.predicate.verb, prefix) or _possessive_read(claim.predicate, prefix):
+    predicate = claim.predicate
+    if (
+        _names_a_thing(predicate.verb, prefix)
+        or predicate.verb == "be"
+        and _possessive_read(predicate, prefix)
+    ):
         return Judged(Verdict.ILL_FORMED, claim, "")
-    if _called(claim.predicate.complement, prefix):
+    if predicate.verb == "be" and _called(predicate.complement, prefix):
         return Judged(Verdict.NOT_MEMORY, claim, "")
-    claim = _floated(claim)
+    if claim.predicate.verb in _FLOATING:
+        claim = _floated(claim)
     judged = _judged(claim, previous, prefix)
     if judged.verdict is Verdict.FORMED:
         return judged
@@ -231,7 +247,7 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
     name ("User goes Python.")."""
     # The verb ends the prefix: its last few words are enough, and most prefixes hold no capital inside.
     start = max(0, len(prefix) - _VERB_REACH)
-    if _INNER_CAPITAL.search(prefix, start) is None:
+    if not any(_inside(prefix, start, m.start()) for m in _CAPITALIZED.finditer(prefix, start)):
         return False
     for typed in reversed(_TYPED.findall(prefix, start)):
         if lemma(typed.lower()) != verb:
@@ -243,13 +259,20 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
     return False
 
 
+def _inside(prefix: str, start: int, at: int) -> bool:
+    """Whether the capitalized word at at follows a space after a word that ends no sentence, from start."""
+    if at <= start or not prefix[at - 1].isspace():
+        return False
+    before = prefix[start:at].rstrip()
+    return bool(before) and before[-1] not in ".!?"
+
+
 def _possessive_read(predicate: Predicate, prefix: str) -> bool:
     """ "my grandma's recipe": a typed "'s" before one bare noun is a possessive, not "is" ("User's grandma is
     recipe."); "my fav subject is chemistry" typed its "is"."""
     complement = predicate.complement
     return (
-        predicate.verb == "be"
-        and prefix.endswith(("'s ", "’s "))
+        prefix.endswith(("'s ", "’s "))
         and " " not in complement
         and complement.islower()
         and only_a_noun(complement.strip(",.!?"))
@@ -267,7 +290,7 @@ def _floated(claim: Claim) -> Claim:
     """ "we all hate the closing shifts": a quantifier after the subject is no verb ("User alls hate ..."); the
     word after it is."""
     predicate = claim.predicate
-    if predicate.verb not in _FLOATING or not predicate.complement:
+    if not predicate.complement:
         return claim
     verb, _, rest = predicate.complement.partition(" ")
     if not verb.isalpha() or verb.lower() in STOPWORDS:
@@ -288,9 +311,11 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     """The claim with a trailing word to the listener taken off and each object pronoun replaced by its
     exact referent; None when a pronoun's referent is not exact."""
     complement = claim.predicate.complement
-    last = complement[complement.rfind(" ") + 1 :].lower().strip(",.!?")
-    if last not in _TRAILING and _PRONOUN_HINT.search(complement) is None:
-        return claim  # most claims: nothing to resolve or take off
+    lowered = complement.lower()
+    # Most claims: nothing to resolve or take off. Both tests are looser than the word-by-word reading below
+    # ("human" ends as "man" does), never stricter.
+    if not lowered.rstrip(",.!?").endswith(_TRAILING_ENDS) and _PRONOUN_HINT.search(lowered) is None:
+        return claim
     words = complement.split()
     # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
     determined = bool(words) and words[0].lower() in _DETERMINED
@@ -452,7 +477,7 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return Verdict.ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
     body = statement.rstrip(".!?").lower()
     words = body.replace(",", " , ").replace(";", " ; ").split()
-    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(words):
+    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(body, words):
         return Verdict.ILL_FORMED
     # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
     # reaction is for ("so proud of you").
@@ -509,9 +534,20 @@ def _momentary(rest: str, words: list[str]) -> bool:
     """ "is so excited to hear", "is doing well", "has to go", "has a standup in five"."""
     if rest.startswith(_OBLIGED) and _LEAVING.match(rest):
         return True
-    if " in " in rest and _SOON.search(rest) or rest.endswith(_NOW_ENDS) and _NOW.search(rest):
+    if (
+        rest.endswith(_SOON_ENDS)
+        and " in " in rest
+        and _SOON.search(rest)
+        or rest.endswith(_NOW_ENDS)
+        and _NOW.search(rest)
+    ):
         return True
-    if rest.endswith(_HOW_IT_GOES) and _GOING.match(rest) or _ALREADY.match(rest):
+    if (
+        rest.endswith(_HOW_IT_GOES)
+        and _GOING.match(rest)
+        or rest.startswith(_ALREADY_OPENS)
+        and _ALREADY.match(rest)
+    ):
         return True
     # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
     if not words or words[0] not in ("is", "was"):
@@ -529,12 +565,15 @@ def _momentary(rest: str, words: list[str]) -> bool:
     return False
 
 
-def _spliced(words: list[str]) -> bool:
+def _spliced(body: str, words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
-    tail = words[2:]
-    if _FINITE.isdisjoint(tail) and _SUBJECT_PRONOUNS.isdisjoint(tail) and not any("'" in w for w in tail):
-        return False  # most statements: no second finite verb to look for
+    if len(words) < 3:
+        return False
+    # Most statements: no second finite verb to look for. The apostrophes of the words after the first two
+    # are counted on the statement, not word by word.
+    if _OPENS_CLAUSE.isdisjoint(words[2:]) and body.count("'") == words[0].count("'") + words[1].count("'"):
+        return False
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
     # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
     # come; "User grew up ..." has had it.
