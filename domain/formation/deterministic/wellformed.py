@@ -4,18 +4,22 @@ Every claim the deterministic former reads passes this check before it becomes a
 is not well formed is not formed (`ILL_FORMED`): a verb that is no verb ("User ands the kids ..."), a second
 finite verb spliced in ("User is losing their job was hard."), a dangling end ("User is lucky to have places
 like."), an object that is only a pronoun or a demonstrative whose referent the user's words do not give
-exactly ("User named it Ned."). A statement that is well formed but holds nothing durable gets the
-disposition the provider's distillation gives the same clause: a reaction addressed to the other party or a
-momentary feeling or state is `TRANSIENT` ("User is so proud of you.", "User is so excited to hear."), small
-talk and a vague statement is `NOT_MEMORY` ("User has no idea.", "User does other things."). Both are
-counted in the stage metrics and never committed.
+exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."). A statement that
+is well formed but holds nothing durable gets the disposition the provider's distillation gives the same
+clause: a reaction addressed to the other party or a momentary feeling or state is `TRANSIENT` ("User is so
+proud of you.", "User is so excited to hear."), small talk and a vague statement is `NOT_MEMORY` ("User has no
+idea.", "User does other things."). A moment told as news is `TRANSIENT` too: how a progressive goes ("User is
+healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
+straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
+part ("User's fingers are wrecked."). Both are counted in the stage metrics and never committed.
 
-Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative
-of that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to
-his appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I
-write in it most nights"). A trailing word addressed to the listener ("I love bowling man") or a trailing
-hedge ("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement
-before it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
+Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative of
+that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to his
+appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I write in
+it most nights"), the "it" of "speak it" by the one language named ("Any good Cantonese podcasts? my daughter
+refuses to speak it"). A trailing word addressed to the listener ("I love bowling man") or a trailing hedge
+("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement before
+it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
 """
 
 import re
@@ -53,7 +57,7 @@ def _words(text: str) -> frozenset[str]:
 # Verbs that say nothing without an object or a place: "User goes every saturday morning."
 _PRO_VERBS: Final = _words("go do move meet come")
 _TIME_WORDS: Final = _words(
-    "every each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
+    "every other each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
     " first too again also morning mornings night nights evening evenings afternoon afternoons day days week"
     " weeks weekend weekends month months year years spring summer fall winter monday tuesday wednesday"
     " thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january"
