@@ -9,7 +9,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
+from domain.candidates import (
+    CandidateOrigin,
+    ClaimKind,
+    Derivation,
+    EvidenceSpan,
+    MemoryCandidate,
+    Polarity,
+)
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import affirms, answer_claims, denial, last_question
@@ -43,6 +50,11 @@ from domain.formation.deterministic.wellformed import Verdict, judge
 from domain.formation.language import STOPWORDS, Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
+# Members read once: each read of a member through its enum class is a lookup (Python 3.11), and the loop
+# below reads them for every event and every claim.
+_ASSISTANT = SourceEventKind.ASSISTANT_MESSAGE
+_FORMED = Verdict.FORMED
+_TRANSIENT = Verdict.TRANSIENT
 _FIRST_FRAGMENT_WORDS = 4
 _INVERSION = frozenset(
     {
@@ -431,7 +443,7 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     (domain.formation.deterministic.wellformed) before it becomes a candidate."""
     # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
     # first to word it (the more specific) keeps its subject.
-    merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
+    merged: dict[tuple[Polarity, str], tuple[Claim, dict[int, str]]] = {}
     withheld: Counter[Verdict] = Counter()
     clause_verdicts: dict[tuple[int, str], Verdict] = {}
     question: str | None = None
@@ -439,7 +451,7 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     previous = ""
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
-            agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
+            agent = event.kind is _ASSISTANT
             question = last_question(event.text) if agent else None
             agent_turn = event.text if agent else ""
             continue
@@ -467,14 +479,14 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
                 verdict, claim, statement = judge(
                     read, previous, _prefix(clause.text, read.predicate.complement)
                 )
-                if verdict is not Verdict.FORMED:
+                if verdict is not _FORMED:
                     withheld[verdict] += 1
                     span = (event.seq, clause.text)
-                    if clause_verdicts.get(span) is not Verdict.TRANSIENT:
+                    if clause_verdicts.get(span) is not _TRANSIENT:
                         clause_verdicts[span] = verdict
                     continue
                 kept += 1
-                key = (claim.polarity.value, statement)
+                key = (claim.polarity, statement)
                 entry = merged.get(key)
                 if entry is None:
                     merged[key] = (claim, {event.seq: clause.text})

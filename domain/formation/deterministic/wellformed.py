@@ -25,7 +25,7 @@ it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
 import re
 from dataclasses import replace
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final
 
 from domain.beliefs.wordnet import only_a_noun, only_a_verb
 from domain.candidates import ClaimKind, Polarity
@@ -40,6 +40,16 @@ class Verdict(StrEnum):
     ILL_FORMED = "ill_formed"
     TRANSIENT = "transient"
     NOT_MEMORY = "not_memory"
+
+
+# Members read once: each read of a member through its enum class is a lookup (Python 3.11), and this check
+# runs for every claim the former reads.
+_FORMED: Final = Verdict.FORMED
+_ILL_FORMED: Final = Verdict.ILL_FORMED
+_TRANSIENT: Final = Verdict.TRANSIENT
+_NOT_MEMORY: Final = Verdict.NOT_MEMORY
+_ASSERT: Final = Polarity.ASSERT
+_PREFERENCE: Final = ClaimKind.PREFERENCE
 
 
 _TYPED: Final = re.compile(r"[A-Za-z]+")
@@ -209,10 +219,9 @@ _JOINS: Final = _words(
 )
 
 
-class Judged(NamedTuple):
-    verdict: Verdict
-    claim: Claim  # as it would be formed: its pronouns resolved, its tail cut
-    statement: str  # the claim's rendered statement
+# The verdict, the claim as it would be formed (its pronouns resolved, its tail cut) and its rendered
+# statement: a plain tuple, whose construction costs a fraction of a NamedTuple's.
+Judged = tuple[Verdict, Claim, str]
 
 
 def judge(claim: Claim, previous: str, prefix: str) -> Judged:
@@ -225,13 +234,13 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
         or predicate.verb == "be"
         and _possessive_read(predicate, prefix)
     ):
-        return Judged(Verdict.ILL_FORMED, claim, "")
+        return (_ILL_FORMED, claim, "")
     if predicate.verb == "be" and _called(predicate.complement, prefix):
-        return Judged(Verdict.NOT_MEMORY, claim, "")
+        return (_NOT_MEMORY, claim, "")
     if claim.predicate.verb in _FLOATING:
         claim = _floated(claim)
     judged = _judged(claim, previous, prefix)
-    if judged.verdict is Verdict.FORMED:
+    if judged[0] is _FORMED:
         return judged
     complement = claim.predicate.complement
     # A tail that spoils a statement standing without it is cut: "..., their third one", "... and my
@@ -239,9 +248,7 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     for boundary in reversed(list(_BOUNDARIES.finditer(complement))):
         head = complement[: boundary.start()].rstrip()
         cut = _judged(replace(claim, predicate=replace(claim.predicate, complement=head)), previous, prefix)
-        if cut.verdict is Verdict.FORMED or (
-            judged.verdict is Verdict.ILL_FORMED and cut.verdict is not Verdict.ILL_FORMED
-        ):
+        if cut[0] is _FORMED or (judged[0] is _ILL_FORMED and cut[0] is not _ILL_FORMED):
             return cut
     return judged
 
@@ -306,9 +313,9 @@ def _floated(claim: Claim) -> Claim:
 def _judged(claim: Claim, previous: str, prefix: str) -> Judged:
     resolved = _resolved(claim, previous, prefix)
     if resolved is None:
-        return Judged(Verdict.ILL_FORMED, claim, "")
+        return (_ILL_FORMED, claim, "")
     statement = resolved.statement()
-    return Judged(_verdict(statement, resolved), resolved, statement)
+    return (_verdict(statement, resolved), resolved, statement)
 
 
 def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
@@ -458,9 +465,9 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     predicate = claim.predicate
     verb = predicate.verb
     if verb in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
-        return Verdict.ILL_FORMED
+        return _ILL_FORMED
     if verb == "sign" and _SIGNED_UP.match(predicate.complement):
-        return Verdict.ILL_FORMED  # "User signed up with their brother Omar.": signed up for nothing named
+        return _ILL_FORMED  # "User signed up with their brother Omar.": signed up for nothing named
     if verb in _PRO_VERBS or verb == "like":
         complement = predicate.complement.lower().split()
         # "User goes every saturday morning.", "User moved in september.": no object, only a time.
@@ -470,34 +477,32 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
             and verb in _PRO_VERBS
             and (timed_only or verb in _NEEDS_WHAT and _placed(complement))
         ):
-            return Verdict.ILL_FORMED
+            return _ILL_FORMED
         if verb == "like" and complement and complement[0] in _FILLERS:
-            return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
+            return _ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
     if "," in predicate.complement and _KIN_TAIL.search(predicate.complement):
-        return (
-            Verdict.ILL_FORMED
-        )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
+        return _ILL_FORMED  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
     if _GLUED.search(statement):
-        return Verdict.ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
+        return _ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
     body = statement.rstrip(".!?").lower()
     words = body.replace(",", " , ").replace(";", " ; ").split()
     if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(body, words):
-        return Verdict.ILL_FORMED
+        return _ILL_FORMED
     # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
     # reaction is for ("so proud of you").
-    if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
-        return Verdict.TRANSIENT
-    if claim.polarity is Polarity.ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
-        return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
-    if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
-        return Verdict.TRANSIENT if _sore(claim) else Verdict.FORMED
+    if not _ADDRESSED.isdisjoint(words) and claim.kind is not _PREFERENCE:
+        return _TRANSIENT
+    if claim.polarity is _ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
+        return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
+    if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
+        return _TRANSIENT if _sore(claim) else _FORMED
     rest = body[len("user ") :]
     if words[1] in _TRAVELLED and _TRIP.match(rest):
-        return Verdict.TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
+        return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
     if body.endswith(_EVERY_DAY) and _past(words[1]):
-        return Verdict.TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
+        return _TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
     if _momentary(rest, words[1:]):
-        return Verdict.TRANSIENT
+        return _TRANSIENT
     if (
         rest in _VAGUE
         or " years of " in rest
@@ -505,8 +510,8 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         or not _VAGUE_HINTS.isdisjoint(words)
         and (_SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]))
     ):
-        return Verdict.NOT_MEMORY
-    return Verdict.FORMED
+        return _NOT_MEMORY
+    return _FORMED
 
 
 def _past(verb: str) -> bool:
