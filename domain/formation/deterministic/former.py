@@ -9,14 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from domain.candidates import (
-    CandidateOrigin,
-    ClaimKind,
-    Derivation,
-    EvidenceSpan,
-    MemoryCandidate,
-    Polarity,
-)
+from domain.candidates import CandidateOrigin, ClaimKind, Derivation, EvidenceSpan, MemoryCandidate
 from domain.events import SourceEvent, SourceEventKind
 from domain.formation.clauses import Clause, split_clauses
 from domain.formation.deterministic.answers import affirms, answer_claims, denial, last_question
@@ -443,7 +436,8 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     (domain.formation.deterministic.wellformed) before it becomes a candidate."""
     # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
     # first to word it (the more specific) keeps its subject.
-    merged: dict[tuple[Polarity, str], tuple[Claim, dict[int, str]]] = {}
+    # Polarity is a StrEnum: the member itself is the key's string, read without its .value lookup.
+    merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     withheld: Counter[Verdict] = Counter()
     clause_verdicts: dict[tuple[int, str], Verdict] = {}
     question: str | None = None
