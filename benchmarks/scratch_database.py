@@ -39,7 +39,7 @@ def scratch_database(server_url: str, prefix: str, *, template: str | None = Non
     try:
         yield with_database(server_url, name)
     finally:
-        _admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(server_url, name)
 
 
 def benchmark_server(prefix: str) -> str:
@@ -62,3 +62,24 @@ def migrated_scratch(prefix: str, *, pool_size: int = 5) -> Iterator[Engine]:
             yield engine
         finally:
             engine.dispose()
+
+
+def kept_database(server_url: str, name: str) -> tuple[str, bool]:
+    """The URL of database `name`, created empty when absent and never dropped here (a store a benchmark
+    builds once and measures again), and whether it was there already."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            there = connection.exec_driver_sql(
+                "SELECT 1 FROM pg_database WHERE datname = %(name)s", {"name": name}
+            ).first()
+    finally:
+        admin.dispose()
+    if there is None:
+        _admin(server_url, f'CREATE DATABASE "{name}"')
+    return with_database(server_url, name), there is not None
+
+
+def drop_database(server_url: str, name: str) -> None:
+    """Drops database `name` if it is there, with any connection still open on it."""
+    _admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
