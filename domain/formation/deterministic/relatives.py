@@ -145,10 +145,11 @@ def _gone(named: list[Token], tokens: list[Token], head: int) -> bool:
     return at + 1 == len(tokens) or tokens[at + 1].lower not in _OBJECT_OPENERS
 
 
-def _has_claim(words: list[Token]) -> Claim:
-    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them."""
+def _has_claim(words: list[Token], name: str = "") -> Claim:
+    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them;
+    "User has a brother named Omar." from "my brother Omar"."""
     word = words[-1]
-    noun = " ".join(t.lower for t in words)
+    noun = " ".join(t.lower for t in words) + (f" named {name}" if name else "")
     plural = word.lower.endswith("s") and word.lemma != word.lower or words[0].lower.isdigit()
     article = "" if plural or words[0].lower in NUMBER_WORDS else "an " if noun[:1] in "aeiou" else "a "
     predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{noun}")
@@ -160,6 +161,16 @@ def _has_claim(words: list[Token]) -> Claim:
         conflict_key("relationship", [word.lemma]),
         predicate,
     )
+
+
+def _name_after(text: str, tokens: list[Token], head: int) -> str:
+    """The name the user gives a relative right after the relative's word ("with my brother Omar"), if one;
+    "my brother, Persian pastries mostly" names none."""
+    if head + 1 >= len(tokens) or not text[tokens[head].end : tokens[head + 1].start].isspace():
+        return ""
+    typed = tokens[head + 1].text
+    named = typed.isalpha() and typed[:1].isupper() and typed[1:].islower() and typed != "I"
+    return typed if named and (head + 2 == len(tokens) or not tokens[head + 2].text[:1].isupper()) else ""
 
 
 _OWN_WISHES = frozenset({"want", "need"})
@@ -360,7 +371,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             and tokens[head].lower not in _ORDINALS
             and not _gone(named, tokens, head)
         ):
-            claims.append(_has_claim(named))
+            claims.append(_has_claim(named, _name_after(text, tokens, head)))
         # "Since my wife died two years ago I live alone": a reason or a time asserts its own clause, which
         # ends where the user's own begins.
         subordinate = at > 0 and tokens[at - 1].lower in _ASSERTING_SUBORDINATORS
