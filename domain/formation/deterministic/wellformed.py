@@ -198,7 +198,7 @@ _NOW_WORDS: Final = _words("rn now today tonight currently")
 _DATED_ONLY: Final = re.compile(
     r"^on (?:the )?(?:\d{1,2}(?:st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$"
 )
-# A clock time the parse took for the thing had or done: "User had a 9am." (a class at nine that day).
+# A clock time the parse took for the thing had: "User had a 9am." (a class at nine that day).
 _CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
 # A self-correction after a comma: what comes after it takes back what the statement says.
 _CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
@@ -522,7 +522,7 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
     if body.endswith(_EVERY_DAY) and _past(words[1]):
         return _TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
-    if _momentary(rest, words[1:]) or _CLOCK_SLOT.match(predicate.complement.lower()):
+    if _momentary(rest, words[1:]) or verb == "have" and _CLOCK_SLOT.match(predicate.complement.lower()):
         return _TRANSIENT
     if (
         rest in _VAGUE
@@ -550,7 +550,9 @@ def _past(verb: str) -> bool:
 def _reply_read(complement: str) -> bool:
     """ "User is a yes sir.": a reply word after an article the parse read as a noun."""
     article, _, rest = complement.lower().partition(" ")
-    return article in ("a", "an") and rest.partition(" ")[0].strip(",.!") in _REPLIES
+    reply, _, after = rest.partition(" ")
+    # "a yes man" is a kind of person: only a reply alone or to someone addressed as sir is no noun.
+    return article in ("a", "an") and reply.strip(",.!") in _REPLIES and after in ("", "sir", "ma'am", "maam")
 
 
 def _sore(claim: Claim) -> bool:
