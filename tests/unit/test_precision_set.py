@@ -20,7 +20,9 @@ def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         load(Part.DEV)
 
 
-@pytest.mark.parametrize(("one", "other"), [(Part.DEV, Part.DEV2), (Part.DEV, Part.HELDOUT), (Part.DEV2, Part.HELDOUT)])
+@pytest.mark.parametrize(
+    ("one", "other"), [(Part.DEV, Part.DEV2), (Part.DEV, Part.HELDOUT), (Part.DEV2, Part.HELDOUT)]
+)
 def test_the_parts_share_no_turn(one: Part, other: Part) -> None:
     def texts(part: Part) -> set[str]:
         return {e.text for _, events in load(part) for e in events if len(e.text) > 20}

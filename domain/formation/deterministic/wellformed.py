@@ -505,7 +505,13 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _ILL_FORMED
     if words[-1] == "here" or verb == "be" and _reply_read(predicate.complement):
         return _ILL_FORMED  # "User starts at 10 here.": a place only the moment of speaking gives
-    if claim.holder == "User" and verb != "be" and _DATED_ONLY.match(predicate.complement.lower()):
+    complement = predicate.complement
+    if (
+        complement[:3] in ("on ", "On ")
+        and verb != "be"
+        and claim.holder == "User"
+        and _DATED_ONLY.match(complement.lower())
+    ):
         return _ILL_FORMED  # "User closes on the 30th.": a day, and nothing closed on it
     if ", " in body and _CORRECTED.search(body):
         return _ILL_FORMED  # "User has started surfing, well, falling off a board ...": cut where it stands
@@ -522,7 +528,12 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
     if body.endswith(_EVERY_DAY) and _past(words[1]):
         return _TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
-    if _momentary(rest, words[1:]) or verb == "have" and _CLOCK_SLOT.match(predicate.complement.lower()):
+    if (
+        _momentary(rest, words[1:])
+        or verb == "have"
+        and body.endswith("m")
+        and _CLOCK_SLOT.match(rest.partition(" ")[2])
+    ):
         return _TRANSIENT
     if (
         rest in _VAGUE
