@@ -88,7 +88,8 @@ _ADVERBS = frozenset({"just", "still", "finally", "also", "recently", "now", "us
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
 # Adverbs a verb phrase may open with before the verb that agrees: "still live", "usually go".
 _BEFORE_VERB = frozenset(
-    "still also usually always never often sometimes just both all now mostly only really even already".split()
+    {"still", "also", "usually", "always", "never", "often", "sometimes", "just", "both", "all", "now"}
+    | {"mostly", "only", "really", "even", "already"}
 )
 _MAX_NOUN_PHRASE = 3
 # After these a fitting pronoun is still the relative whose statement they qualify: "My dad still helps

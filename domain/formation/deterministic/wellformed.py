@@ -505,12 +505,12 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _ILL_FORMED
     if words[-1] == "here" or verb == "be" and _reply_read(predicate.complement):
         return _ILL_FORMED  # "User starts at 10 here.": a place only the moment of speaking gives
-    complement = predicate.complement
+    told = predicate.complement
     if (
-        complement[:3] in ("on ", "On ")
+        told[:3] in ("on ", "On ")
         and verb != "be"
         and claim.holder == "User"
-        and _DATED_ONLY.match(complement.lower())
+        and _DATED_ONLY.match(told.lower())
     ):
         return _ILL_FORMED  # "User closes on the 30th.": a day, and nothing closed on it
     if ", " in body and _CORRECTED.search(body):
