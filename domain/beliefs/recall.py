@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs.embedding import Embedder, Neighbour
 from domain.beliefs.fusion import FUSION_POOL, fuse_orders
@@ -88,6 +88,9 @@ class Recall(BaseModel):
 
     beliefs: tuple[RecalledBelief, ...]
     trace: RecallTrace
+    # The full records of beliefs, in order, for a caller that shows each one's provenance without reading
+    # them again; never part of what a recall is rendered or dumped as.
+    records: tuple[MemoryRecord, ...] = Field(default=(), exclude=True, repr=False)
 
     @property
     def returned_ids(self) -> list[UUID]:
@@ -174,7 +177,7 @@ def recall(
             for b in recalled
         ),
     )
-    return Recall(beliefs=recalled, trace=trace)
+    return Recall(beliefs=recalled, trace=trace, records=tuple(records))
 
 
 def _near(
