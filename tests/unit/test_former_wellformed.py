@@ -61,6 +61,12 @@ def _statements(*texts: str) -> set[str]:
         ("Well I've had thirty years of practice!", "User has had thirty years of practice."),
         # "her" is the one named after the relative, not the relative.
         ("Lucia after my mother but we call her Lulu", "User calls their mother Lulu."),
+        # A reply a parse took for a noun after "a".
+        ("yes sir. may is good for crappie", "User is a yes"),
+        # A place only the moment of speaking gives.
+        ("I start at 9 here", "User starts at 9"),
+        # A day, and nothing done on it.
+        ("we leave on the 12th", "User leaves on the 12th."),
     ],
 )
 def test_an_ill_formed_statement_is_not_formed(text: str, junk: str) -> None:
@@ -98,6 +104,13 @@ def test_an_answer_glued_to_the_question_as_two_sentences_is_not_formed() -> Non
             "My wife Priya just got promoted to head of marketing!",
             "User's wife Priya just got promoted to head of marketing.",
         ),
+        # A self-correction after a comma is cut where the statement stands.
+        ("I've started running, well, jogging slowly around the block", "User has started running."),
+        # A plural holder's verb agrees past the adverb before it.
+        ("My grandparents still live in Oaxaca", "User's grandparents still live in Oaxaca."),
+        ("my kids usually go to bed at 8", "User's kids usually go to bed at 8."),
+        # "either" after a correction's "anymore" says only that it is not the first.
+        ("I can't eat dairy anymore either", "User no longer eats dairy."),
     ],
 )
 def test_a_repairable_statement_forms_its_repaired_wording(text: str, expected: str) -> None:
@@ -163,6 +176,14 @@ def test_a_pronoun_without_an_exact_referent_forms_nothing_with_it(texts: tuple[
         "We swam every day",
         "We drove down to Tulum",
         "thanks! my fingers are wrecked though.",
+        # A sore body part with a time of now; someone else's doing of the moment; a feeling compared with
+        # before or said of oneself in passing; a clock time had.
+        "my calves are dead rn lol",
+        "my forearms are dead",
+        "My dad is already grilling the burgers",
+        "honestly I'm so much happier",
+        "lol I'm so bad",
+        "I have a 2pm",
     ],
 )
 def test_a_reaction_or_a_state_of_the_moment_is_withheld_as_transient(text: str) -> None:
@@ -186,6 +207,9 @@ def test_a_reaction_or_a_state_of_the_moment_is_withheld_as_transient(text: str)
         ("I moved to Austin in 2018", "User moved to Austin in 2018."),
         ("my brother's vegan", "User's brother is vegan."),
         ("My fav subject is chemistry", "User's fav subject is chemistry."),
+        # A trait with a reply word in it; "bad" at something lasts.
+        ("I'm a yes man", "User is a yes man."),
+        ("I'm bad at names", "User is bad at names."),
     ],
 )
 def test_a_lasting_statement_with_a_feeling_word_still_forms(text: str, expected: str) -> None:

@@ -86,6 +86,11 @@ _FIRST_WORD = re.compile(r"\W*([A-Za-z-]+)")
 _STATING = frozenset({"is", "are", "was", "were", "has", "have", "'s"})
 _ADVERBS = frozenset({"just", "still", "finally", "also", "recently", "now", "usually", "always", "never"})
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
+# Adverbs a verb phrase may open with before the verb that agrees: "still live", "usually go".
+_BEFORE_VERB = frozenset(
+    {"still", "also", "usually", "always", "never", "often", "sometimes", "just", "both", "all", "now"}
+    | {"mostly", "only", "really", "even", "already"}
+)
 _MAX_NOUN_PHRASE = 3
 # After these a fitting pronoun is still the relative whose statement they qualify: "My dad still helps
 # out at planting even though he's 81".
@@ -217,12 +222,19 @@ def held_claims(
 
 
 def _plural(verb_phrase: str, lemma: str) -> str:
-    head, _, tail = verb_phrase.partition(" ")
+    """The verb agreeing with a plural holder, past the adverbs before it ("User's parents still live")."""
+    words = verb_phrase.split(" ")
+    at = 0
+    while at + 1 < len(words) and words[at] in _BEFORE_VERB:
+        at += 1
+    head = words[at]
     if head in _PLURAL_AUX:
-        return f"{_PLURAL_AUX[head]} {tail}".strip()
-    if head == third_person(lemma) and head != lemma:
-        return f"{lemma} {tail}".strip()
-    return verb_phrase
+        words[at] = _PLURAL_AUX[head]
+    elif head == third_person(lemma) and head != lemma:
+        words[at] = lemma
+    else:
+        return verb_phrase
+    return " ".join(words).strip()
 
 
 def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:

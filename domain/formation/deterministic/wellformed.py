@@ -132,11 +132,11 @@ _FEELINGS: Final = _words(
     " stressed anxious upset bored annoyed mad angry confused shocked surprised grateful thankful lucky"
     " blessed good well ok okay fine great alright awesome sure free ready busy hungry sleepy freaking"
     " stressing dreading panicking managing dying crying overwhelmed psyched pumped stoked bummed devastated"
-    " heartbroken terrified honored fried swamped slammed wiped"
+    " heartbroken terrified honored fried swamped slammed wiped bad happier sadder calmer better worse"
 )
 _DEGREE: Final = _words(
     "so really super very pretty kinda just honestly totally already still also too little bit kind of sooo"
-    " soo doing feeling not all"
+    " soo doing feeling not all much"
 )
 # Reactions whatever follows them: "so excited to start", "lucky to have places like".
 _MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
@@ -176,7 +176,8 @@ _HOW_IT_GOES: Final = (
 _GOING: Final = re.compile(r"^is (?:\w+ )?\w+ing (?:" + "|".join(_HOW_IT_GOES) + ")$")
 # Where a change stands at this moment: "is already walking without the cane", "can barely see straight".
 _ALREADY_OPENS: Final = ("is already ", "can barely", "can hardly")
-_ALREADY: Final = re.compile(r"^(?:is already \w+ing\b|can (?:barely|hardly)\b)")
+_ALREADY: Final = re.compile(r"^(?:(?:is|are) already \w+ing\b|can (?:barely|hardly)\b)")
+_OTHERS_ALREADY: Final = ("is already ", "are already ")
 _IRREGULAR_PAST: Final = _words("went drove rode swam ran ate slept got saw took made flew sat woke")
 # Practice or experience with nothing it is of: "User has had forty years of practice.".
 _PRACTICE: Final = re.compile(r" years of (?:practice|experience)$")
@@ -185,9 +186,23 @@ _TRIP: Final = re.compile(r"^\w+ (?:(?:up|down|out|over|back) )?to [a-z]+(?: [a-
 _EVERY_DAY: Final = ("every day", "every night", "every morning", "each day")
 _BODY: Final = _words(
     "finger fingers hand hands arm arms leg legs knee knees foot feet back neck shoulder shoulders eyes head"
-    " body muscles calves"
+    " body muscles calves forearm forearms wrist wrists ankle ankles thighs quads hamstrings hips glutes abs"
+    " throat stomach lungs"
 )
 _SORE: Final = _words("wrecked destroyed sore dead shot toast aching numb swollen fried killing")
+# Said of the moment after a state: "User's forearms are dead rn.".
+_NOW_WORDS: Final = _words("rn now today tonight currently")
+# A reply a parse took for a noun after "a": "yes sir" of "yes sir. may is good for crappie" ("User is a yes
+# sir.").
+# One day and nothing else after a verb that is not "be": what happens that day is not said.
+_DATED_ONLY: Final = re.compile(
+    r"^on (?:the )?(?:\d{1,2}(?:st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$"
+)
+# A clock time the parse took for the thing had: "User had a 9am." (a class at nine that day).
+_CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
+# A self-correction after a comma: what comes after it takes back what the statement says.
+_CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
+_REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
 _SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
@@ -488,6 +503,18 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     words = body.replace(",", " , ").replace(";", " ; ").split()
     if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(body, words):
         return _ILL_FORMED
+    if words[-1] == "here" or verb == "be" and _reply_read(predicate.complement):
+        return _ILL_FORMED  # "User starts at 10 here.": a place only the moment of speaking gives
+    told = predicate.complement
+    if (
+        told[:3] in ("on ", "On ")
+        and verb != "be"
+        and claim.holder == "User"
+        and _DATED_ONLY.match(told.lower())
+    ):
+        return _ILL_FORMED  # "User closes on the 30th.": a day, and nothing closed on it
+    if ", " in body and _CORRECTED.search(body):
+        return _ILL_FORMED  # "User has started surfing, well, falling off a board ...": cut where it stands
     # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
     # reaction is for ("so proud of you").
     if not _ADDRESSED.isdisjoint(words) and claim.kind is not _PREFERENCE:
@@ -495,13 +522,18 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     if claim.polarity is _ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
         return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
     if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
-        return _TRANSIENT if _sore(claim) else _FORMED
+        return _TRANSIENT if _sore(claim) or _others_already(claim, body) else _FORMED
     rest = body[len("user ") :]
     if words[1] in _TRAVELLED and _TRIP.match(rest):
         return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
     if body.endswith(_EVERY_DAY) and _past(words[1]):
         return _TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
-    if _momentary(rest, words[1:]):
+    if (
+        _momentary(rest, words[1:])
+        or verb == "have"
+        and body.endswith("m")
+        and _CLOCK_SLOT.match(rest.partition(" ")[2])
+    ):
         return _TRANSIENT
     if (
         rest in _VAGUE
@@ -514,18 +546,35 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     return _FORMED
 
 
+def _others_already(claim: Claim, body: str) -> bool:
+    """ "User's mom is already planning the menu.": someone else's doing of the moment, as for the user."""
+    if claim.polarity is not _ASSERT or claim.holder == "User":
+        return False
+    told = body[len(claim.holder) + 1 :]
+    return told.startswith(_OTHERS_ALREADY) and _ALREADY.match(told) is not None
+
+
 def _past(verb: str) -> bool:
     return verb.endswith("ed") and verb != "used" or verb in _IRREGULAR_PAST
+
+
+def _reply_read(complement: str) -> bool:
+    """ "User is a yes sir.": a reply word after an article the parse read as a noun."""
+    article, _, rest = complement.lower().partition(" ")
+    reply, _, after = rest.partition(" ")
+    # "a yes man" is a kind of person: only a reply alone or to someone addressed as sir is no noun.
+    return article in ("a", "an") and reply.strip(",.!") in _REPLIES and after in ("", "sir", "ma'am", "maam")
 
 
 def _sore(claim: Claim) -> bool:
     """ "User's fingers are wrecked.": a part of the body worn out by the day."""
     predicate = claim.predicate
-    return (
-        predicate.verb == "be"
-        and claim.holder.rpartition(" ")[2].lower() in _BODY
-        and predicate.complement.rpartition(" ")[2].lower().strip(",.!") in _SORE
-    )
+    if predicate.verb != "be" or claim.holder.rpartition(" ")[2].lower() not in _BODY:
+        return False
+    words = predicate.complement.lower().replace(",", " ").split()
+    while words and words[-1].strip(".!") in _NOW_WORDS:
+        words.pop()
+    return bool(words) and words[-1].strip(".!") in _SORE
 
 
 def _placed(complement: list[str]) -> bool:
