@@ -10,6 +10,7 @@ and for today's recall without a query.
     .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev dev2 dev3   # relevance alone, dev sets
     .venv/bin/python -m benchmarks.recall_benchmark --in-memory --sets dev dev2      # the same, in-memory store
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
+    EMBEDDING_PROVIDER=minilm .venv/bin/python -m benchmarks.recall_benchmark --store 0 --in-memory  # that model
 
 A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
 and <b>." over 24 verbs and 5,000 nouns, the principals under test first, the rest spread over 1,000 filler
@@ -52,11 +53,12 @@ from sqlalchemy import Engine, text
 from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
-from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
+from adapters.embeddings.factory import embedder_for
 from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore, PostgresUnitOfWork
+from adapters.settings import Settings
 from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
 from benchmarks.scratch_database import drop_database, kept_database, scratch_database
 from benchmarks.server_settings import SETTINGS_BY_NAME
@@ -500,7 +502,7 @@ def measure_relevance(server_url: str, sets: list[str], embedder: Embedder) -> d
 def measure(
     server_url: str, store_size: int, sizes: list[int], query_count: int, sets: list[str], *, reuse: bool
 ) -> dict[str, Any]:
-    embedder = WordLlamaEmbedder()
+    embedder = embedder_for(Settings())
     result: dict[str, Any] = {}
     if store_size:
         if reuse:
@@ -565,7 +567,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.in_memory:
-        relevance = relevance_sets(InMemoryStore(), args.sets, WordLlamaEmbedder())
+        relevance = relevance_sets(InMemoryStore(), args.sets, embedder_for(Settings()))
         print(json.dumps({"relevance": relevance}, indent=2))
         return
     if args.store == 0:
