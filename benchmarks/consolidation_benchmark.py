@@ -156,8 +156,15 @@ def export_tree(ref: str, into: Path) -> Path:
 
 
 @contextmanager
-def workers(tree: Path, count: int, task_queue: str, address: str, database_url: str, args: argparse.Namespace,
-            shape: str = "") -> Iterator[list[int]]:
+def workers(
+    tree: Path,
+    count: int,
+    task_queue: str,
+    address: str,
+    database_url: str,
+    args: argparse.Namespace,
+    shape: str = "",
+) -> Iterator[list[int]]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env |= {"PYTHONPATH": str(tree), "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "bench-pyc")}
     command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--address", address,
@@ -221,7 +228,9 @@ async def start_session(
         id=session_workflow_id(tenant, principal, session),
         task_queue=task_queue,
         start_signal=IDLE_SIGNAL,
-        search_attributes=TypedSearchAttributes([SearchAttributePair(FORMATION_POLICY, DEFAULT_FORMATION_POLICY)]),
+        search_attributes=TypedSearchAttributes(
+            [SearchAttributePair(FORMATION_POLICY, DEFAULT_FORMATION_POLICY)]
+        ),
     )
 
 
@@ -234,6 +243,7 @@ async def consolidate(
 ) -> list[str]:
     """Start every session and wait for each consolidation; `fields`: those the workers' input knows (None:
     this tree's)."""
+
     async def one(session: uuid.UUID) -> str:
         handle = await start_session(client, tenant, session, task_queue, fields)
         await handle.result()
@@ -247,8 +257,9 @@ def fresh_sessions(count: int, tenant: str) -> list[uuid.UUID]:
     return [uuid.uuid4() for _ in range(count)]
 
 
-async def consolidate_floor(client: Client, task_queue: str, shape: str, tenant: str, sessions: list[uuid.UUID]
-                            ) -> list[str]:
+async def consolidate_floor(
+    client: Client, task_queue: str, shape: str, tenant: str, sessions: list[uuid.UUID]
+) -> list[str]:
     """consolidate() for a floor shape: the same start (signal-with-start, the policy's search attribute) and
     the same workflow ids, of the floor workflows; floor-bare a plain start."""
     from benchmarks.floor_workflows import POLICY, SHAPES, FloorBareWorkflow, FloorSessionWorkflow

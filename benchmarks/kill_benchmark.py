@@ -155,7 +155,9 @@ async def main(args: argparse.Namespace) -> None:
         (clean, clean_counts), (killed_s, killed_counts) = results["clean"], results["killed"]
         print(f"ratio killed / clean: {killed_s / clean:.2f}x (goal <= 2x)")
         for what in sorted(clean_counts.keys() | killed_counts.keys()):
-            print(f"  {what:28s} clean {clean_counts.get(what, 0):6d}  killed {killed_counts.get(what, 0):6d}")
+            print(
+                f"  {what:28s} clean {clean_counts.get(what, 0):6d}  killed {killed_counts.get(what, 0):6d}"
+            )
         print("counts identical" if clean_counts == killed_counts else "COUNTS DIFFER")
     finally:
         server.stop()

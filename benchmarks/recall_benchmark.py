@@ -10,6 +10,7 @@ and for today's recall without a query.
     .venv/bin/python -m benchmarks.recall_benchmark --store 0 --sets dev dev2 dev3   # relevance alone, dev sets
     .venv/bin/python -m benchmarks.recall_benchmark --in-memory --sets dev dev2      # the same, in-memory store
     DATABASE_URL=postgresql://... .venv/bin/python -m benchmarks.recall_benchmark   # that server
+    EMBEDDING_PROVIDER=minilm .venv/bin/python -m benchmarks.recall_benchmark --store 0 --in-memory  # that model
 
 A fresh database is migrated to head and seeded server side (generate_series): statements "User <verb> <a>
 and <b>." over 24 verbs and 5,000 nouns, the principals under test first, the rest spread over 1,000 filler
@@ -35,6 +36,7 @@ import random
 import resource
 import socket
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -51,13 +53,15 @@ from sqlalchemy import Engine, text
 from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
-from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
+from adapters.embeddings.factory import embedder_for
 from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
 from adapters.postgres.engine import create_store_engine, sqlalchemy_url
 from adapters.postgres.uow import PostgresStore, PostgresUnitOfWork
+from adapters.settings import Settings
 from benchmarks.recall_labelled import DEV, LabelledSet, distractors, frozen, misspelt
-from benchmarks.scratch_database import scratch_database
+from benchmarks.scratch_database import drop_database, kept_database, scratch_database
+from benchmarks.server_settings import SETTINGS_BY_NAME
 from domain.beliefs.embedding import Embedder, embed_page, embed_pending
 from domain.beliefs.recall import recall
 from domain.beliefs.relevance import within
@@ -172,17 +176,39 @@ def _free_port() -> int:
 
 
 def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
-    """Embeds every seeded belief as `agent memory embed --backfill` does (pages of 2,048), with the HNSW
-    index dropped first, then builds the index: a large backfill's cheaper order (each vector written into
-    a live HNSW index costs a graph insertion). Rows/s, build seconds and the index's size."""
+    """Embeds every seeded belief as `agent memory embed --backfill` does, then builds the HNSW index."""
+    return embed_all(engine, embedder) | build_index(engine)
+
+
+def embed_all(engine: Engine, embedder: Embedder) -> dict[str, Any]:
+    """Embeds every belief without a vector as `agent memory embed --backfill` does (pages of 2,048), with the
+    HNSW index dropped first: a large backfill's cheaper order (each vector written into a live HNSW index
+    costs a graph insertion). Vectors stored and rows/s."""
     with engine.begin() as connection:
-        connection.execute(text("DROP INDEX beliefs_embedding_wordllama_hnsw"))
+        connection.execute(text("DROP INDEX IF EXISTS beliefs_embedding_wordllama_hnsw"))
     started = time.perf_counter()
-    stored = embed_pending(PostgresStore(engine), embedder, page=2_048)
+    read = 0
+
+    def progress(page: int) -> None:
+        nonlocal read
+        read += page
+        if read % 102_400 < page:
+            print(
+                f"embedded {read:,} beliefs, {read / (time.perf_counter() - started):,.0f}/s", file=sys.stderr
+            )
+
+    stored = embed_pending(PostgresStore(engine), embedder, page=2_048, progress=progress)
     seconds = time.perf_counter() - started
+    return {"embedded": stored, "backfill_rows_per_s": round(stored / seconds)}
+
+
+def build_index(engine: Engine) -> dict[str, Any]:
+    """Builds the HNSW index over every vector, in memory (a graph that outgrows maintenance_work_mem is
+    built far slower) and with the server's parallel maintenance workers. Build seconds and index size."""
     started = time.perf_counter()
     with engine.begin() as connection:
-        connection.execute(text("SET maintenance_work_mem = '512MB'"))
+        connection.execute(text("DROP INDEX IF EXISTS beliefs_embedding_wordllama_hnsw"))
+        connection.execute(text("SET LOCAL maintenance_work_mem = '2GB'"))
         connection.execute(
             text(
                 "CREATE INDEX beliefs_embedding_wordllama_hnsw ON beliefs"
@@ -195,13 +221,9 @@ def backfill(engine: Engine, embedder: Embedder) -> dict[str, Any]:
         size = connection.execute(
             text("SELECT pg_relation_size('beliefs_embedding_wordllama_hnsw')")
         ).scalar_one()
-        connection.execute(text("ANALYZE beliefs"))
-    return {
-        "embedded": stored,
-        "backfill_rows_per_s": round(stored / seconds),
-        "hnsw_build_seconds": round(built, 1),
-        "hnsw_index_mb": round(size / 2**20, 1),
-    }
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("VACUUM ANALYZE beliefs"))
+    return {"hnsw_build_seconds": round(built, 1), "hnsw_index_mb": round(size / 2**20, 1)}
 
 
 def commit_cost(engine: Engine, embedder: Embedder, batches: int = 20, size: int = 50) -> dict[str, Any]:
@@ -210,6 +232,7 @@ def commit_cost(engine: Engine, embedder: Embedder, batches: int = 20, size: int
     step that embeds the batch after its commit (embed_page: read, embed, write)."""
     store = PostgresStore(engine)
     owner = Owner(tenant_id=TENANT, principal_id="p-commit-cost")
+
     def before() -> PostgresUnitOfWork:  # the upsert of a store before the embeddings revision
         return PostgresUnitOfWork(engine, with_embeddings=False)
 
@@ -385,32 +408,117 @@ def relevance_sets(store: UnitOfWorkFactory, names: list[str], embedder: Embedde
     }
 
 
-def measure(
-    server_url: str, store_size: int, sizes: list[int], query_count: int, sets: list[str]
+# A kept store's build: each step done, with what it measured.
+_BUILT = "recall_bench_build"
+
+
+def build(engine: Engine, store_size: int, sizes: list[int], embedder: Embedder) -> dict[str, Any]:
+    """Migrates, seeds and embeds the store, then builds its HNSW index; what each step measured."""
+    schema.upgrade(engine, "head")
+    seconds = seed(engine, store_size, sizes)
+    return {
+        "store_beliefs": store_size,
+        "seed_seconds": round(seconds, 1),
+        "backfill": backfill(engine, embedder),
+    }
+
+
+def kept_store(
+    server_url: str, store_size: int, sizes: list[int], embedder: Embedder
+) -> tuple[str, dict[str, Any]]:
+    """The URL of the store of store_size beliefs with these principals' sizes, kept from an earlier run or
+    built now and kept, and what its build measured. A build stopped midway resumes at the step it stopped
+    in: the backfill embeds only what is still pending; a seed stopped midway starts again on a new database."""
+    name = f"recall_bench_{store_size}_" + "_".join(str(size) for size in sorted(sizes))
+    url, _ = kept_database(server_url, name)
+    engine = create_store_engine(url, pool_size=1)
+    try:
+        schema.upgrade(engine, "head")
+        with engine.begin() as connection:
+            connection.execute(
+                text(f"CREATE TABLE IF NOT EXISTS {_BUILT} (step text PRIMARY KEY, measures jsonb NOT NULL)")
+            )
+            done = {
+                step: dict(m) for step, m in connection.execute(text(f"SELECT step, measures FROM {_BUILT}"))
+            }
+        steps: dict[str, Callable[[], dict[str, Any]]] = {
+            "seed": lambda: {"seed_seconds": round(seed(engine, store_size, sizes), 1)},
+            "embed": lambda: embed_all(engine, embedder),
+            "index": lambda: build_index(engine),
+        }
+        if "seed" not in done:
+            with engine.connect() as connection:
+                if connection.execute(text("SELECT EXISTS (SELECT FROM beliefs)")).scalar_one():
+                    engine.dispose()
+                    drop_database(server_url, name)
+                    return kept_store(server_url, store_size, sizes, embedder)
+        for step, run in steps.items():
+            if step not in done:
+                done[step] = run()
+                with engine.begin() as connection:
+                    connection.execute(
+                        text(f"INSERT INTO {_BUILT} VALUES (:step, CAST(:measures AS jsonb))"),
+                        {"step": step, "measures": json.dumps(done[step])},
+                    )
+    finally:
+        engine.dispose()
+    return url, {
+        "store_beliefs": store_size,
+        "seed_seconds": done["seed"]["seed_seconds"],
+        "backfill": done["embed"] | done["index"],
+    }
+
+
+def measure_store(
+    url: str, built: dict[str, Any], sizes: list[int], query_count: int, embedder: Embedder
 ) -> dict[str, Any]:
     rng = random.Random(18)
-    embedder = WordLlamaEmbedder()
-    with scratch_database(server_url, "recall_bench") as url:
+    engine = create_store_engine(url, pool_size=4)
+    try:
+        return {
+            **built,
+            "queries_per_size": query_count,
+            "latency": latency(
+                engine, sizes, _queries(query_count, rng), _common_queries(query_count, rng), embedder
+            ),
+            "commit_cost": commit_cost(engine, embedder),
+            "worker_rss_mb_with_model": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        }
+    finally:
+        engine.dispose()
+
+
+def measure_relevance(server_url: str, sets: list[str], embedder: Embedder) -> dict[str, Any]:
+    """The labelled sets, each on its own 1k-belief principal, in a database of their own."""
+    with scratch_database(server_url, "recall_relevance") as url:
         engine = create_store_engine(url, pool_size=4)
         try:
             schema.upgrade(engine, "head")
-            if store_size == 0:
-                return {"relevance": relevance_sets(PostgresStore(engine), sets, embedder)}
-            seconds = seed(engine, store_size, sizes)
-            return {
-                "store_beliefs": store_size,
-                "seed_seconds": round(seconds, 1),
-                "backfill": backfill(engine, embedder),
-                "queries_per_size": query_count,
-                "latency": latency(
-                    engine, sizes, _queries(query_count, rng), _common_queries(query_count, rng), embedder
-                ),
-                "commit_cost": commit_cost(engine, embedder),
-                "worker_rss_mb_with_model": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-                "relevance": relevance_sets(PostgresStore(engine), sets, embedder),
-            }
+            return relevance_sets(PostgresStore(engine), sets, embedder)
         finally:
             engine.dispose()
+
+
+def measure(
+    server_url: str, store_size: int, sizes: list[int], query_count: int, sets: list[str], *, reuse: bool
+) -> dict[str, Any]:
+    embedder = embedder_for(Settings())
+    result: dict[str, Any] = {}
+    if store_size:
+        if reuse:
+            url, built = kept_store(server_url, store_size, sizes, embedder)
+            result = measure_store(url, built, sizes, query_count, embedder)
+        else:
+            with scratch_database(server_url, "recall_bench") as url:
+                engine = create_store_engine(url, pool_size=1)
+                try:
+                    built = build(engine, store_size, sizes, embedder)
+                finally:
+                    engine.dispose()
+                result = measure_store(url, built, sizes, query_count, embedder)
+    if sets:
+        result["relevance"] = measure_relevance(server_url, sets, embedder)
+    return result
 
 
 def main() -> None:
@@ -428,7 +536,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="timed queries per size and path")
     parser.add_argument(
         "--sets",
-        nargs="+",
+        nargs="*",
         choices=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
         default=["dev", "dev-typos", "dev2", "dev3", "dev4", "heldout", "heldout2", "heldout3"],
         help="labelled sets to score (tune on dev and dev2 alone; dev3 and the held-out sets print totals only)",
@@ -438,9 +546,28 @@ def main() -> None:
         action="store_true",
         help="score the labelled sets on the in-memory store instead (relevance alone, no PostgreSQL)",
     )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="the embedded server's data directory, kept after the run (default: a new temporary one)",
+    )
+    parser.add_argument(
+        "--settings",
+        choices=list(SETTINGS_BY_NAME),
+        default="default",
+        help="the embedded server's settings (benchmarks/server_settings.py); a DATABASE_URL server is"
+        " measured as configured",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the built store (seeded, embedded, indexed) in the server and measure it again on a later"
+        " run with the same --store and --sizes: the build and its measures come from the run that made it"
+        " (with --data-dir, or DATABASE_URL)",
+    )
     args = parser.parse_args()
     if args.in_memory:
-        relevance = relevance_sets(InMemoryStore(), args.sets, WordLlamaEmbedder())
+        relevance = relevance_sets(InMemoryStore(), args.sets, embedder_for(Settings()))
         print(json.dumps({"relevance": relevance}, indent=2))
         return
     if args.store == 0:
@@ -453,8 +580,9 @@ def main() -> None:
     else:
         from adapters.embedded.postgres import start_embedded_postgres
 
-        server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="recall-bench-pg-")))
-    result = measure(server_url, args.store, args.sizes, args.queries, args.sets)
+        data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="recall-bench-pg-"))
+        server_url = start_embedded_postgres(data_dir, server_settings=SETTINGS_BY_NAME[args.settings])
+    result = measure(server_url, args.store, args.sizes, args.queries, args.sets, reuse=args.reuse)
     print(json.dumps(result, indent=2))
     RESULTS_DIR.mkdir(exist_ok=True)
     (RESULTS_DIR / f"recall_{args.store}.json").write_text(json.dumps(result, indent=2))

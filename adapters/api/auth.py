@@ -106,17 +106,25 @@ class Authenticator:
             raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
         return self.resolve_digest(secret_digest(bearer), user_id)
 
+    def resolve_listed(self, bearer: str | None, user_id: str | None = None) -> Scope | None:
+        """resolve for a key of the tokens file, which needs no I/O (an API answers it on its event loop);
+        None for any other bearer, which resolve answers."""
+        return self._listed(secret_digest(bearer), user_id) if bearer else None
+
     def resolve_digest(self, digest: str, user_id: str | None = None) -> Scope:
         """resolve, for a key known by its digest only (the memory page's session): read afresh each call,
         so a key revoked since counts as revoked."""
-        if (file_scope := self.tokens.scope(digest)) is not None:
-            if user_id is not None:
-                raise KeyRefused(KeyRefusal.USER_ID_NOT_ALLOWED)
+        if (file_scope := self._listed(digest, user_id)) is not None:
             return file_scope
         key = self.keys.by_digest(digest) if self.keys is not None else None
         if key is None or not key.active:
             raise KeyRefused(KeyRefusal.UNAUTHENTICATED)
         return Scope(acting_owner(key, user_id), key.ceiling)
+
+    def _listed(self, digest: str, user_id: str | None) -> Scope | None:
+        if (file_scope := self.tokens.scope(digest)) is not None and user_id is not None:
+            raise KeyRefused(KeyRefusal.USER_ID_NOT_ALLOWED)
+        return file_scope
 
     def configured(self) -> bool:
         """Whether any key could authenticate: a tokens file entry or an active stored key."""

@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adapters.api.auth import Authenticator, Scope
@@ -142,15 +143,20 @@ def create_app(
     )
     bearer = HTTPBearer(auto_error=False)
 
-    def scope_of(
+    async def scope_of(
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
         user_id: Annotated[
             str | None,
             Query(description="With a service key: the principal of the key's tenant the call acts for."),
         ] = None,
     ) -> Scope:
+        secret = credentials.credentials if credentials else None
         try:
-            return authenticator.resolve(credentials.credentials if credentials else None, user_id)
+            # A tokens-file key is answered here; a stored key is read from the key store in a worker
+            # thread, so the event loop never waits on the database.
+            if (listed := authenticator.resolve_listed(secret, user_id)) is not None:
+                return listed
+            return await run_in_threadpool(authenticator.resolve, secret, user_id)
         except KeyRefused as refused:
             if refused.reason is KeyRefusal.UNAUTHENTICATED:
                 raise ApiError(401, refused.reason.value, headers={"WWW-Authenticate": "Bearer"}) from None

@@ -86,6 +86,8 @@ CLOSED_WORDS: Final = {
     "deleted": "You asked me to forget this",
     "retracted": "You said this no longer holds",
     "edited": "You replaced this wording",
+    # A stated correction's own record (never live): its statement is the correction, in the person's words.
+    "corrected": "You said this",
 }
 
 

@@ -119,8 +119,7 @@ class AgentSurface:
                 ceiling=scope.ceiling,
                 embedder=self.embedder,
             )
-            records = {r.id: r for r in uow.beliefs.get_many(scope.owner, recalled.returned_ids)}
-            memories = explain(uow, scope.owner, [records[i] for i in recalled.returned_ids], now)
+            memories = explain(uow, scope.owner, list(recalled.records), now)
         return {
             "context": render_context(recalled.beliefs),
             "memories": memories,

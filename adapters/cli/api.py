@@ -3,6 +3,7 @@ server on DATABASE_URL (or --embedded) and TEMPORAL_ADDRESS, scoped by bearer ke
 stores and API_TOKENS_FILE's (adapters.api.auth). Neither starts with no key to accept."""
 
 import contextlib
+import functools
 import json
 import os
 import secrets
@@ -147,8 +148,18 @@ def serve_app() -> "FastAPI":
     app.add_middleware(RequestMetrics, metrics=metrics)
     if served_at := served.get("metrics_port"):
         metrics.serve(served.get("host", "127.0.0.1"), served_at)
+    app.router.on_startup.append(functools.partial(_size_threadpool, composition.settings.database_pool_size))
     app.router.on_shutdown.append(composition.close)
     return app
+
+
+async def _size_threadpool(threads: int) -> None:
+    """As many request threads as pooled connections: a thread more would wait for a connection, or open
+    and close one of the pool's overflow on every request, and add to the threads contending for the
+    interpreter lock; a request waiting for a thread waits on the event loop instead, at no cost."""
+    import anyio.to_thread
+
+    anyio.to_thread.current_default_thread_limiter().total_tokens = threads
 
 
 @mcp_app.callback()

@@ -94,7 +94,9 @@ def dev(
             server = start_dev_server(settings.embedded_temporal_dir.resolve(), port=port, ui_port=ui_port)
         console.print(f"Temporal at {server.address}, web UI at {server.ui_url}")
         asyncio.run(
-            _serve(server, composition, console, demo=demo, exit_after_demo=exit_after_demo, api_port=api_port)
+            _serve(
+                server, composition, console, demo=demo, exit_after_demo=exit_after_demo, api_port=api_port
+            )
         )
     except RuntimeError as failure:
         console.print(f"[red]{escape(str(failure))}[/red]")

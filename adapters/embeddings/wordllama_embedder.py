@@ -36,7 +36,10 @@ DIMENSION: Final = 256
 class WordLlamaEmbedder:
     def __init__(self) -> None:
         self._model = wordllama.WordLlama.load(
-            "l2_supercat", cache_dir=Path(str(wordllama.__file__)).parent, dim=DIMENSION, disable_download=True
+            "l2_supercat",
+            cache_dir=Path(str(wordllama.__file__)).parent,
+            dim=DIMENSION,
+            disable_download=True,
         )
 
     @property

@@ -74,5 +74,6 @@ def _case_sql(column: str, index: int) -> str:
     )
     return f"CASE lower(btrim({column})) {arms} ELSE '{UNKNOWN_TYPE_MAPPING[index].value}' END"
 
+
 # The Alembic config attribute a caller sets to a callback (rows to do, rows done) to watch the backfill.
 BACKFILL_PROGRESS: Final = "backfill_progress"

@@ -22,8 +22,8 @@ from domain.beliefs.records import Authority, ClosedReason, MemoryRecord, Source
 from domain.beliefs.segment_view import MATCH_POOL, TOMBSTONE_POOL, SegmentBeliefs, belief_id
 from domain.candidates import Derivation, Longevity, MemoryCandidate, Polarity, Sensitivity
 from domain.episodes import IntegratedEpisode
-from domain.events import COMMUNICATION_KINDS, EventRef, SourceEvent
-from domain.formation.equivalence import retraction_ends
+from domain.events import COMMUNICATION_KINDS, MAX_SEQ, EventRef, SourceEvent
+from domain.formation.equivalence import negated, retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
 from domain.formation.segments import SegmentRef, segment_events
@@ -43,6 +43,12 @@ MAX_RETRACTION_TARGETS = 4
 RETRACTION_POOL = MAX_RETRACTION_TARGETS * 8
 # An id is never reused: a new belief takes the first free id of its subject's chain.
 ID_ATTEMPTS = 16
+# A stated correction's record takes an id derived from what it retracts and where it was said.
+_CORRECTION_NAMESPACE = uuid.UUID("0c6f2d4e-8b1a-4f57-a3c9-6e2d71b5f804")
+# The order evidence was said in: time, session id, seq, place in the message.
+Rank = tuple[datetime, str, int, int]
+# Above every session id: a governed act forbids all evidence up to its time.
+_AFTER_ALL = "~"
 
 
 class CommitReport(BaseModel):
@@ -221,6 +227,11 @@ class _SegmentCommit:
     # --- retraction --------------------------------------------------------------------------------
 
     def retract(self, candidate: MemoryCandidate) -> None:
+        """A stated correction ends the evidence said before it, never what was said after it (then the
+        user said it again): evidence decides, in the order it was said (time, then session, then seq, then
+        place in the message), never which session committed first. It is kept as a tombstone of its own,
+        dated when the user said it, so a claim from before it that commits later does not form, and one
+        from after it still does."""
         verb, content = self.beliefs.match_keys(candidate.statement)
         targets = sorted(
             (
@@ -230,40 +241,175 @@ class _SegmentCommit:
             ),
             key=lambda b: b.id,
         )[:MAX_RETRACTION_TARGETS]
-        if not targets:
-            self.tally.add(ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
-            return
-        _, corrected_at = self.evidence(candidate)
-        for belief in targets:
-            # The user's own correction is a tombstone dated when the user said it: older evidence replayed
-            # later cannot recreate the belief, and a restatement made after the correction still can.
+        refs, corrected_at = self.evidence(candidate)
+        said = self.said_rank(candidate)
+        ended = sum(self.end_before(belief, said) for belief in targets)
+        self.record_correction(candidate, refs, corrected_at)
+        self.tally.add(ReasonCategory.SUPERSEDED if ended else ReasonCategory.SKIPPED_UNMATCHED_RETRACTION)
+
+    def place(self, session_id: UUID, seq: int, spans: Sequence[str]) -> int:
+        """Where in its message a cited span starts, when this segment holds the message (otherwise the
+        message is another event, and its time, session or seq already orders it)."""
+        source = self.admitted.get(seq) if session_id == self.ref.session_id else None
+        if source is None:
+            return 0
+        return min((source.text.find(span) for span in spans if span in source.text), default=0)
+
+    def ranked_seqs(self, candidate: MemoryCandidate) -> dict[int, Rank]:
+        """The order each of the candidate's source events was said in."""
+        return {
+            seq: (
+                self.admitted[seq].occurred_at,
+                str(self.ref.session_id),
+                seq,
+                self.place(
+                    self.ref.session_id, seq, [s.text for s in candidate.evidence_spans if s.seq == seq]
+                ),
+            )
+            for seq in candidate.source_event_ids
+        }
+
+    def said_rank(self, candidate: MemoryCandidate) -> Rank:
+        return max(self.ranked_seqs(candidate).values())
+
+    def record_rank(self, record: MemoryRecord, at: datetime) -> Rank:
+        """The order a stored record's evidence was said in, its events dated at (a correction's own)."""
+        return max(
+            (
+                at,
+                str(ref.session_id),
+                ref.seq,
+                self.place(
+                    ref.session_id,
+                    ref.seq,
+                    [
+                        s.text
+                        for s in record.evidence_spans
+                        if (s.session_id, s.seq) == (ref.session_id, ref.seq)
+                    ],
+                ),
+            )
+            for ref in record.source_event_ids
+        )
+
+    def end_before(self, belief: MemoryRecord, correction: Rank) -> bool:
+        """Drop the belief's evidence said before the correction; close it when none is left. Whether
+        anything was ended."""
+        when = {
+            (f.session_id, f.seq): f.occurred_at
+            for f in self.uow.events.facts(self.ref.owner, belief.source_event_ids)
+        }
+
+        def said_at(ref: EventRef) -> datetime:
+            return when.get((ref.session_id, ref.seq), belief.last_evidence_at)
+
+        def rank(ref: EventRef) -> Rank:
+            spans = [
+                s.text for s in belief.evidence_spans if (s.session_id, s.seq) == (ref.session_id, ref.seq)
+            ]
+            return (said_at(ref), str(ref.session_id), ref.seq, self.place(ref.session_id, ref.seq, spans))
+
+        kept = tuple(r for r in belief.source_event_ids if rank(r) > correction)
+        # A governed write cites no event: its own evidence time decides.
+        if kept == belief.source_event_ids and (kept or belief.last_evidence_at > correction[0]):
+            return False
+        if not kept:
+            # Superseded by the correction: the correction's own record is the user's tombstone.
             closed = self.beliefs.close(
-                belief.id, max(corrected_at, belief.valid_from), ClosedReason.RETRACTED
+                belief.id, max(correction[0], belief.valid_from), ClosedReason.SUPERSEDED
             )
             if closed is not None:
                 self.touched[closed.id] = closed
-        self.tally.add(ReasonCategory.SUPERSEDED)
+            return True
+        held = {(r.session_id, r.seq) for r in kept}
+        self.store(
+            belief.model_copy(
+                update={
+                    "source_event_ids": kept,
+                    "evidence_spans": tuple(
+                        s for s in belief.evidence_spans if (s.session_id, s.seq) in held
+                    ),
+                    "evidence_count": len(kept),
+                    "corroboration_count": len({r.session_id for r in kept}),
+                    "last_evidence_at": max(said_at(r) for r in kept),
+                    "lifecycle_policy_version": LIFECYCLE,
+                    "updated_at": self.now,
+                    "version": belief.version + 1,
+                }
+            )
+        )
+        return True
+
+    def record_correction(
+        self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], corrected_at: datetime
+    ) -> None:
+        """The correction as a closed record of what the user said, valid at the moment they said it: the
+        tombstone forbidden_by_user reads. One per correction, however often it is replayed."""
+        identity = uuid.uuid5(
+            _CORRECTION_NAMESPACE,
+            f"{self.ref.tenant_id}/{self.ref.principal_id}/{candidate.statement}/"
+            + ",".join(f"{r.session_id}:{r.seq}" for r in refs),
+        )
+        if self.beliefs.taken([identity]):
+            return
+        record = self.new_belief(candidate, refs, corrected_at, identity=identity)
+        self.store(
+            record.model_copy(
+                update={
+                    "valid_from": corrected_at,
+                    "valid_to": corrected_at,
+                    "closed_reason": ClosedReason.RETRACTED,
+                }
+            )
+        )
 
     # --- assertion ---------------------------------------------------------------------------------
 
-    def forbidden_by_user(self, candidate: MemoryCandidate, evidence_at: datetime) -> bool:
+    def forbidden_by_user(self, candidate: MemoryCandidate) -> Rank | None:
         """A user's rejection, deletion, edit or correction forbids the claim unless the user has said it
-        again since: only evidence later than the tombstone may form it anew."""
+        again since: only evidence said after the tombstone may form it anew. The latest tombstone of the
+        claim, as the order its correction was said in (an act forbids all evidence up to its time), or
+        None."""
         verb, _ = self.beliefs.match_keys(candidate.statement)
         tombstones = self.beliefs.user_closed(candidate.subject, verb, TOMBSTONE_POOL)
         tombstones += [b for b in self.touched.values() if b.closed_reason is ClosedReason.RETRACTED]
-        return any(
-            t.valid_to is not None
-            and evidence_at <= t.valid_to
-            and self.claims.same(t.statement, candidate.statement)
-            for t in tombstones
+        cutoffs: list[Rank] = []
+        for t in tombstones:
+            if t.valid_to is None:
+                continue
+            if negated(t.statement) and retraction_ends(t.statement, candidate.statement):
+                # A stated correction's record, in its own negated words, ends what was said before it.
+                cutoffs.append(self.record_rank(t, t.valid_to))
+            elif self.claims.same(t.statement, candidate.statement):
+                cutoffs.append((t.valid_to, _AFTER_ALL, MAX_SEQ, 0))
+        return max(cutoffs, default=None)
+
+    def said_after(self, candidate: MemoryCandidate, cutoff: Rank) -> MemoryCandidate | None:
+        """The candidate resting only on its evidence said after cutoff (a claim heard before and after a
+        tombstone keeps the later evidence alone, as it would had the tombstone committed first), or None
+        when nothing is left."""
+        ranks = self.ranked_seqs(candidate)
+        kept = tuple(seq for seq in candidate.source_event_ids if ranks[seq] > cutoff)
+        if not kept:
+            return None
+        if kept == candidate.source_event_ids:
+            return candidate
+        return candidate.model_copy(
+            update={
+                "source_event_ids": kept,
+                "evidence_spans": tuple(s for s in candidate.evidence_spans if s.seq in kept),
+            }
         )
 
     def assert_claim(self, candidate: MemoryCandidate) -> None:
+        cutoff = self.forbidden_by_user(candidate)
+        if cutoff is not None:
+            after = self.said_after(candidate, cutoff)
+            if after is None:
+                self.tally.add(ReasonCategory.REJECTED_CORRECTION)
+                return
+            candidate = after
         refs, evidence_at = self.evidence(candidate)
-        if self.forbidden_by_user(candidate, evidence_at):
-            self.tally.add(ReasonCategory.REJECTED_CORRECTION)
-            return
         same_subject = self.same_subject(candidate.subject)
         match = next((b for b in same_subject if self.claims.same(b.statement, candidate.statement)), None)
         if match is None:
@@ -296,12 +442,17 @@ class _SegmentCommit:
         )
 
     def new_belief(
-        self, candidate: MemoryCandidate, refs: tuple[EventRef, ...], evidence_at: datetime
+        self,
+        candidate: MemoryCandidate,
+        refs: tuple[EventRef, ...],
+        evidence_at: datetime,
+        identity: UUID | None = None,
     ) -> MemoryRecord:
-        # An id is never reused: a closed record under it may be the user's tombstone.
-        chain = self.id_chain(candidate.subject, candidate.statement)
-        taken = self.beliefs.taken(chain[:ID_ATTEMPTS]) | set(self.touched)
-        identity = next((i for i in chain[:ID_ATTEMPTS] if i not in taken), chain[ID_ATTEMPTS])
+        if identity is None:
+            # An id is never reused: a closed record under it may be the user's tombstone.
+            chain = self.id_chain(candidate.subject, candidate.statement)
+            taken = self.beliefs.taken(chain[:ID_ATTEMPTS]) | set(self.touched)
+            identity = next((i for i in chain[:ID_ATTEMPTS] if i not in taken), chain[ID_ATTEMPTS])
         return MemoryRecord(
             id=identity,
             tenant_id=self.ref.tenant_id,

@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import Any, Final
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, NonNegativeInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt
 
 from domain.beliefs.embedding import Embedder, Neighbour
-from domain.beliefs.fusion import FUSION_POOL, fuse_orders
+from domain.beliefs.fusion import FUSION_POOL, fuse_orders, fusion_weights
 from domain.beliefs.records import MemoryRecord
 from domain.beliefs.relevance import RELEVANCE_POOL, fuse, query_terms, searched_terms, within
 from domain.beliefs.retrieval import (
@@ -88,6 +88,9 @@ class Recall(BaseModel):
 
     beliefs: tuple[RecalledBelief, ...]
     trace: RecallTrace
+    # The full records of beliefs, in order, for a caller that shows each one's provenance without reading
+    # them again; never part of what a recall is rendered or dumped as.
+    records: tuple[MemoryRecord, ...] = Field(default=(), exclude=True, repr=False)
 
     @property
     def returned_ids(self) -> list[UUID]:
@@ -139,7 +142,7 @@ def recall(
             uow.beliefs.matching(owner, searched, max(RELEVANCE_POOL, limit), sensitivities) if terms else []
         )
         by_words, hidden = fuse(matches, [term.every for term in searched], now, limit)
-        top = fuse_orders(near, by_words, now, limit)
+        top = fuse_orders(near, by_words, now, limit, weights=fusion_weights(model))
         cut = {m.inputs.id for m in matches if m.by_bound}
         if any(i.id in cut for i in top):
             # a place in the top was decided among a bounded sample of a common term's holders: read them all
@@ -147,7 +150,7 @@ def recall(
                 owner, searched, max(RELEVANCE_POOL, limit), sensitivities, bounded=False
             )
             by_words, hidden = fuse(matches, [term.every for term in searched], now, limit)
-            top = fuse_orders(near, by_words, now, limit)
+            top = fuse_orders(near, by_words, now, limit, weights=fusion_weights(model))
         considered = len(matches) + len(near)
     if not top:
         top, considered, hidden = _ranked(uow, owner, now, limit, sensitivities)
@@ -174,7 +177,7 @@ def recall(
             for b in recalled
         ),
     )
-    return Recall(beliefs=recalled, trace=trace)
+    return Recall(beliefs=recalled, trace=trace, records=tuple(records))
 
 
 def _near(

@@ -308,10 +308,18 @@ def held_terms(terms: Sequence[QueryTerm], subject: str, statement: str) -> froz
     stemming as PostgreSQL's english configuration stems (Snowball's English stemmer: "living" and "lives"
     are one word, as are "manager" and "manages", where a lemmatizer keeps them apart), stop words left out
     of both sides as PostgreSQL leaves them out (the in-memory store's match)."""
-    held = frozenset(_stem(w) for w in _WORD.findall(f"{subject} {statement}".lower()) if w not in STOP_WORDS)
-    return frozenset(
-        i for i, term in enumerate(terms) if any(_stem(w) in held for w in term if w not in STOP_WORDS)
-    )
+    return holding_stems(term_stems(terms), f"{subject} {statement}")
+
+
+def term_stems(terms: Sequence[QueryTerm]) -> list[frozenset[str]]:
+    """Each term's words as held_terms compares them: stemmed, stop words left out."""
+    return [frozenset(_stem(w) for w in term if w not in STOP_WORDS) for term in terms]
+
+
+def holding_stems(stems: Sequence[frozenset[str]], text: str) -> frozenset[int]:
+    """held_terms, for terms stemmed once (term_stems) and compared with many texts."""
+    held = {_stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS}
+    return frozenset(i for i, term in enumerate(stems) if not held.isdisjoint(term))
 
 
 class _Stemmers(threading.local):
@@ -352,12 +360,8 @@ def specificity(terms: Sequence[QueryTerm], matches: Sequence[Match]) -> list[fl
     wanted = [_term_lemmas(term) for term in terms]
     held = [_held_lemmas(m.subject, m.statement) for m in matches]
     holding = Counter(w for words in held for w in frozenset().union(*wanted) & words)
-    return [
-        sum(
-            max((term_weight(len(matches), holding[w]) for w in term & words), default=0.0) for term in wanted
-        )
-        for words in held
-    ]
+    weights = {w: term_weight(len(matches), count) for w, count in holding.items()}
+    return [sum(max((weights[w] for w in term & words), default=0.0) for term in wanted) for words in held]
 
 
 def subject_topic(subject: str) -> str:
@@ -377,10 +381,17 @@ def topic_named(subject: str, statement: str) -> str:
     than about "User ran into Craig at the legion."; otherwise the topic alone."""
     topic = subject_topic(subject)
     wanted = _WORD.findall(topic.lower())
-    words = _WORD.findall(statement) if wanted else []
+    if not wanted or wanted[0] not in statement.lower():
+        return topic  # a statement that never spells the topic gives it no name
+    words = _WORD.findall(statement)
     lowered = [w.lower() for w in words]
     for at in range(1, len(words) - len(wanted)):
-        if lowered[at : at + len(wanted)] != wanted or not _POSSESSIVES & set(lowered[max(at - 2, 0) : at]):
+        # the cheap test first: most words do not start the topic
+        if (
+            lowered[at] != wanted[0]
+            or lowered[at : at + len(wanted)] != wanted
+            or not _POSSESSIVES & set(lowered[max(at - 2, 0) : at])
+        ):
             continue
         after = words[at + len(wanted) :]
         if after and after[0].lower() in _TITLES:
@@ -425,8 +436,10 @@ def fuse(
         every = [match for match, _ in live]
         rarest = {m.inputs.id: r for m, r in zip(every, specificity(terms, every), strict=True)}
 
+    stems = term_stems(terms)
+
     def tie_break(match: Match) -> tuple[int, float]:
-        named = len(held_terms(terms, topic_named(match.subject, match.statement), "")) if rarest else 0
+        named = len(holding_stems(stems, topic_named(match.subject, match.statement))) if rarest else 0
         return -named, -rarest.get(match.inputs.id, 0.0)
 
     # stable sorts: among equal tie-breaks, the retrieval@3 order stands

@@ -33,6 +33,14 @@ class Predicate:
     complement: str = ""
 
 
+# Members read once: each read of a member through its enum class is a lookup (Python 3.11), and every claim
+# the former reads is rendered.
+_SIMPLE = Aspect.SIMPLE
+_PROGRESSIVE = Aspect.PROGRESSIVE
+_PERFECT = Aspect.PERFECT
+_RETRACT = Polarity.RETRACT
+_HYPOTHESIS = Derivation.HYPOTHESIS
+
 _IRREGULAR_3SG = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 _SIBILANT = re.compile(r"(?:s|sh|ch|x|z|o)$")
 _CONSONANT_Y = re.compile(r"[^aeiou]y$")
@@ -100,11 +108,11 @@ def user_voice(phrase: str) -> str:
 
 
 def _verb_phrase(predicate: Predicate) -> str:
-    if predicate.aspect is Aspect.SIMPLE:
+    if predicate.aspect is _SIMPLE:
         return third_person(predicate.verb)
-    if predicate.aspect is Aspect.PROGRESSIVE:
+    if predicate.aspect is _PROGRESSIVE:
         return f"is {predicate.surface}"
-    if predicate.aspect is Aspect.PERFECT:
+    if predicate.aspect is _PERFECT:
         return f"has {predicate.surface}"
     return predicate.surface
 
@@ -139,10 +147,10 @@ def render_statement(
     del claim_kind  # every kind currently renders through its predicate; kept for a stable signature
     complement = user_voice(predicate.complement)
     tail = f" {complement}" if complement else ""
-    if polarity is Polarity.RETRACT:
+    if polarity is _RETRACT:
         body = f"{holder} no longer {third_person(predicate.verb)}{tail}"
-    elif derivation is Derivation.HYPOTHESIS:
-        if predicate.verb == "be" and predicate.aspect is Aspect.SIMPLE:
+    elif derivation is _HYPOTHESIS:
+        if predicate.verb == "be" and predicate.aspect is _SIMPLE:
             body = f"{holder} is likely{tail}"
         else:
             body = f"{holder} likely {_verb_phrase(predicate)}{tail}"

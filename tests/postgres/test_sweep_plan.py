@@ -7,10 +7,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, text
 
-from adapters.postgres import schema
-from adapters.postgres.engine import create_store_engine
 from adapters.postgres.repositories.retirement import explain_sweep_page
 from domain.beliefs.lifecycle import SWEEP_LANES, sweep_lanes
+from tests.postgres.plans import plan_nodes, seeded_engine
 
 pytestmark = pytest.mark.postgres
 
@@ -33,20 +32,9 @@ _SEED = text(
 
 @pytest.fixture(scope="module")
 def seeded(create_database: Callable[[], str]) -> Iterator[Engine]:
-    engine = create_store_engine(create_database(), pool_size=1)
-    schema.upgrade(engine, "head")
-    with engine.begin() as connection:
-        connection.execute(_SEED, {"now": NOW, "rows": ROWS})
-    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        connection.exec_driver_sql("VACUUM ANALYZE beliefs")
+    engine = seeded_engine(create_database(), _SEED, {"now": NOW, "rows": ROWS})
     yield engine
     engine.dispose()
-
-
-def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield plan
-    for child in plan.get("Plans", []):
-        yield from _nodes(child)
 
 
 @pytest.mark.parametrize("lane", [*sweep_lanes(1), *sweep_lanes(SWEEP_LANES)], ids=str)
@@ -54,7 +42,7 @@ def test_sweep_page_plan_reads_the_expiry_index_and_probes_by_primary_key(seeded
     with seeded.connect() as connection:
         (document,) = explain_sweep_page(connection, NOW, lane)
         connection.rollback()
-    nodes = list(_nodes(document[0]["Plan"]))
+    nodes = list(plan_nodes(document[0]["Plan"]))
     reads = [n for n in nodes if n.get("Relation Name") == "beliefs" and n["Node Type"] != "ModifyTable"]
     assert {n.get("Index Name") for n in reads} == {"beliefs_expires_live", "beliefs_pkey"}
     assert all(n["Node Type"] in {"Index Scan", "Index Only Scan"} for n in reads)

@@ -80,3 +80,24 @@ def test_the_tokens_file_keeps_working_beside_the_store() -> None:
     assert authenticator.configured()
     assert authenticator.resolve("file-token").owner == Owner(tenant_id="t9", principal_id="p9")
     assert _refusal(authenticator, "file-token", "p1") is KeyRefusal.USER_ID_NOT_ALLOWED
+
+
+def test_a_tokens_file_key_resolves_without_the_key_store_and_any_other_bearer_is_left_to_it() -> None:
+    store = InMemoryKeyStore()
+    stored = issue_key(
+        store, tenant_id="t1", principal_id="p2", name="laptop", ceiling=Sensitivity.SENSITIVE, now=T0
+    )
+    listed = TokenRegistry(
+        (TokenEntry(sha256=token_digest("file-token"), tenant_id="t1", principal_id="p1"),)
+    )
+    authenticator = Authenticator(store, listed)
+    scope = authenticator.resolve_listed("file-token")
+    assert scope is not None and scope.owner == Owner(tenant_id="t1", principal_id="p1")
+    with pytest.raises(KeyRefused) as refused:
+        authenticator.resolve_listed("file-token", "p9")
+    assert refused.value.reason is KeyRefusal.USER_ID_NOT_ALLOWED
+    # a stored key, an unknown one and none at all: not the tokens file's to answer
+    assert authenticator.resolve_listed(stored.secret) is None
+    assert authenticator.resolve_listed("unknown") is None
+    assert authenticator.resolve_listed(None) is None
+    assert authenticator.resolve(stored.secret).owner == Owner(tenant_id="t1", principal_id="p2")

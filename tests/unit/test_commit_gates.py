@@ -9,6 +9,7 @@ import pytest
 
 from adapters.memory.store import InMemoryStore
 from adapters.providers.scripted import ScriptedProvider
+from domain.beliefs.commit import CommitReport
 from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import Authority, ClosedReason
 from domain.candidates import CandidateOrigin, ClaimKind, Derivation, Polarity
@@ -339,6 +340,24 @@ def test_independent_cues_raise_a_hypothesis_within_the_ceiling_without_changing
 # --- retraction at commit --------------------------------------------------------------------------------
 
 
+def _stop_running_outdoors(uow_factory: UnitOfWorkFactory) -> CommitReport:
+    """Commits the stated correction "I no longer run outdoors.", said at T0 + 1 minute."""
+    text = "I no longer run outdoors."
+    return stage_and_commit(
+        uow_factory,
+        [event(1, text, session_id=uuid4())],
+        [
+            candidate(
+                1,
+                text,
+                "User no longer runs outdoors.",
+                subject="activity:running",
+                polarity=Polarity.RETRACT,
+            )
+        ],
+    )
+
+
 def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_key(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
@@ -351,27 +370,64 @@ def test_retraction_ends_same_verb_beliefs_containing_what_it_negates_under_any_
     journal = _seed(
         uow_factory, subject="resource:journal", statement="User tracks runs outdoors in a journal."
     )
-    session = uuid4()
-    text = "I no longer run outdoors."
-    report = stage_and_commit(
-        uow_factory,
-        [event(1, text, session_id=session)],
-        [
-            candidate(
-                1,
-                text,
-                "User no longer runs outdoors.",
-                subject="activity:running",
-                polarity=Polarity.RETRACT,
-            )
-        ],
-    )
+    report = _stop_running_outdoors(uow_factory)
     assert report.categories == {R.SUPERSEDED: 1}
     assert {b.id for b in live(uow_factory)} == {journal.id}
     with uow_factory() as uow:
         for ended in (daily, mornings):
             closed = uow.beliefs.get(OWNER, ended.id)
-            assert closed is not None and closed.closed_reason is ClosedReason.RETRACTED
+            assert closed is not None and closed.closed_reason is ClosedReason.SUPERSEDED
+        # The correction itself is the user's tombstone, dated when it was said.
+        [correction] = [
+            b
+            for b in uow.beliefs.page(OWNER, None, 100, live_only=False)
+            if b.closed_reason is ClosedReason.RETRACTED
+        ]
+    assert correction.statement == "User no longer runs outdoors."
+    assert correction.valid_to == correction.last_evidence_at == T0 + timedelta(minutes=1)
+
+
+def test_a_correction_ends_only_evidence_said_at_or_before_it(uow_factory: UnitOfWorkFactory) -> None:
+    """Catches: a correction closing a belief the user stated again after it (its evidence time not read).
+    The seeded beliefs cite no stored event: their own evidence time stands in."""
+    restated = _seed(
+        uow_factory,
+        subject="activity:outdoor-running",
+        statement="User is running outdoors every day.",
+        last_evidence_at=T0 + timedelta(hours=2),
+    )
+    said_before = _seed(
+        uow_factory,
+        subject="habit:mornings",
+        statement="User goes running outdoors most mornings.",
+        last_evidence_at=T0,
+    )
+    report = _stop_running_outdoors(uow_factory)
+    assert report.categories == {R.SUPERSEDED: 1}
+    assert [b.id for b in live(uow_factory)] == [restated.id]
+    with uow_factory() as uow:
+        ended = uow.beliefs.get(OWNER, said_before.id)
+    assert ended is not None and ended.closed_reason is ClosedReason.SUPERSEDED
+
+
+@pytest.mark.parametrize(
+    ("message", "remains"),
+    [
+        ("I don't play chess anymore. Well, I play chess on Sundays.", ["User plays chess on Sundays."]),
+        ("I play chess. Actually, I don't play chess anymore.", []),
+    ],
+)
+def test_within_one_message_what_is_said_last_stands_and_a_replay_changes_nothing(
+    uow_factory: UnitOfWorkFactory, message: str, remains: list[str]
+) -> None:
+    """Catches: a correction and a claim of one message compared by the message's time alone (a tie the
+    correction always won, losing "Well, I play chess on Sundays")."""
+    said = event(1, message, session_id=uuid4())
+    append(uow_factory, [said])
+    consolidate(uow_factory, OWNER, said.session_id, None, now=LATER)
+    assert [b.statement for b in live(uow_factory)] == remains
+    stage_and_commit(uow_factory, [said], fallback_candidates([said]), now=LATER + timedelta(days=1))
+    assert [b.statement for b in live(uow_factory)] == remains
 
 
 def test_retraction_is_bounded_to_four_and_a_retraction_of_nothing_forms_nothing(

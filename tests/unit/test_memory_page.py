@@ -16,7 +16,7 @@ from adapters.api.page import SESSION_TTL
 from adapters.api.surface import AgentSurface
 from adapters.memory.keys import InMemoryKeyStore
 from adapters.memory.store import InMemoryStore
-from domain.beliefs.records import SourceSpan
+from domain.beliefs.records import ClosedReason, SourceSpan
 from domain.candidates import Sensitivity
 from domain.events import EventRef
 from domain.owner import Owner
@@ -240,3 +240,33 @@ def test_where_no_model_forms_memories_the_page_says_so_and_offers_no_tuple(
         offered = rules.post("/memory/settings/formation", data={"choice": "anthropic@medium", "csrf": csrf})
     assert "formed by fixed rules" in settings and 'type="radio"' not in settings
     assert offered.status_code == 422
+
+
+def test_a_stated_correction_is_listed_as_said_and_a_retracted_memory_as_no_longer_holding(
+    store: InMemoryStore, client: TestClient
+) -> None:
+    """A correction's own record (closed when said, never live) states the correction: "no longer holds"
+    would read as its opposite."""
+    said = T0 + timedelta(minutes=5)
+    with store() as uow:
+        uow.beliefs.upsert(
+            belief(statement="User no longer runs outdoors.").model_copy(
+                update={"valid_from": said, "valid_to": said, "closed_reason": ClosedReason.RETRACTED}
+            )
+        )
+        uow.beliefs.upsert(
+            belief(statement="User swims in the sea.").model_copy(
+                update={"valid_to": said, "closed_reason": ClosedReason.RETRACTED}
+            )
+        )
+        uow.commit()
+    _sign_in(client)
+    removed = client.get("/memory/removed").text
+    items = {
+        statement: words
+        for statement, words in re.findall(r'">([^<]+)</a></p>\s*<p class="closed">([^<]+) on ', removed)
+    }
+    assert items == {
+        "User no longer runs outdoors.": "You said this",
+        "User swims in the sea.": "You said this no longer holds",
+    }

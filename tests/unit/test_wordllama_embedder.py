@@ -5,29 +5,11 @@ import math
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from adapters.embeddings.wordllama_embedder import DIMENSION, MODEL, WordLlamaEmbedder
-
-
-class NetworkUsed(AssertionError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Any socket made, or name looked up, fails the test."""
-
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise NetworkUsed(f"network used: {args[:2]}")
-
-    monkeypatch.setattr(socket, "socket", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    yield
+from tests.unit.conftest import NetworkUsed
 
 
 def test_the_guard_catches_a_connection() -> None:

@@ -63,3 +63,9 @@ def relatives(word: str) -> tuple[str, ...]:
 def only_a_verb(word: str) -> bool:
     """Whether WordNet reads the word as a verb and as no noun or adjective ("got", "closes"; not "run")."""
     return _base(word, "v") is not None and _base(word, "n") is None and _base(word, "a") is None
+
+
+@functools.lru_cache(maxsize=16_384)
+def only_a_noun(word: str) -> bool:
+    """Whether WordNet reads the word as a noun and as no verb or adjective ("recipe"; not "nurse", "vegan")."""
+    return _base(word, "n") is not None and _base(word, "v") is None and _base(word, "a") is None

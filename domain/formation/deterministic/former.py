@@ -43,6 +43,11 @@ from domain.formation.deterministic.wellformed import Verdict, judge
 from domain.formation.language import STOPWORDS, Token, tokenize
 
 MAX_CLAIMS_PER_CLAUSE = 12
+# Members read once: each read of a member through its enum class is a lookup (Python 3.11), and the loop
+# below reads them for every event and every claim.
+_ASSISTANT = SourceEventKind.ASSISTANT_MESSAGE
+_FORMED = Verdict.FORMED
+_TRANSIENT = Verdict.TRANSIENT
 _FIRST_FRAGMENT_WORDS = 4
 _INVERSION = frozenset(
     {
@@ -431,6 +436,7 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     (domain.formation.deterministic.wellformed) before it becomes a candidate."""
     # Keyed by what a claim says: a claim rule and the clause-first path may word one claim alike, and the
     # first to word it (the more specific) keeps its subject.
+    # Polarity is a StrEnum: the member itself is the key's string, read without its .value lookup.
     merged: dict[tuple[str, str], tuple[Claim, dict[int, str]]] = {}
     withheld: Counter[Verdict] = Counter()
     clause_verdicts: dict[tuple[int, str], Verdict] = {}
@@ -439,7 +445,7 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
     previous = ""
     for event in sorted(events, key=lambda e: e.seq):
         if not event.is_owner_assertion:
-            agent = event.kind is SourceEventKind.ASSISTANT_MESSAGE
+            agent = event.kind is _ASSISTANT
             question = last_question(event.text) if agent else None
             agent_turn = event.text if agent else ""
             continue
@@ -467,14 +473,14 @@ def fallback_formation(events: Sequence[SourceEvent]) -> FallbackFormation:
                 verdict, claim, statement = judge(
                     read, previous, _prefix(clause.text, read.predicate.complement)
                 )
-                if verdict is not Verdict.FORMED:
+                if verdict is not _FORMED:
                     withheld[verdict] += 1
                     span = (event.seq, clause.text)
-                    if clause_verdicts.get(span) is not Verdict.TRANSIENT:
+                    if clause_verdicts.get(span) is not _TRANSIENT:
                         clause_verdicts[span] = verdict
                     continue
                 kept += 1
-                key = (claim.polarity.value, statement)
+                key = (claim.polarity, statement)
                 entry = merged.get(key)
                 if entry is None:
                     merged[key] = (claim, {event.seq: clause.text})

@@ -223,7 +223,8 @@ _TRAILING = frozenset(
     | {"even"}
 )
 _COORDINATORS = frozenset({"and", "or"})
-_TAIL_WORDS = _CORRECTION_TAIL | {"any", "more"}
+# "either" after a correction's "anymore" ("can't do gluten anymore either") says only that it is not the first.
+_TAIL_WORDS = _CORRECTION_TAIL | {"any", "more", "either"}
 _CUT_GAP = re.compile(r'[,;:—–()"“”]')
 
 
@@ -294,6 +295,8 @@ def cut(tokens: list[Token], text: str, keep_and: bool = False) -> list[Token]:
         kept.append(tok)
     while kept and kept[-1].lower in _TAIL_WORDS:
         if kept[-1].lower == "more" and (len(kept) < 2 or kept[-2].lower != "any"):
+            break
+        if kept[-1].lower == "either" and (len(kept) < 2 or kept[-2].lower not in _CORRECTION_TAIL):
             break
         kept.pop()
         if kept and kept[-1].lower == "any":

@@ -86,6 +86,11 @@ _FIRST_WORD = re.compile(r"\W*([A-Za-z-]+)")
 _STATING = frozenset({"is", "are", "was", "were", "has", "have", "'s"})
 _ADVERBS = frozenset({"just", "still", "finally", "also", "recently", "now", "usually", "always", "never"})
 _PLURAL_AUX = {"is": "are", "has": "have", "was": "were", "does": "do"}
+# Adverbs a verb phrase may open with before the verb that agrees: "still live", "usually go".
+_BEFORE_VERB = frozenset(
+    {"still", "also", "usually", "always", "never", "often", "sometimes", "just", "both", "all", "now"}
+    | {"mostly", "only", "really", "even", "already"}
+)
 _MAX_NOUN_PHRASE = 3
 # After these a fitting pronoun is still the relative whose statement they qualify: "My dad still helps
 # out at planting even though he's 81".
@@ -145,10 +150,11 @@ def _gone(named: list[Token], tokens: list[Token], head: int) -> bool:
     return at + 1 == len(tokens) or tokens[at + 1].lower not in _OBJECT_OPENERS
 
 
-def _has_claim(words: list[Token]) -> Claim:
-    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them."""
+def _has_claim(words: list[Token], name: str = "") -> Claim:
+    """ "User has a teenage daughter." from "my teenage daughter", with the words the user put before them;
+    "User has a brother named Omar." from "my brother Omar"."""
     word = words[-1]
-    noun = " ".join(t.lower for t in words)
+    noun = " ".join(t.lower for t in words) + (f" named {name}" if name else "")
     plural = word.lower.endswith("s") and word.lemma != word.lower or words[0].lower.isdigit()
     article = "" if plural or words[0].lower in NUMBER_WORDS else "an " if noun[:1] in "aeiou" else "a "
     predicate = Predicate("have", "has", Aspect.SIMPLE, f"{article}{noun}")
@@ -160,6 +166,16 @@ def _has_claim(words: list[Token]) -> Claim:
         conflict_key("relationship", [word.lemma]),
         predicate,
     )
+
+
+def _name_after(text: str, tokens: list[Token], head: int) -> str:
+    """The name the user gives a relative right after the relative's word ("with my brother Omar"), if one;
+    "my brother, Persian pastries mostly" names none."""
+    if head + 1 >= len(tokens) or not text[tokens[head].end : tokens[head + 1].start].isspace():
+        return ""
+    typed = tokens[head + 1].text
+    named = typed.isalpha() and typed[:1].isupper() and typed[1:].islower() and typed != "I"
+    return typed if named and (head + 2 == len(tokens) or not tokens[head + 2].text[:1].isupper()) else ""
 
 
 _OWN_WISHES = frozenset({"want", "need"})
@@ -206,12 +222,19 @@ def held_claims(
 
 
 def _plural(verb_phrase: str, lemma: str) -> str:
-    head, _, tail = verb_phrase.partition(" ")
+    """The verb agreeing with a plural holder, past the adverbs before it ("User's parents still live")."""
+    words = verb_phrase.split(" ")
+    at = 0
+    while at + 1 < len(words) and words[at] in _BEFORE_VERB:
+        at += 1
+    head = words[at]
     if head in _PLURAL_AUX:
-        return f"{_PLURAL_AUX[head]} {tail}".strip()
-    if head == third_person(lemma) and head != lemma:
-        return f"{lemma} {tail}".strip()
-    return verb_phrase
+        words[at] = _PLURAL_AUX[head]
+    elif head == third_person(lemma) and head != lemma:
+        words[at] = lemma
+    else:
+        return verb_phrase
+    return " ".join(words).strip()
 
 
 def _continues(text: str, before: Token, pronoun: Token, stated: bool) -> bool:
@@ -360,7 +383,7 @@ def relative_claims(text: str, tokens: list[Token]) -> list[Claim]:
             and tokens[head].lower not in _ORDINALS
             and not _gone(named, tokens, head)
         ):
-            claims.append(_has_claim(named))
+            claims.append(_has_claim(named, _name_after(text, tokens, head)))
         # "Since my wife died two years ago I live alone": a reason or a time asserts its own clause, which
         # ends where the user's own begins.
         subordinate = at > 0 and tokens[at - 1].lower in _ASSERTING_SUBORDINATORS

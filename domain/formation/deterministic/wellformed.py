@@ -4,29 +4,33 @@ Every claim the deterministic former reads passes this check before it becomes a
 is not well formed is not formed (`ILL_FORMED`): a verb that is no verb ("User ands the kids ..."), a second
 finite verb spliced in ("User is losing their job was hard."), a dangling end ("User is lucky to have places
 like."), an object that is only a pronoun or a demonstrative whose referent the user's words do not give
-exactly ("User named it Ned."). A statement that is well formed but holds nothing durable gets the
-disposition the provider's distillation gives the same clause: a reaction addressed to the other party or a
-momentary feeling or state is `TRANSIENT` ("User is so proud of you.", "User is so excited to hear."), small
-talk and a vague statement is `NOT_MEMORY` ("User has no idea.", "User does other things."). Both are
-counted in the stage metrics and never committed.
+exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."). A statement that
+is well formed but holds nothing durable gets the disposition the provider's distillation gives the same
+clause: a reaction addressed to the other party or a momentary feeling or state is `TRANSIENT` ("User is so
+proud of you.", "User is so excited to hear."), small talk and a vague statement is `NOT_MEMORY` ("User has no
+idea.", "User does other things."). A moment told as news is `TRANSIENT` too: how a progressive goes ("User is
+healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
+straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
+part ("User's fingers are wrecked."). Both are counted in the stage metrics and never committed.
 
-Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative
-of that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to
-his appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I
-write in it most nights"). A trailing word addressed to the listener ("I love bowling man") or a trailing
-hedge ("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement
-before it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
+Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative of
+that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to his
+appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I write in
+it most nights"), the "it" of "speak it" by the one language named ("Any good Cantonese podcasts? my daughter
+refuses to speak it"). A trailing word addressed to the listener ("I love bowling man") or a trailing hedge
+("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement before
+it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
 """
 
 import re
 from dataclasses import replace
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Final
 
-from domain.beliefs.wordnet import only_a_verb
+from domain.beliefs.wordnet import only_a_noun, only_a_verb
 from domain.candidates import ClaimKind, Polarity
 from domain.formation.deterministic.claims import Claim
-from domain.formation.deterministic.topic_words import RELATIVES
+from domain.formation.deterministic.topic_words import LANGUAGES, RELATIVES
 from domain.formation.language import STOPWORDS, lemma
 from domain.formation.rendering import Aspect, Predicate
 
@@ -38,10 +42,22 @@ class Verdict(StrEnum):
     NOT_MEMORY = "not_memory"
 
 
+# Members read once: each read of a member through its enum class is a lookup (Python 3.11), and this check
+# runs for every claim the former reads.
+_FORMED: Final = Verdict.FORMED
+_ILL_FORMED: Final = Verdict.ILL_FORMED
+_TRANSIENT: Final = Verdict.TRANSIENT
+_NOT_MEMORY: Final = Verdict.NOT_MEMORY
+_ASSERT: Final = Polarity.ASSERT
+_PREFERENCE: Final = ClaimKind.PREFERENCE
+
+
 _TYPED: Final = re.compile(r"[A-Za-z]+")
 _VERB_REACH: Final = 40
-_INNER_CAPITAL: Final = re.compile(r"[^.!?\s]\s+[A-Z][a-z]")
-_PRONOUN_HINT: Final = re.compile(r"\b(?:it|them|him|her|this|that|these|those|ones?)\b", re.IGNORECASE)
+# A capital opening a word; a pattern that opens with a class is scanned for fast (_inside reads what is before).
+_CAPITALIZED: Final = re.compile(r"[A-Z](?=[a-z])")
+# Read on the lower-cased complement; the lookahead skips positions no pronoun opens at (patterns.py).
+_PRONOUN_HINT: Final = re.compile(r"(?=[itho])\b(?:it|them|him|her|this|that|these|those|ones?)\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -51,7 +67,7 @@ def _words(text: str) -> frozenset[str]:
 # Verbs that say nothing without an object or a place: "User goes every saturday morning."
 _PRO_VERBS: Final = _words("go do move meet come")
 _TIME_WORDS: Final = _words(
-    "every each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
+    "every other each on in at last this next the a most twice once of now then today tonight tomorrow yesterday"
     " first too again also morning mornings night nights evening evenings afternoon afternoons day days week"
     " weeks weekend weekends month months year years spring summer fall winter monday tuesday wednesday"
     " thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january"
@@ -59,6 +75,10 @@ _TIME_WORDS: Final = _words(
 )
 _FILLERS: Final = _words("actually literally really totally so just seriously honestly")
 _FLOATING: Final = _words("all both")
+# Pro-verbs whose object a time and a place do not stand for: "User meets ... at the library." (of "we meet").
+_NEEDS_WHAT: Final = _words("meet do")
+_SIGNED_UP: Final = re.compile(r"^up\b(?!.*\b(?:for|to|at)\b)")
+_PLACE_OPENERS: Final = _words("at in")
 # Words a verb slot never holds: a parse that took one for the verb renders "User ands", "User buts".
 _NOT_VERBS: Final = _words(
     "and but or nor so yet in on at of for with to from by all both each sure gtg ttyl idk lol omg the a an"
@@ -70,6 +90,7 @@ _DANGLING: Final = _words(
 )
 # Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
 _TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+_TRAILING_ENDS: Final = tuple(_TRAILING)
 _DETERMINED: Final = _words("a an the their my this that his her our")
 # Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
 _BOUNDARIES: Final = re.compile(r",|\s+and\s+|\s+(?:can|could|will|would)\s+(?:you|u)\b")
@@ -90,6 +111,10 @@ _PERSONS: Final = _MALE | _FEMALE | RELATIVES
 # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
 _PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
 _KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
+# "Rosalind after my grandmother but we call her Rosie": the relative a name is for is not who "her" is.
+_NAMED_FOR: Final = ("after", "like")
+# Verbs whose "it" a language named before stands for.
+_SPOKEN: Final = _words("speak speaks speaking spoke learn learning learned understand read write study")
 _WITH_USER: Final = re.compile(r"\s+(?:and|&)\s+(?:i|me)\b", re.IGNORECASE)
 _KIN: Final = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|eldest|oldest|youngest)\s+)?(\w+)", re.IGNORECASE
@@ -107,11 +132,11 @@ _FEELINGS: Final = _words(
     " stressed anxious upset bored annoyed mad angry confused shocked surprised grateful thankful lucky"
     " blessed good well ok okay fine great alright awesome sure free ready busy hungry sleepy freaking"
     " stressing dreading panicking managing dying crying overwhelmed psyched pumped stoked bummed devastated"
-    " heartbroken terrified honored fried swamped slammed wiped"
+    " heartbroken terrified honored fried swamped slammed wiped bad happier sadder calmer better worse"
 )
 _DEGREE: Final = _words(
     "so really super very pretty kinda just honestly totally already still also too little bit kind of sooo"
-    " soo doing feeling not all"
+    " soo doing feeling not all much"
 )
 # Reactions whatever follows them: "so excited to start", "lucky to have places like".
 _MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
@@ -125,6 +150,11 @@ _SOON: Final = re.compile(
     r"\bin (?:a (?:few |couple )?(?:min|mins|minutes|sec|secs|seconds|hours?|bit)"
     r"|\d+ ?(?:min|mins|minutes|m|hrs?|hours?)|five|ten|fifteen|twenty|thirty|an hour|a sec)$"
 )
+# Every match of _SOON ends with one of these.
+_SOON_ENDS: Final = (
+    *("min", "mins", "minutes", "m", "sec", "secs", "seconds", "hour", "hours", "hr", "hrs", "bit"),
+    *("five", "ten", "fifteen", "twenty", "thirty"),
+)
 # A relative or the user doing something right now, said as the reason to break off.
 _OF_THE_MOMENT: Final = re.compile(
     r"\b(?:is|are) (?:\w+ )?(?:calling|crying|sleeping|napping|waiting|texting|yelling|screaming|barking"
@@ -132,12 +162,47 @@ _OF_THE_MOMENT: Final = re.compile(
 )
 # A sentence opener written with its capital inside a statement: a second sentence glued on.
 _GLUED: Final = re.compile(
-    r"\s(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
+    r"\s(?=[TASBNHPYWO])(?:Today|Then|Also|So|But|And|Now|Anyway|Honestly|Plus|Yesterday|Tomorrow|Tonight|Well|Oh)\s"
 )
 _MOMENT_ENDS: Final = (
     *("calling", "crying", "sleeping", "napping", "waiting", "texting", "yelling", "screaming", "barking"),
     *("asleep", "awake", "here", "home", "back", "again", "now", "rn"),
 )
+# How something is going now, said of a progressive: "is healing slowly", "is recovering nicely".
+_HOW_IT_GOES: Final = (
+    *("slowly", "quickly", "nicely", "well", "fine", "better", "worse", "badly", "gradually", "steadily"),
+    *("okay", "ok", "great"),
+)
+_GOING: Final = re.compile(r"^is (?:\w+ )?\w+ing (?:" + "|".join(_HOW_IT_GOES) + ")$")
+# Where a change stands at this moment: "is already walking without the cane", "can barely see straight".
+_ALREADY_OPENS: Final = ("is already ", "can barely", "can hardly")
+_ALREADY: Final = re.compile(r"^(?:(?:is|are) already \w+ing\b|can (?:barely|hardly)\b)")
+_OTHERS_ALREADY: Final = ("is already ", "are already ")
+_IRREGULAR_PAST: Final = _words("went drove rode swam ran ate slept got saw took made flew sat woke")
+# Practice or experience with nothing it is of: "User has had forty years of practice.".
+_PRACTICE: Final = re.compile(r" years of (?:practice|experience)$")
+_TRAVELLED: Final = _words("drove flew hiked headed traveled travelled")
+_TRIP: Final = re.compile(r"^\w+ (?:(?:up|down|out|over|back) )?to [a-z]+(?: [a-z]+)?$")
+_EVERY_DAY: Final = ("every day", "every night", "every morning", "each day")
+_BODY: Final = _words(
+    "finger fingers hand hands arm arms leg legs knee knees foot feet back neck shoulder shoulders eyes head"
+    " body muscles calves forearm forearms wrist wrists ankle ankles thighs quads hamstrings hips glutes abs"
+    " throat stomach lungs"
+)
+_SORE: Final = _words("wrecked destroyed sore dead shot toast aching numb swollen fried killing")
+# Said of the moment after a state: "User's forearms are dead rn.".
+_NOW_WORDS: Final = _words("rn now today tonight currently")
+# A reply a parse took for a noun after "a": "yes sir" of "yes sir. may is good for crappie" ("User is a yes
+# sir.").
+# One day and nothing else after a verb that is not "be": what happens that day is not said.
+_DATED_ONLY: Final = re.compile(
+    r"^on (?:the )?(?:\d{1,2}(?:st|nd|rd|th)|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$"
+)
+# A clock time the parse took for the thing had: "User had a 9am." (a class at nine that day).
+_CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
+# A self-correction after a comma: what comes after it takes back what the statement says.
+_CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
+_REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
 _SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
@@ -162,29 +227,35 @@ _OPENING_ADVERBS: Final = _words(
     " now already finally actually"
 )
 _SUBJECT_PRONOUNS: Final = _words("she he it i")
+_OPENS_CLAUSE: Final = _FINITE | _SUBJECT_PRONOUNS
 _JOINS: Final = _words(
     "and but or so because since while when where who which that if as until till before after than though"
     " although whenever what how why"
 )
 
 
-class Judged(NamedTuple):
-    verdict: Verdict
-    claim: Claim  # as it would be formed: its pronouns resolved, its tail cut
-    statement: str  # the claim's rendered statement
+# The verdict, the claim as it would be formed (its pronouns resolved, its tail cut) and its rendered
+# statement: a plain tuple, whose construction costs a fraction of a NamedTuple's.
+Judged = tuple[Verdict, Claim, str]
 
 
 def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     """The claim's verdict, the claim as it would be formed and its statement. A pronoun points back into
     the user's own words: prefix, its clause up to the claim, first, then previous, the user's clause
     before."""
-    if _names_a_thing(claim.predicate.verb, prefix):
-        return Judged(Verdict.ILL_FORMED, claim, "")
-    if _called(claim.predicate.complement, prefix):
-        return Judged(Verdict.NOT_MEMORY, claim, "")
-    claim = _floated(claim)
+    predicate = claim.predicate
+    if (
+        _names_a_thing(predicate.verb, prefix)
+        or predicate.verb == "be"
+        and _possessive_read(predicate, prefix)
+    ):
+        return (_ILL_FORMED, claim, "")
+    if predicate.verb == "be" and _called(predicate.complement, prefix):
+        return (_NOT_MEMORY, claim, "")
+    if claim.predicate.verb in _FLOATING:
+        claim = _floated(claim)
     judged = _judged(claim, previous, prefix)
-    if judged.verdict is Verdict.FORMED:
+    if judged[0] is _FORMED:
         return judged
     complement = claim.predicate.complement
     # A tail that spoils a statement standing without it is cut: "..., their third one", "... and my
@@ -192,9 +263,7 @@ def judge(claim: Claim, previous: str, prefix: str) -> Judged:
     for boundary in reversed(list(_BOUNDARIES.finditer(complement))):
         head = complement[: boundary.start()].rstrip()
         cut = _judged(replace(claim, predicate=replace(claim.predicate, complement=head)), previous, prefix)
-        if cut.verdict is Verdict.FORMED or (
-            judged.verdict is Verdict.ILL_FORMED and cut.verdict is not Verdict.ILL_FORMED
-        ):
+        if cut[0] is _FORMED or (judged[0] is _ILL_FORMED and cut[0] is not _ILL_FORMED):
             return cut
     return judged
 
@@ -204,7 +273,7 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
     name ("User goes Python.")."""
     # The verb ends the prefix: its last few words are enough, and most prefixes hold no capital inside.
     start = max(0, len(prefix) - _VERB_REACH)
-    if _INNER_CAPITAL.search(prefix, start) is None:
+    if not any(_inside(prefix, start, m.start()) for m in _CAPITALIZED.finditer(prefix, start)):
         return False
     for typed in reversed(_TYPED.findall(prefix, start)):
         if lemma(typed.lower()) != verb:
@@ -214,6 +283,26 @@ def _names_a_thing(verb: str, prefix: str) -> bool:
         before = prefix[: prefix.rfind(typed)].rstrip()
         return bool(before) and before[-1] not in '.!?:;"“(-'
     return False
+
+
+def _inside(prefix: str, start: int, at: int) -> bool:
+    """Whether the capitalized word at at follows a space after a word that ends no sentence, from start."""
+    if at <= start or not prefix[at - 1].isspace():
+        return False
+    before = prefix[start:at].rstrip()
+    return bool(before) and before[-1] not in ".!?"
+
+
+def _possessive_read(predicate: Predicate, prefix: str) -> bool:
+    """ "my grandma's recipe": a typed "'s" before one bare noun is a possessive, not "is" ("User's grandma is
+    recipe."); "my fav subject is chemistry" typed its "is"."""
+    complement = predicate.complement
+    return (
+        prefix.endswith(("'s ", "’s "))
+        and " " not in complement
+        and complement.islower()
+        and only_a_noun(complement.strip(",.!?"))
+    )
 
 
 def _called(complement: str, prefix: str) -> bool:
@@ -227,7 +316,7 @@ def _floated(claim: Claim) -> Claim:
     """ "we all hate the closing shifts": a quantifier after the subject is no verb ("User alls hate ..."); the
     word after it is."""
     predicate = claim.predicate
-    if predicate.verb not in _FLOATING or not predicate.complement:
+    if not predicate.complement:
         return claim
     verb, _, rest = predicate.complement.partition(" ")
     if not verb.isalpha() or verb.lower() in STOPWORDS:
@@ -239,18 +328,20 @@ def _floated(claim: Claim) -> Claim:
 def _judged(claim: Claim, previous: str, prefix: str) -> Judged:
     resolved = _resolved(claim, previous, prefix)
     if resolved is None:
-        return Judged(Verdict.ILL_FORMED, claim, "")
+        return (_ILL_FORMED, claim, "")
     statement = resolved.statement()
-    return Judged(_verdict(statement, resolved), resolved, statement)
+    return (_verdict(statement, resolved), resolved, statement)
 
 
 def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     """The claim with a trailing word to the listener taken off and each object pronoun replaced by its
     exact referent; None when a pronoun's referent is not exact."""
     complement = claim.predicate.complement
-    last = complement[complement.rfind(" ") + 1 :].lower().strip(",.!?")
-    if last not in _TRAILING and _PRONOUN_HINT.search(complement) is None:
-        return claim  # most claims: nothing to resolve or take off
+    lowered = complement.lower()
+    # Most claims: nothing to resolve or take off. Both tests are looser than the word-by-word reading below
+    # ("human" ends as "man" does), never stricter.
+    if not lowered.rstrip(",.!?").endswith(_TRAILING_ENDS) and _PRONOUN_HINT.search(lowered) is None:
+        return claim
     words = complement.split()
     # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
     determined = bool(words) and words[0].lower() in _DETERMINED
@@ -279,6 +370,8 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
             referent = _referent(bare, previous)
             if referent is None and bare == "it" and not said:
                 referent = _same_verb_object(claim.predicate.verb, f"{previous} {prefix}")
+        if referent is None and bare == "it" and at and words[at - 1].lower() in _SPOKEN:
+            referent = _language(f"{previous} {prefix} {said}")
         if referent is None:
             return None
         out.append(referent + word[len(bare) :])
@@ -312,7 +405,9 @@ def _referent(pronoun: str, window: str) -> str | None:
         found = {
             m.group(1).lower()
             for m in _KIN.finditer(window)
-            if m.group(1).lower() in kin and not _WITH_USER.match(window, m.end())
+            if m.group(1).lower() in kin
+            and not _WITH_USER.match(window, m.end())
+            and not window[: m.start()].rstrip().lower().endswith(_NAMED_FOR)
         }
         return f"my {found.pop()}" if len(found) == 1 else None
     if pronoun in ("one", "ones"):
@@ -337,6 +432,12 @@ def _same_verb_object(verb: str, window: str) -> str | None:
     if same is None or same.group(1).lower() in STOPWORDS or only_a_verb(same.group(1).lower()):
         return None
     return same.group(1)
+
+
+def _language(window: str) -> str | None:
+    """ "Any good Cantonese podcasts for kids? my daughter refuses to speak it": the one language named."""
+    named = {typed.lower() for typed in _TYPED.findall(window) if typed.lower() in LANGUAGES}
+    return named.pop().capitalize() if len(named) == 1 else None
 
 
 def _mentions(pronoun: str, window: str) -> bool:
@@ -379,50 +480,132 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     predicate = claim.predicate
     verb = predicate.verb
     if verb in _NOT_VERBS or predicate.surface.lower() in _NOT_VERBS:
-        return Verdict.ILL_FORMED
+        return _ILL_FORMED
+    if verb == "sign" and _SIGNED_UP.match(predicate.complement):
+        return _ILL_FORMED  # "User signed up with their brother Omar.": signed up for nothing named
     if verb in _PRO_VERBS or verb == "like":
         complement = predicate.complement.lower().split()
         # "User goes every saturday morning.", "User moved in september.": no object, only a time.
         timed_only = complement and all(w.strip(",.") in _TIME_WORDS for w in complement)
-        if claim.holder == "User" and verb in _PRO_VERBS and timed_only:
-            return Verdict.ILL_FORMED
+        if (
+            claim.holder == "User"
+            and verb in _PRO_VERBS
+            and (timed_only or verb in _NEEDS_WHAT and _placed(complement))
+        ):
+            return _ILL_FORMED
         if verb == "like" and complement and complement[0] in _FILLERS:
-            return Verdict.ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
+            return _ILL_FORMED  # "like actually allergic": "like" as a filler, not a verb
     if "," in predicate.complement and _KIN_TAIL.search(predicate.complement):
-        return (
-            Verdict.ILL_FORMED
-        )  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
+        return _ILL_FORMED  # "User drove up to Banff, their wife." of "We drove up to Banff, my wife and I"
     if _GLUED.search(statement):
-        return Verdict.ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
+        return _ILL_FORMED  # "... with it today Today they want ...": two sentences glued into one
     body = statement.rstrip(".!?").lower()
     words = body.replace(",", " , ").replace(";", " ; ").split()
-    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(words):
-        return Verdict.ILL_FORMED
+    if not words or words[-1] in _DANGLING or words[-1] in (",", ";") or _spliced(body, words):
+        return _ILL_FORMED
+    if words[-1] == "here" or verb == "be" and _reply_read(predicate.complement):
+        return _ILL_FORMED  # "User starts at 10 here.": a place only the moment of speaking gives
+    told = predicate.complement
+    if (
+        told[:3] in ("on ", "On ")
+        and verb != "be"
+        and claim.holder == "User"
+        and _DATED_ONLY.match(told.lower())
+    ):
+        return _ILL_FORMED  # "User closes on the 30th.": a day, and nothing closed on it
+    if ", " in body and _CORRECTED.search(body):
+        return _ILL_FORMED  # "User has started surfing, well, falling off a board ...": cut where it stands
     # To an agent "you" is the agent a wish is for ("in anything you write"); elsewhere it is the listener a
     # reaction is for ("so proud of you").
-    if not _ADDRESSED.isdisjoint(words) and claim.kind is not ClaimKind.PREFERENCE:
-        return Verdict.TRANSIENT
-    if claim.polarity is Polarity.ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
-        return Verdict.TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
-    if claim.holder != "User" or claim.polarity is not Polarity.ASSERT or words[0] != "user":
-        return Verdict.FORMED
+    if not _ADDRESSED.isdisjoint(words) and claim.kind is not _PREFERENCE:
+        return _TRANSIENT
+    if claim.polarity is _ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
+        return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
+    if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
+        return _TRANSIENT if _sore(claim) or _others_already(claim, body) else _FORMED
     rest = body[len("user ") :]
-    if _momentary(rest, words[1:]):
-        return Verdict.TRANSIENT
+    if words[1] in _TRAVELLED and _TRIP.match(rest):
+        return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
+    if body.endswith(_EVERY_DAY) and _past(words[1]):
+        return _TRANSIENT  # "User hiked every day." of a trip: a habit of a time gone by, told as news
+    if (
+        _momentary(rest, words[1:])
+        or verb == "have"
+        and body.endswith("m")
+        and _CLOCK_SLOT.match(rest.partition(" ")[2])
+    ):
+        return _TRANSIENT
     if (
         rest in _VAGUE
+        or " years of " in rest
+        and _PRACTICE.search(rest)
         or not _VAGUE_HINTS.isdisjoint(words)
         and (_SMALL_TALK.search(rest) or _VAGUE_OBJECTS.match(rest.partition(" ")[2]))
     ):
-        return Verdict.NOT_MEMORY
-    return Verdict.FORMED
+        return _NOT_MEMORY
+    return _FORMED
+
+
+def _others_already(claim: Claim, body: str) -> bool:
+    """ "User's mom is already planning the menu.": someone else's doing of the moment, as for the user."""
+    if claim.polarity is not _ASSERT or claim.holder == "User":
+        return False
+    told = body[len(claim.holder) + 1 :]
+    return told.startswith(_OTHERS_ALREADY) and _ALREADY.match(told) is not None
+
+
+def _past(verb: str) -> bool:
+    return verb.endswith("ed") and verb != "used" or verb in _IRREGULAR_PAST
+
+
+def _reply_read(complement: str) -> bool:
+    """ "User is a yes sir.": a reply word after an article the parse read as a noun."""
+    article, _, rest = complement.lower().partition(" ")
+    reply, _, after = rest.partition(" ")
+    # "a yes man" is a kind of person: only a reply alone or to someone addressed as sir is no noun.
+    return article in ("a", "an") and reply.strip(",.!") in _REPLIES and after in ("", "sir", "ma'am", "maam")
+
+
+def _sore(claim: Claim) -> bool:
+    """ "User's fingers are wrecked.": a part of the body worn out by the day."""
+    predicate = claim.predicate
+    if predicate.verb != "be" or claim.holder.rpartition(" ")[2].lower() not in _BODY:
+        return False
+    words = predicate.complement.lower().replace(",", " ").split()
+    while words and words[-1].strip(".!") in _NOW_WORDS:
+        words.pop()
+    return bool(words) and words[-1].strip(".!") in _SORE
+
+
+def _placed(complement: list[str]) -> bool:
+    """ "the first tuesday of every month at the library": a time and a place, and nothing met or done."""
+    for at, word in enumerate(complement):
+        if word.strip(",.") not in _TIME_WORDS:
+            before = at - 1
+            while before >= 0 and complement[before] in _DETERMINED:
+                before -= 1
+            return before >= 0 and complement[before] in _PLACE_OPENERS
+    return False
 
 
 def _momentary(rest: str, words: list[str]) -> bool:
     """ "is so excited to hear", "is doing well", "has to go", "has a standup in five"."""
     if rest.startswith(_OBLIGED) and _LEAVING.match(rest):
         return True
-    if " in " in rest and _SOON.search(rest) or rest.endswith(_NOW_ENDS) and _NOW.search(rest):
+    if (
+        rest.endswith(_SOON_ENDS)
+        and " in " in rest
+        and _SOON.search(rest)
+        or rest.endswith(_NOW_ENDS)
+        and _NOW.search(rest)
+    ):
+        return True
+    if (
+        rest.endswith(_HOW_IT_GOES)
+        and _GOING.match(rest)
+        or rest.startswith(_ALREADY_OPENS)
+        and _ALREADY.match(rest)
+    ):
         return True
     # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
     if not words or words[0] not in ("is", "was"):
@@ -440,12 +623,15 @@ def _momentary(rest: str, words: list[str]) -> bool:
     return False
 
 
-def _spliced(words: list[str]) -> bool:
+def _spliced(body: str, words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
-    tail = words[2:]
-    if _FINITE.isdisjoint(tail) and _SUBJECT_PRONOUNS.isdisjoint(tail) and not any("'" in w for w in tail):
-        return False  # most statements: no second finite verb to look for
+    if len(words) < 3:
+        return False
+    # Most statements: no second finite verb to look for. The apostrophes of the words after the first two
+    # are counted on the statement, not word by word.
+    if _OPENS_CLAUSE.isdisjoint(words[2:]) and body.count("'") == words[0].count("'") + words[1].count("'"):
+        return False
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
     # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
     # come; "User grew up ..." has had it.
