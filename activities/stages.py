@@ -26,6 +26,7 @@ from temporalio.exceptions import CancelledError
 from activities.contracts import StageInput
 from activities.formation_tuple import AlternativeTuples
 from activities.heartbeat import heartbeating
+from activities.pieced_events import PiecedEvents
 from domain.beliefs.records import MemoryRecord
 from domain.events import SourceEvent
 from domain.formation.anticipation import (
@@ -39,7 +40,7 @@ from domain.formation.anticipation import (
 from domain.formation.distillation import distillation_outcome, distillation_request
 from domain.formation.extraction import ProviderAssistedExtractor
 from domain.formation.integration import integration_outcome, integration_request
-from domain.formation.segments import SegmentRef, segment_events
+from domain.formation.segments import SegmentRef
 from domain.formation.stage_results import ProviderAnswer, StageReport
 from domain.policy.alternatives import TupleReason, choose_formation_tuple
 from domain.policy.model_policy import MemoryModel
@@ -75,6 +76,7 @@ class StageActivities:
         self._alternatives = alternatives
         self._clock = clock
         self._sleep = sleep
+        self._pieced = PiecedEvents()
 
     @activity.defn(name="integrate_episodes")
     def integrate_episodes(self, params: StageInput) -> StageReport:
@@ -93,7 +95,7 @@ class StageActivities:
 
     def _integrate_episodes(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
-            events = segment_events(uow.events, ref)
+            events = self._pieced.segment_events(uow.events, ref)
             on = self._tuple_for(uow, ref)
         answer = on.ask(integration_request(ref, events))
         result = integration_outcome(ref, events, answer, now=self._clock())
@@ -102,7 +104,7 @@ class StageActivities:
 
     def _anticipate(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
-            events = segment_events(uow.events, ref)
+            events = self._pieced.segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
             cue_events = uow.events.read_before(ref.owner, ref.session_id, before_seq, CUE_EVENT_LIMIT)
@@ -117,9 +119,10 @@ class StageActivities:
 
     def _distill(self, ref: SegmentRef) -> StageReport:
         with self._uow() as uow:
-            events = segment_events(uow.events, ref)
-            integration = IntegrationDocument.read(uow.staged, ref)
-            anticipation = AnticipationDocument.read(uow.staged, ref)
+            events = self._pieced.segment_events(uow.events, ref)
+            staged = uow.staged.get_all(ref.owner, ref.segment_key)
+            integration = IntegrationDocument.of(staged)
+            anticipation = AnticipationDocument.of(staged)
             memories = select_cue_memories(_cue_pool(uow, ref), _segment_text(events))
             on = self._tuple_for(uow, ref)
         # The distiller takes predictions in their staged JSON form.
@@ -137,7 +140,7 @@ class StageActivities:
     def _extract(self, ref: SegmentRef) -> StageReport:
         extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
         with self._uow() as uow:
-            events = segment_events(uow.events, ref)
+            events = self._pieced.segment_events(uow.events, ref)
             pool = _cue_pool(uow, ref, extractor.pool_size)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
         result = extractor.outcome(ref, events, call, _OnTuple(self._provider).ask(call.to_send))

@@ -331,6 +331,10 @@ class StagedOutputRepository(Protocol):
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None: ...
 
+    def get_all(self, owner: Owner, segment_key: str) -> dict[StagedKind, dict[str, Any]]:
+        """Every stage's document of the segment, in one read (a stage that staged nothing is absent)."""
+        ...
+
     def delete(self, owner: Owner, segment_key: str) -> int:
         """Remove every stage's document of the segment (it committed, or nothing will read it again);
         how many were removed."""

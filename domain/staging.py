@@ -1,14 +1,16 @@
 """Stage outputs kept in the store, so workflow histories carry keys instead of content.
 
-Each stage stages one document per segment; the next stage and the commit read it back. The three
+Each stage stages one document per segment; the next stage and the commit read them back, every stage's
+document of the segment in one read. The three
 document shapes are stated here, once, beside the staging row, because writers (the stages) and readers
 (the distill activity, the commit) meet only through the store: a reader never imports the stage that
 wrote. A document is validated once, when it is read back; its stored JSON is its model's JSON dump.
 """
 
+from collections.abc import Mapping
 from datetime import timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Self
 from uuid import UUID
 
 from pydantic import (
@@ -27,11 +29,6 @@ from domain.formation.segments import SegmentRef
 from domain.formation.stage_schemas import Prediction
 from domain.owner import BoundedId
 from domain.telemetry import CoverageDisposition, ReasonCategory
-
-if TYPE_CHECKING:
-    # The port names this module's values, so the import can only run one way.
-    from domain.ports import StagedOutputRepository
-
 
 # A document its segment never committed (a session held, a worker gone for good) is removed after this:
 # every step that reads one runs within minutes of the stage that staged it.
@@ -62,9 +59,10 @@ class _StagedDocument(BaseModel):
     kind: ClassVar[StagedKind]
 
     @classmethod
-    def read(cls, staged: "StagedOutputRepository", ref: SegmentRef) -> Self:
-        """The segment's document of this stage; a stage that staged nothing reads as an empty one."""
-        return cls.model_validate(staged.get(ref.owner, ref.segment_key, cls.kind) or {})
+    def of(cls, staged: Mapping[StagedKind, dict[str, Any]]) -> Self:
+        """This stage's document among a segment's (StagedOutputRepository.get_all, one read for every
+        stage a step needs); a stage that staged nothing reads as an empty one."""
+        return cls.model_validate(staged.get(cls.kind) or {})
 
     def staged_output(self, ref: SegmentRef) -> StagedOutput:
         return StagedOutput(

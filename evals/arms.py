@@ -266,10 +266,11 @@ class _DocumentsBeforeCommit:
     def __call__(self, name: str, step: Callable[[In], Out], arg: In, /) -> Out:
         if isinstance(arg, CommitInput):
             with self._uow() as uow:
-                self.by_key[arg.ref.segment_key] = (
-                    DistillationDocument.read(uow.staged, arg.ref),
-                    AnticipationDocument.read(uow.staged, arg.ref),
-                )
+                staged = uow.staged.get_all(arg.ref.owner, arg.ref.segment_key)
+            self.by_key[arg.ref.segment_key] = (
+                DistillationDocument.of(staged),
+                AnticipationDocument.of(staged),
+            )
         return step(arg)
 
     def of(self, ref: SegmentRef) -> tuple[DistillationDocument, AnticipationDocument]:

@@ -592,6 +592,13 @@ class InMemoryStaged(_Repo):
         staged = self._s.staged.get((*_key(owner), segment_key, stage))
         return copy.deepcopy(staged.document) if staged else None
 
+    def get_all(self, owner: Owner, segment_key: str) -> dict[StagedKind, dict[str, Any]]:
+        return {
+            k[3]: copy.deepcopy(staged.document)
+            for k, staged in self._s.staged.items()
+            if k[:3] == (*_key(owner), segment_key)
+        }
+
 
 class InMemoryFormationChoices(_Repo):
     def get(self, owner: Owner) -> FormationChoice | None:

@@ -644,9 +644,10 @@ def commit_segment(
     if recorded is not None:
         return CommitReport.model_validate_json(str(recorded.details["report"]))
 
-    integration = IntegrationDocument.read(uow.staged, ref)
-    anticipation = AnticipationDocument.read(uow.staged, ref)
-    distillation = DistillationDocument.read(uow.staged, ref)
+    staged = uow.staged.get_all(ref.owner, ref.segment_key)
+    integration = IntegrationDocument.of(staged)
+    anticipation = AnticipationDocument.of(staged)
+    distillation = DistillationDocument.of(staged)
 
     work = _SegmentCommit(uow, ref, run_id, now, anticipation.predictions)
     stored, conflicts = work.store_episodes(integration.episodes)

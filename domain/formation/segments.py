@@ -149,10 +149,15 @@ def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[Sou
     the segment does not hold (an event that filled a gap after planning is left to a later round)."""
     span = ref.last_seq - ref.first_seq + 1
     held = [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+    return cut_to_piece(ref, held)
+
+
+def cut_to_piece(ref: SegmentRef, held: list[SourceEvent]) -> list[SourceEvent]:
+    """The segment's events (as segment_events reads them for a ref without chars), a piece's event cut
+    to its characters: every span cited from it is still a substring of the event."""
     if ref.chars is None:
         return held
     start, end = ref.chars
-    # The event cut to its piece: every span cited from it is still a substring of the event.
     return [event.model_copy(update={"text": event.text[start:end]}) for event in held]
 
 

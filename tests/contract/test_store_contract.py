@@ -316,20 +316,41 @@ def test_staged_outputs_replace_and_are_owner_scoped(uow_factory: UnitOfWorkFact
         assert uow.staged.get(OTHER_PRINCIPAL, key, StagedKind.INTEGRATION) is None
 
 
+def _staged(owner: Owner, key: str, stage: StagedKind, document: dict[str, object]) -> StagedOutput:
+    return StagedOutput(
+        tenant_id=owner.tenant_id,
+        principal_id=owner.principal_id,
+        session_id=uuid4(),
+        segment_key=key,
+        stage=stage,
+        document=document,
+    )
+
+
+def test_every_stage_document_of_a_segment_is_read_back_in_one_read(uow_factory: UnitOfWorkFactory) -> None:
+    key, other_key = "d" * 64, "e" * 64
+    with uow_factory() as uow:
+        assert uow.staged.get_all(OWNER, key) == {}
+        uow.staged.put(_staged(OWNER, key, StagedKind.INTEGRATION, {"episodes": [1]}))
+        uow.staged.put(_staged(OWNER, key, StagedKind.ANTICIPATION, {"predictions": []}))
+        # A retried stage's document replaces the first; another segment's and another owner's stay apart.
+        uow.staged.put(_staged(OWNER, key, StagedKind.INTEGRATION, {"episodes": [2]}))
+        uow.staged.put(_staged(OWNER, other_key, StagedKind.DISTILLATION, {"candidates": []}))
+        uow.staged.put(_staged(OTHER_PRINCIPAL, key, StagedKind.DISTILLATION, {"candidates": []}))
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.staged.get_all(OWNER, key) == {
+            StagedKind.INTEGRATION: {"episodes": [2]},
+            StagedKind.ANTICIPATION: {"predictions": []},
+        }
+        assert uow.staged.get_all(OTHER_PRINCIPAL, key) == {StagedKind.DISTILLATION: {"candidates": []}}
+
+
 def test_staged_outputs_are_deleted_per_segment_and_stale_ones_purged_in_pages(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
-    session = uuid4()
-
     def staged(owner: Owner, key: str, stage: StagedKind) -> StagedOutput:
-        return StagedOutput(
-            tenant_id=owner.tenant_id,
-            principal_id=owner.principal_id,
-            session_id=session,
-            segment_key=key,
-            stage=stage,
-            document={"episodes": []},
-        )
+        return _staged(owner, key, stage, {"episodes": []})
 
     committed, other, old = "a" * 64, "b" * 64, "c" * 64
     with uow_factory() as uow:

@@ -11,6 +11,7 @@ from uuid import uuid4
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from activities.pieced_events import PiecedEvents
 from domain.candidates import MemoryCandidate
 from domain.events import SourceEvent
 from domain.formation.clauses import split_clauses
@@ -37,9 +38,11 @@ class _Events:
 
     def __init__(self, events: list[SourceEvent]) -> None:
         self._events = events
+        self.reads = 0
 
     def read_range(self, owner: object, session_id: object, after: int, limit: int) -> list[SourceEvent]:
-        return [e for e in self._events if e.seq > after][:limit]
+        self.reads += 1
+        return [e for e in self._events if e.session_id == session_id and e.seq > after][:limit]
 
 
 def _sentences(count: int) -> str:
@@ -73,6 +76,34 @@ def test_a_3000_sentence_event_is_planned_as_bounded_pieces_that_cover_it_once()
     assert [r.segment_key for r in plan_segments(OWNER, session, FORMATION_9, prints)] == [
         r.segment_key for r in refs
     ]
+
+
+def test_a_worker_reads_a_pieced_event_once_for_all_its_pieces_and_keeps_a_bounded_few() -> None:
+    first, second = uuid4(), uuid4()
+    big = [event(1, _sentences(1_000), session_id=first), event(1, _sentences(1_000), session_id=second)]
+    small = event(2, "I like tea.", session_id=first)
+    repo = _Events([*big, small])
+    store = cast(SourceEventRepository, repo)
+    refs = [plan_segments(OWNER, e.session_id, FORMATION_9, [event_footprint(e)]) for e in big]
+    pieced = PiecedEvents(capacity=1)
+
+    # The three stages of every piece of the first event: the pieces segment_events cuts, one read.
+    for ref in refs[0]:
+        for _ in range(3):
+            assert pieced.segment_events(store, ref) == segment_events(store, ref)
+    assert repo.reads == 1 + 3 * len(refs[0])  # the cache's one, then segment_events' own each time
+
+    repo.reads = 0
+    # A second event displaces the first (capacity one): back on the first, it is read again.
+    for ref in (refs[0][0], refs[1][0], refs[1][1], refs[0][1]):
+        pieced.segment_events(store, ref)
+    assert repo.reads == 2
+    # A segment of whole events is never kept: its events are read every time.
+    [whole] = plan_segments(OWNER, first, FORMATION_9, [event_footprint(small)])
+    assert whole.chars is None
+    assert [e.text for e in pieced.segment_events(store, whole)] == ["I like tea."]
+    pieced.segment_events(store, whole)
+    assert repo.reads == 4
 
 
 def test_a_cut_plan_resumes_inside_the_event_where_it_stopped() -> None:

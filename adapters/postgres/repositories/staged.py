@@ -49,6 +49,14 @@ class PostgresStaged(Repo):
         ).scalar()
         return dict(document) if document is not None else None
 
+    def get_all(self, owner: Owner, segment_key: str) -> dict[StagedKind, dict[str, Any]]:
+        rows = self._c.execute(
+            select(staged_outputs.c.stage, staged_outputs.c.document).where(
+                owned(staged_outputs, owner), staged_outputs.c.segment_key == segment_key
+            )
+        )
+        return {StagedKind(row.stage): dict(row.document) for row in rows}
+
     def delete(self, owner: Owner, segment_key: str) -> int:
         removed = self._c.execute(
             delete(staged_outputs).where(
