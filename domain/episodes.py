@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
 from domain.events import MAX_EVENT_TEXT_BYTES, SourceEvent
 from domain.owner import BoundedId
@@ -18,6 +18,9 @@ CITATION_PREFIX_BYTES = 16
 MAX_NARRATIVE_BYTES = MAX_EVENT_TEXT_BYTES + CITATION_PREFIX_BYTES * MAX_SEGMENT_EVENTS
 MAX_SUBJECT_CHARS = 120
 
+# A half-open [start, end) range of character offsets in one event's text.
+CharRange = tuple[NonNegativeInt, NonNegativeInt]
+
 
 def episode_derivation_key(
     policy_version: str,
@@ -25,17 +28,20 @@ def episode_derivation_key(
     principal_id: str,
     session_id: UUID,
     source_event_ids: tuple[int, ...],
+    source_chars: CharRange | None = None,
 ) -> str:
-    material = "\x1f".join(
-        [
-            policy_version,
-            tenant_id,
-            principal_id,
-            str(session_id),
-            ",".join(str(seq) for seq in source_event_ids),
-        ]
-    )
-    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+    parts = [
+        policy_version,
+        tenant_id,
+        principal_id,
+        str(session_id),
+        ",".join(str(seq) for seq in source_event_ids),
+    ]
+    # An episode over whole events keeps the key it always had; the pieces of one event share its seq, so
+    # each adds the characters it covers.
+    if source_chars is not None:
+        parts.append(f"chars:{source_chars[0]}-{source_chars[1]}")
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
 
 
 _EPISODE_NAMESPACE = uuid.UUID("6f1c2a8e-5b0d-4f3e-9a57-0d9e1b7c4a21")
@@ -54,6 +60,8 @@ class IntegratedEpisode(BaseModel):
     principal_id: str = BoundedId
     session_id: UUID
     source_event_ids: tuple[PositiveInt, ...] = Field(min_length=1)
+    # The piece of its one source event this episode covers, when that event was formed in pieces.
+    source_chars: CharRange | None = None
     source_started_at: AwareDatetime
     source_ended_at: AwareDatetime
     narrative: str = Field(min_length=1)
@@ -75,11 +83,18 @@ class IntegratedEpisode(BaseModel):
             raise ValueError(f"narrative exceeds {MAX_NARRATIVE_BYTES} bytes")
         if self.source_ended_at < self.source_started_at:
             raise ValueError("source_ended_at precedes source_started_at")
+        if self.source_chars is not None and (len(ids) != 1 or self.source_chars[0] >= self.source_chars[1]):
+            raise ValueError("source_chars is a non-empty range of one source event")
         expected = episode_derivation_key(
-            self.integration_policy_version, self.tenant_id, self.principal_id, self.session_id, ids
+            self.integration_policy_version,
+            self.tenant_id,
+            self.principal_id,
+            self.session_id,
+            ids,
+            self.source_chars,
         )
         if self.derivation_key != expected:
-            raise ValueError("derivation_key does not match policy, owner, session and source ids")
+            raise ValueError("derivation_key does not match policy, owner, session, source ids and piece")
         return self
 
     def same_content(self, other: "IntegratedEpisode") -> bool:
@@ -91,14 +106,19 @@ class IntegratedEpisode(BaseModel):
 
 
 def integrated_episode(
-    cited: Sequence[SourceEvent], narrative: str, subjects: tuple[str, ...], created_at: datetime
+    cited: Sequence[SourceEvent],
+    narrative: str,
+    subjects: tuple[str, ...],
+    created_at: datetime,
+    source_chars: CharRange | None = None,
 ) -> IntegratedEpisode:
-    """The episode over ``cited`` (events of one owner's session): its source ids, key, id and time span all
-    follow from them, so a retried stage re-derives the same episode."""
+    """The episode over ``cited`` (events of one owner's session, or the piece source_chars of one event):
+    its source ids, key, id and time span all follow from them, so a retried stage re-derives the same
+    episode."""
     first = cited[0]
     ids = tuple(sorted({event.seq for event in cited}))
     key = episode_derivation_key(
-        EPISODE_INTEGRATION, first.tenant_id, first.principal_id, first.session_id, ids
+        EPISODE_INTEGRATION, first.tenant_id, first.principal_id, first.session_id, ids, source_chars
     )
     return IntegratedEpisode(
         id=episode_id(key),
@@ -106,6 +126,7 @@ def integrated_episode(
         principal_id=first.principal_id,
         session_id=first.session_id,
         source_event_ids=ids,
+        source_chars=source_chars,
         source_started_at=min(event.occurred_at for event in cited),
         source_ended_at=max(event.occurred_at for event in cited),
         narrative=narrative,

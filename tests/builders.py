@@ -59,6 +59,7 @@ def episode(
     owner: Owner = OWNER,
     narrative: str = "User is building a personal AI agent.",
     subjects: tuple[str, ...] = ("project:personal-ai-agent",),
+    source_chars: tuple[int, int] | None = None,
 ) -> IntegratedEpisode:
     return IntegratedEpisode(
         id=uuid4(),
@@ -66,13 +67,14 @@ def episode(
         principal_id=owner.principal_id,
         session_id=session_id,
         source_event_ids=seqs,
+        source_chars=source_chars,
         source_started_at=T0,
         source_ended_at=T0 + timedelta(minutes=len(seqs)),
         narrative=narrative,
         subjects=subjects,
         integration_policy_version=EPISODE_INTEGRATION,
         derivation_key=episode_derivation_key(
-            EPISODE_INTEGRATION, owner.tenant_id, owner.principal_id, session_id, seqs
+            EPISODE_INTEGRATION, owner.tenant_id, owner.principal_id, session_id, seqs, source_chars
         ),
         created_at=T0,
     )

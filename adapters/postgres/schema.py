@@ -41,6 +41,7 @@ FORMATION_CHOICES_REVISION: Final = "0012_formation_choices"
 API_KEYS_REVISION: Final = "0013_api_keys"
 RECEIVED_AT_REVISION: Final = "0014_event_received_at"
 EMBEDDINGS_REVISION: Final = "0015_belief_embeddings"
+EPISODE_SOURCE_CHARS_REVISION: Final = "0016_episode_source_chars"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -147,6 +148,8 @@ API_KEYS_COLUMN: Final = ("api_keys", "secret_sha256")
 RECEIVED_AT_COLUMN: Final = ("source_events", "received_at")
 # Until the embeddings revision, recall ranks by text and retrieval@3 alone and nothing is embedded.
 EMBEDDINGS_COLUMN: Final = ("beliefs", "embedding")
+# Until the episode source-chars revision, a piece's episode is not stored (audited as a derivation conflict).
+EPISODE_SOURCE_CHARS_COLUMN: Final = ("integrated_episodes", "source_chars")
 _ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
@@ -157,6 +160,7 @@ _ADDITIVE_COLUMNS: Final = (
     API_KEYS_COLUMN,
     RECEIVED_AT_COLUMN,
     EMBEDDINGS_COLUMN,
+    EPISODE_SOURCE_CHARS_COLUMN,
 )
 
 

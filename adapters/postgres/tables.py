@@ -73,6 +73,8 @@ integrated_episodes = Table(
     Column("source_started_at", DateTime(timezone=True), nullable=False),
     Column("source_ended_at", DateTime(timezone=True), nullable=False),
     Column("narrative", Text, nullable=False),
+    # [start, end) of the one source event, for the episode of a piece only (0016_episode_source_chars).
+    Column("source_chars", JSONB),
     Column("subjects", JSONB, nullable=False),
     Column("integration_policy_version", String(64), nullable=False),
     Column("derivation_key", String(64), nullable=False),

@@ -17,6 +17,7 @@ from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
     EMBEDDINGS_COLUMN,
+    EPISODE_SOURCE_CHARS_COLUMN,
     EXPIRES_AT_COLUMN,
     FORMATION_CHOICES_COLUMN,
     LATE_EVENTS_COLUMN,
@@ -65,6 +66,7 @@ class PostgresStore:
         self._formation_choices: bool | None = None
         self._received_at: bool | None = None
         self._embeddings: bool | None = None
+        self._episode_source_chars: bool | None = None
 
     def __call__(self) -> "PostgresUnitOfWork":
         if not (
@@ -76,6 +78,7 @@ class PostgresStore:
             and self._formation_choices
             and self._received_at
             and self._embeddings
+            and self._episode_source_chars
         ):
             # Looked up until found, all in one read: an additive revision may be applied while processes run.
             found = additive_columns(self.engine)
@@ -87,6 +90,9 @@ class PostgresStore:
             self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
             self._received_at = bool(self._received_at) or RECEIVED_AT_COLUMN in found
             self._embeddings = bool(self._embeddings) or EMBEDDINGS_COLUMN in found
+            self._episode_source_chars = (
+                bool(self._episode_source_chars) or EPISODE_SOURCE_CHARS_COLUMN in found
+            )
         return PostgresUnitOfWork(
             self.engine,
             with_stage_metrics=self._stage_metrics,
@@ -97,6 +103,7 @@ class PostgresStore:
             with_formation_choices=self._formation_choices,
             with_received_at=self._received_at,
             with_embeddings=self._embeddings,
+            with_episode_source_chars=self._episode_source_chars,
         )
 
 
@@ -123,6 +130,7 @@ class PostgresUnitOfWork:
         with_formation_choices: bool = True,
         with_received_at: bool = True,
         with_embeddings: bool = True,
+        with_episode_source_chars: bool = True,
     ) -> None:
         self._engine = engine
         self._with_stage_metrics = with_stage_metrics
@@ -134,6 +142,7 @@ class PostgresUnitOfWork:
         self._with_formation_choices = with_formation_choices
         self._with_received_at = with_received_at
         self._with_embeddings = with_embeddings
+        self._with_episode_source_chars = with_episode_source_chars
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -142,7 +151,7 @@ class PostgresUnitOfWork:
         self.events = PostgresSourceEvents(
             connection, with_late_events=self._with_late_events, with_received_at=self._with_received_at
         )
-        self.episodes = PostgresEpisodes(connection)
+        self.episodes = PostgresEpisodes(connection, with_source_chars=self._with_episode_source_chars)
         self.beliefs = PostgresBeliefs(
             connection,
             with_match_keys=self._with_match_keys,

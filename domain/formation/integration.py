@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from domain.episodes import MAX_NARRATIVE_BYTES, IntegratedEpisode, integrated_episode
+from domain.episodes import MAX_NARRATIVE_BYTES, CharRange, IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
 from domain.formation.grounding import mask_sensitive
 from domain.formation.language import content_lemmas, tokenize
@@ -119,7 +119,7 @@ def validated_episodes(
         cited = [by_seq[s] for s in ordered]
         try:
             narrative = mask_sensitive(" ".join(s.text.strip() for s in fragment.sentences))
-            episode = integrated_episode(cited, narrative, tuple(subjects), now)
+            episode = integrated_episode(cited, narrative, tuple(subjects), now, ref.chars)
         except ValidationError:
             # Within the schema but past a stored bound (narrative bytes, subject length).
             raise IntegrationInvalid("episode_out_of_bounds") from None
@@ -136,8 +136,11 @@ def validated_episodes(
     return episodes
 
 
-def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> IntegratedEpisode | None:
-    """One episode over the owner-asserted events, their text joined in sequence order under the bound.
+def fallback_episode(
+    events: Sequence[SourceEvent], created_at: datetime, source_chars: CharRange | None = None
+) -> IntegratedEpisode | None:
+    """One episode over the owner-asserted events (or the piece source_chars of one event), their text
+    joined in sequence order under the bound.
 
     Returns None when no event is an owner assertion: there is nothing the user said to integrate.
     """
@@ -165,7 +168,7 @@ def fallback_episode(events: Sequence[SourceEvent], created_at: datetime) -> Int
         included.add(event.seq)
         used += len(piece.encode("utf-8")) + (1 if len(parts) > 1 else 0)
     cited = [e for e in owned if e.seq in included]
-    return integrated_episode(cited, "\n".join(parts), (), created_at)
+    return integrated_episode(cited, "\n".join(parts), (), created_at, source_chars)
 
 
 def integration_outcome(
@@ -206,7 +209,7 @@ def _fallback(
     reason: str,
     now: datetime,
 ) -> StageResult:
-    episode = fallback_episode(trusted, created_at=now)
+    episode = fallback_episode(trusted, created_at=now, source_chars=ref.chars)
     episodes = (episode,) if episode else ()
     return StageResult(
         staged=IntegrationDocument(episodes=episodes, fallback_reason=reason),

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 
-from domain.episodes import MAX_SEGMENT_EVENTS
+from domain.episodes import MAX_SEGMENT_EVENTS, CharRange
 from domain.events import SourceEvent
 from domain.formation.clauses import split_clauses
 from domain.owner import BoundedId, Owner
@@ -29,8 +29,6 @@ MAX_SEGMENT_BYTES = 96 * 1024
 
 # An inclusive (first, last) range of clause indexes within one event's split_clauses.
 ClauseRange = tuple[NonNegativeInt, NonNegativeInt]
-# A half-open [start, end) range of character offsets in one event's text.
-CharRange = tuple[NonNegativeInt, NonNegativeInt]
 
 
 class Piece(BaseModel):

@@ -165,6 +165,33 @@ def test_gate_memory_episode_repository_parity_put_is_idempotent_on_derivation_k
         assert uow.episodes.get_by_derivation(OWNER, stored.derivation_key) == stored
 
 
+def test_gate_memory_episode_repository_parity_pieces_of_one_event_keep_their_own_episodes(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    session = uuid4()
+    first = episode((5,), session_id=session, narrative="User plans the garden.", source_chars=(0, 900))
+    second = episode((5,), session_id=session, narrative="User plans the shed.", source_chars=(901, 1800))
+    whole = episode((5,), session_id=session, narrative="User plans the garden and the shed.")
+    with uow_factory() as uow:
+        assert [uow.episodes.put(e) for e in (first, second, whole)] == [EpisodePut.STORED] * 3
+        uow.commit()
+    rewrite = episode(
+        (5,), session_id=session, narrative="A re-pass wrote the shed.", source_chars=(901, 1800)
+    )
+    with uow_factory() as uow:
+        assert uow.episodes.put(second.model_copy(update={"id": uuid4()})) is EpisodePut.UNCHANGED
+        assert uow.episodes.put(rewrite) is EpisodePut.DERIVATION_CONFLICT
+        uow.commit()
+    with uow_factory() as uow:
+        assert {e.id for e in uow.episodes.for_session(OWNER, session)} == {first.id, second.id, whole.id}
+        assert uow.episodes.get_by_derivation(OWNER, second.derivation_key) == second
+        assert uow.episodes.get(OWNER, first.id) == first
+        assert uow.erase_principal(OWNER).episodes == 3
+        uow.commit()
+    with uow_factory() as uow:
+        assert uow.episodes.for_session(OWNER, session) == []
+
+
 def test_gate_memory_episode_repository_parity_owner_scoped_and_session_deletion(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

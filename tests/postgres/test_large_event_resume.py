@@ -1,8 +1,12 @@
-"""A worker lost in the middle of a large event's round, on PostgreSQL.
+"""A large event formed in pieces through the activities, on PostgreSQL.
 
-Another worker, which has kept nothing of the event, takes the interrupted piece's next stage from the
-documents the lost worker staged and from the event as stored: no stage asks the provider twice, and what
-commits is what one worker alone commits for the same event.
+A worker lost in the middle of the event's round: another worker, which has kept nothing of the event, takes
+the interrupted piece's next stage from the documents the lost worker staged and from the event as stored:
+no stage asks the provider twice, and what commits is what one worker alone commits for the same event.
+
+Every piece keeps its own episode. Watched failing on purpose, undone after: with integrated_episode
+(domain/episodes.py) leaving the piece out of the derivation key, the episodes test found one episode and a
+derivation_conflict audit per later piece.
 """
 
 from collections.abc import Iterator
@@ -20,7 +24,7 @@ from adapters.providers.scripted import ScriptedProvider
 from domain.formation.segments import SegmentRef
 from domain.owner import Owner
 from domain.policy.versions import FORMATION_9
-from domain.telemetry import Stage
+from domain.telemetry import AuditKind, Stage
 from tests.builders import T0, event
 
 NOW = T0 + timedelta(days=1)
@@ -105,3 +109,36 @@ def test_a_worker_lost_mid_round_costs_no_second_provider_call_and_changes_no_be
     # Every piece committed: no stage document is left behind.
     with store() as uow:
         assert all(uow.staged.get_all(resumed, ref.segment_key) == {} for ref in refs_resumed)
+
+
+def test_every_piece_of_a_large_event_keeps_its_own_episode_until_erasure(clean_postgres: Engine) -> None:
+    store = PostgresStore(clean_postgres)
+    owner = Owner(tenant_id="t1", principal_id="pieces")
+    session, refs = _planned(store, owner)
+    assert len(refs) >= 4 and all(ref.chars is not None for ref in refs), "the event is formed in pieces"
+    commit = CommitActivities(store, lambda: NOW)
+    worker = StageActivities(store, ScriptedProvider(SCRIPT), lambda: NOW)
+    run_id = uuid4()
+    for ref, step in _steps(refs):
+        if step == "commit_segment":
+            commit.commit_segment(CommitInput(ref=ref, run_id=run_id))
+        else:
+            getattr(worker, step)(StageInput(ref=ref, run_id=run_id))
+
+    text = _text()
+    with store() as uow:
+        episodes = uow.episodes.for_session(owner, session)
+        assert uow.audits.for_owner(owner, AuditKind.DERIVATION_CONFLICT) == []
+    assert sorted(e.source_chars for e in episodes if e.source_chars) == [ref.chars for ref in refs]
+    assert len({e.derivation_key for e in episodes}) == len(episodes) == len(refs)
+    for e in episodes:
+        assert e.source_chars is not None
+        start, end = e.source_chars
+        # The fallback narrative of a piece is its own text, not the first piece's.
+        assert e.narrative == f"[1] {text[start:end]}"
+
+    with store() as uow:
+        assert uow.erase_principal(owner).episodes == len(refs)
+        uow.commit()
+    with store() as uow:
+        assert uow.episodes.for_session(owner, session) == []

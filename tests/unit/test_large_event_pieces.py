@@ -6,13 +6,16 @@ reference's, never the code's constants.
 """
 
 from typing import cast
-from uuid import uuid4
+from uuid import UUID, uuid4
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from activities.pieced_events import PiecedEvents
 from domain.candidates import MemoryCandidate
+from domain.episodes import IntegratedEpisode, integrated_episode
 from domain.events import SourceEvent
 from domain.formation.clauses import split_clauses
 from domain.formation.distillation import coverage_units
@@ -26,7 +29,7 @@ from domain.formation.segments import (
 )
 from domain.policy.versions import FORMATION_9
 from domain.ports import SourceEventRepository
-from tests.builders import OWNER, event
+from tests.builders import OWNER, T0, episode, event
 from tests.commit_support import candidate
 
 UNITS = 90
@@ -76,6 +79,37 @@ def test_a_3000_sentence_event_is_planned_as_bounded_pieces_that_cover_it_once()
     assert [r.segment_key for r in plan_segments(OWNER, session, FORMATION_9, prints)] == [
         r.segment_key for r in refs
     ]
+
+
+SESSION = UUID("00000000-0000-4000-8000-000000000001")
+
+
+def test_an_episode_over_whole_events_keeps_the_key_stored_data_has() -> None:
+    # sha256("episode-integration@1" US "t1" US "p1" US session US "3,4"), US = "\x1f", computed by hand.
+    whole = integrated_episode(
+        [event(3, "I swim.", session_id=SESSION), event(4, "I run.", session_id=SESSION)],
+        "User swims and runs.",
+        (),
+        T0,
+    )
+    assert whole.source_chars is None
+    assert whole.derivation_key == "5c69541e4620fe1c55e4d80ca929b257963a5e2c18d50ed6d86a73f67c262886"
+
+
+def test_each_piece_of_one_event_has_its_own_episode_key_and_the_key_holds_the_piece() -> None:
+    text = _sentences(200)
+    first = integrated_episode([event(3, text, session_id=SESSION)], "User visited towns.", (), T0, (0, 900))
+    # sha256(... US "3" US "chars:0-900"), computed by hand.
+    assert first.derivation_key == "773d1be05562909b1441083aad4d6b517eac47d5da7b28abbbcdb8015108fe24"
+    second = integrated_episode(
+        [event(3, text, session_id=SESSION)], "User visited towns.", (), T0, (901, 1800)
+    )
+    assert len({first.derivation_key, second.derivation_key, first.id, second.id}) == 4
+    with pytest.raises(ValidationError, match="derivation_key"):
+        # Another piece under the first piece's key.
+        IntegratedEpisode.model_validate(first.model_dump() | {"source_chars": (901, 1800)})
+    with pytest.raises(ValidationError, match="source_chars"):
+        episode((3, 4), session_id=SESSION, source_chars=(0, 900))
 
 
 def test_a_worker_reads_a_pieced_event_once_for_all_its_pieces_and_keeps_a_bounded_few() -> None:

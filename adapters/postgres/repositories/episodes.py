@@ -1,10 +1,11 @@
 """The integrated-episode repository: idempotent on derivation key; a re-derivation with other content
-keeps what is stored."""
+keeps what is stored. Before the episode source-chars revision a piece's episode cannot be stored with what
+its key is derived from, so it is kept out and reported as a derivation conflict."""
 
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Row, delete, select
+from sqlalchemy import Connection, Row, Select, delete, select
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -21,6 +22,8 @@ def _episode(row: Row[Any]) -> IntegratedEpisode:
         principal_id=row.principal_id,
         session_id=row.session_id,
         source_event_ids=tuple(int(seq) for seq in row.source_event_ids),
+        # Absent before the source-chars revision, NULL for an episode over whole events.
+        source_chars=_chars(row._mapping.get("source_chars")),
         source_started_at=row.source_started_at,
         source_ended_at=row.source_ended_at,
         narrative=row.narrative,
@@ -31,8 +34,24 @@ def _episode(row: Row[Any]) -> IntegratedEpisode:
     )
 
 
+def _chars(stored: Any) -> tuple[int, int] | None:
+    return None if stored is None else (int(stored[0]), int(stored[1]))
+
+
 class PostgresEpisodes(Repo):
+    def __init__(self, connection: Connection, *, with_source_chars: bool = True) -> None:
+        super().__init__(connection)
+        self._source_chars = with_source_chars
+
+    def _select(self) -> Select[Any]:
+        if self._source_chars:
+            return select(integrated_episodes)
+        return select(*(c for c in integrated_episodes.c if c.name != "source_chars"))
+
     def put(self, episode: IntegratedEpisode) -> EpisodePut:
+        if episode.source_chars is not None and not self._source_chars:
+            return EpisodePut.DERIVATION_CONFLICT
+        pieced = {"source_chars": list(episode.source_chars)} if episode.source_chars is not None else {}
         stored_id = self._c.execute(
             insert(integrated_episodes)
             .values(
@@ -48,6 +67,7 @@ class PostgresEpisodes(Repo):
                 integration_policy_version=episode.integration_policy_version,
                 derivation_key=episode.derivation_key,
                 created_at=episode.created_at,
+                **pieced,
             )
             .on_conflict_do_nothing()
             .returning(integrated_episodes.c.id)
@@ -63,15 +83,13 @@ class PostgresEpisodes(Repo):
 
     def get(self, owner: Owner, episode_id: UUID) -> IntegratedEpisode | None:
         row = self._c.execute(
-            select(integrated_episodes).where(
-                owned(integrated_episodes, owner), integrated_episodes.c.id == episode_id
-            )
+            self._select().where(owned(integrated_episodes, owner), integrated_episodes.c.id == episode_id)
         ).first()
         return _episode(row) if row else None
 
     def get_by_derivation(self, owner: Owner, derivation_key: str) -> IntegratedEpisode | None:
         row = self._c.execute(
-            select(integrated_episodes).where(
+            self._select().where(
                 owned(integrated_episodes, owner), integrated_episodes.c.derivation_key == derivation_key
             )
         ).first()
@@ -79,7 +97,7 @@ class PostgresEpisodes(Repo):
 
     def for_session(self, owner: Owner, session_id: UUID) -> list[IntegratedEpisode]:
         rows = self._c.execute(
-            select(integrated_episodes).where(
+            self._select().where(
                 owned(integrated_episodes, owner), integrated_episodes.c.session_id == session_id
             )
         )
