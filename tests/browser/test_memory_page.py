@@ -287,7 +287,9 @@ def test_the_page_works_by_keyboard_at_phone_width_with_every_control_labelled(
     context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{served.url}/memory")
-    # The key field has focus on arrival; Enter submits.
+    # The key field has focus on arrival (waited for: typing before the page has focused it loses keys); Enter
+    # submits.
+    expect(page.get_by_label("Your personal key")).to_be_focused()
     page.keyboard.type(served.person_key)
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="What I remember about you")).to_be_visible()
