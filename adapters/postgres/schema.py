@@ -150,7 +150,7 @@ RECEIVED_AT_COLUMN: Final = ("source_events", "received_at")
 EMBEDDINGS_COLUMN: Final = ("beliefs", "embedding")
 # Until the episode source-chars revision, a piece's episode is not stored (audited as a derivation conflict).
 EPISODE_SOURCE_CHARS_COLUMN: Final = ("integrated_episodes", "source_chars")
-_ADDITIVE_COLUMNS: Final = (
+ADDITIVE_COLUMNS: Final = (
     STAGE_METRICS_COLUMN,
     MATCH_KEYS_COLUMN,
     EXPIRES_AT_COLUMN,
@@ -167,8 +167,8 @@ _ADDITIVE_COLUMNS: Final = (
 def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:
     """Which of the additive revisions' columns exist, in one read (these revisions may follow a running
     release)."""
-    tables = sorted({table for table, _ in _ADDITIVE_COLUMNS})
-    columns = sorted({column for _, column in _ADDITIVE_COLUMNS})
+    tables = sorted({table for table, _ in ADDITIVE_COLUMNS})
+    columns = sorted({column for _, column in ADDITIVE_COLUMNS})
     with engine.connect() as connection:
         rows = connection.execute(
             text(
@@ -178,4 +178,4 @@ def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:
             ),
             {"tables": tables, "columns": columns},
         ).all()
-    return frozenset({(str(table), str(column)) for table, column in rows} & set(_ADDITIVE_COLUMNS))
+    return frozenset({(str(table), str(column)) for table, column in rows} & set(ADDITIVE_COLUMNS))

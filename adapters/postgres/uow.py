@@ -16,6 +16,7 @@ from adapters.postgres.repositories.runs import PostgresRuns
 from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
+    ADDITIVE_COLUMNS,
     EMBEDDINGS_COLUMN,
     EPISODE_SOURCE_CHARS_COLUMN,
     EXPIRES_AT_COLUMN,
@@ -58,52 +59,25 @@ class PostgresStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._stage_metrics: bool | None = None
-        self._match_keys: bool | None = None
-        self._expires_at: bool | None = None
-        self._recall_search: bool | None = None
-        self._late_events: bool | None = None
-        self._formation_choices: bool | None = None
-        self._received_at: bool | None = None
-        self._embeddings: bool | None = None
-        self._episode_source_chars: bool | None = None
+        self._found: frozenset[tuple[str, str]] = frozenset()
 
     def __call__(self) -> "PostgresUnitOfWork":
-        if not (
-            self._stage_metrics
-            and self._match_keys
-            and self._expires_at
-            and self._recall_search
-            and self._late_events
-            and self._formation_choices
-            and self._received_at
-            and self._embeddings
-            and self._episode_source_chars
-        ):
-            # Looked up until found, all in one read: an additive revision may be applied while processes run.
-            found = additive_columns(self.engine)
-            self._stage_metrics = bool(self._stage_metrics) or STAGE_METRICS_COLUMN in found
-            self._match_keys = bool(self._match_keys) or MATCH_KEYS_COLUMN in found
-            self._expires_at = bool(self._expires_at) or EXPIRES_AT_COLUMN in found
-            self._recall_search = bool(self._recall_search) or RECALL_SEARCH_COLUMN in found
-            self._late_events = bool(self._late_events) or LATE_EVENTS_COLUMN in found
-            self._formation_choices = bool(self._formation_choices) or FORMATION_CHOICES_COLUMN in found
-            self._received_at = bool(self._received_at) or RECEIVED_AT_COLUMN in found
-            self._embeddings = bool(self._embeddings) or EMBEDDINGS_COLUMN in found
-            self._episode_source_chars = (
-                bool(self._episode_source_chars) or EPISODE_SOURCE_CHARS_COLUMN in found
-            )
+        if len(self._found) < len(ADDITIVE_COLUMNS):
+            # Looked up until all found, in one read: an additive revision may be applied while processes run
+            # (and is never taken back under them).
+            self._found |= additive_columns(self.engine)
+        found = self._found
         return PostgresUnitOfWork(
             self.engine,
-            with_stage_metrics=self._stage_metrics,
-            with_match_keys=self._match_keys,
-            with_expires_at=self._expires_at,
-            with_recall_search=self._recall_search,
-            with_late_events=self._late_events,
-            with_formation_choices=self._formation_choices,
-            with_received_at=self._received_at,
-            with_embeddings=self._embeddings,
-            with_episode_source_chars=self._episode_source_chars,
+            with_stage_metrics=STAGE_METRICS_COLUMN in found,
+            with_match_keys=MATCH_KEYS_COLUMN in found,
+            with_expires_at=EXPIRES_AT_COLUMN in found,
+            with_recall_search=RECALL_SEARCH_COLUMN in found,
+            with_late_events=LATE_EVENTS_COLUMN in found,
+            with_formation_choices=FORMATION_CHOICES_COLUMN in found,
+            with_received_at=RECEIVED_AT_COLUMN in found,
+            with_embeddings=EMBEDDINGS_COLUMN in found,
+            with_episode_source_chars=EPISODE_SOURCE_CHARS_COLUMN in found,
         )
 
 
