@@ -225,6 +225,25 @@ def test_uncommitted_work_is_not_visible_and_rolls_back(uow_factory: UnitOfWorkF
         assert uow.beliefs.page(OWNER, None, 10) == []
 
 
+def test_an_autocommit_unit_of_work_commits_each_write_as_it_returns(uow_factory: UnitOfWorkFactory) -> None:
+    key = "f" * 64
+    with pytest.raises(RuntimeError), uow_factory.autocommit() as uow:
+        uow.staged.put(_staged(OWNER, key, StagedKind.INTEGRATION, {"episodes": [1]}))
+        # Neither a rollback nor leaving with an error takes back what was written.
+        uow.rollback()
+        raise RuntimeError("after the write")
+    with uow_factory.autocommit() as uow:
+        uow.staged.put(_staged(OWNER, key, StagedKind.ANTICIPATION, {"predictions": []}))
+    with uow_factory() as uow:
+        assert uow.staged.get_all(OWNER, key) == {
+            StagedKind.INTEGRATION: {"episodes": [1]},
+            StagedKind.ANTICIPATION: {"predictions": []},
+        }
+    # It reads what was committed, as any unit of work does.
+    with uow_factory.autocommit() as uow:
+        assert set(uow.staged.get_all(OWNER, key)) == {StagedKind.INTEGRATION, StagedKind.ANTICIPATION}
+
+
 def test_beliefs_page_by_id_subject_upsert_and_close(uow_factory: UnitOfWorkFactory) -> None:
     beliefs = [belief(subject=f"topic:{i % 3}") for i in range(7)]
     foreign = belief(owner=OTHER_TENANT)
