@@ -2,7 +2,6 @@
 runs the next ordinary unit of work as one transaction again."""
 
 from collections.abc import Callable, Iterator
-from uuid import uuid4
 
 import pytest
 from psycopg.pq import TransactionStatus
@@ -11,10 +10,8 @@ from sqlalchemy import Engine
 from adapters.postgres.engine import create_store_engine
 from adapters.postgres.schema import upgrade
 from adapters.postgres.uow import PostgresStore, PostgresUnitOfWork
-from domain.staging import StagedKind, StagedOutput
-from tests.builders import OWNER
-
-SESSION = uuid4()
+from domain.staging import StagedKind
+from tests.builders import OWNER, staged_output
 
 
 @pytest.fixture
@@ -31,23 +28,12 @@ def _status(uow: PostgresUnitOfWork) -> TransactionStatus:
     return connection.info.transaction_status
 
 
-def _staged(key: str) -> StagedOutput:
-    return StagedOutput(
-        tenant_id=OWNER.tenant_id,
-        principal_id=OWNER.principal_id,
-        session_id=SESSION,
-        segment_key=key,
-        stage=StagedKind.INTEGRATION,
-        document={"episodes": []},
-    )
-
-
 def test_an_autocommit_unit_of_work_reads_and_writes_outside_a_transaction(one_connection: Engine) -> None:
     store = PostgresStore(one_connection)
     with store.autocommit() as uow:
         uow.staged.get_all(OWNER, "a" * 64)
         assert _status(uow) is TransactionStatus.IDLE
-        uow.staged.put(_staged("a" * 64))
+        uow.staged.put(staged_output(OWNER, "a" * 64, StagedKind.INTEGRATION, {"episodes": []}))
         assert _status(uow) is TransactionStatus.IDLE
     with store() as uow:
         uow.staged.get_all(OWNER, "a" * 64)
@@ -59,10 +45,10 @@ def test_the_connection_an_autocommit_unit_ran_on_runs_the_next_unit_as_one_tran
 ) -> None:
     store = PostgresStore(one_connection)
     with store.autocommit() as uow:
-        uow.staged.put(_staged("b" * 64))
+        uow.staged.put(staged_output(OWNER, "b" * 64, StagedKind.INTEGRATION, {"episodes": []}))
     # The pool's one connection again: a write left uncommitted is discarded with its unit of work.
     with store() as uow:
-        uow.staged.put(_staged("c" * 64))
+        uow.staged.put(staged_output(OWNER, "c" * 64, StagedKind.INTEGRATION, {"episodes": []}))
     with store() as uow:
         assert uow.staged.get_all(OWNER, "b" * 64)
         assert uow.staged.get_all(OWNER, "c" * 64) == {}
