@@ -90,6 +90,8 @@ _DANGLING: Final = _words(
 )
 # Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
 _TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+# Of those, the words no noun phrase ends on: taken off after a determiner's phrase too ("a keys player tho").
+_HEDGING: Final = _TRAILING - _words("man dude bro girl")
 _TRAILING_ENDS: Final = tuple(_TRAILING)
 _DETERMINED: Final = _words("a an the their my this that his her our")
 # Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
@@ -202,6 +204,13 @@ _DATED_ONLY: Final = re.compile(
 _CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
 # A self-correction after a comma: what comes after it takes back what the statement says.
 _CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
+# A state compared with before, with no "than" naming what it is compared with: "sounds way fuller now".
+_LINKING: Final = _words("be sound look seem feel get")
+_COMPARED: Final = re.compile(
+    r"^(?:\w+ )?(?:way|much|so much|a lot|even|far|lots|loads|heaps) \w+er(?: now| these days| lately)?$"
+)
+# "we're basically a team": one thing a group is, which the user alone is not.
+_ONE_THING: Final = re.compile(r"^(?:\w+ )?an? ")
 _REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
@@ -345,9 +354,9 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     words = complement.split()
     # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
     determined = bool(words) and words[0].lower() in _DETERMINED
-    while (
-        len(words) > 1
-        and words[-1].lower().strip(",.!?") in _TRAILING
+    while len(words) > 1 and (
+        (last := words[-1].lower().strip(",.!?")) in _HEDGING
+        or last in _TRAILING
         and not determined
         and words[-2].lower() not in _DETERMINED
     ):
@@ -521,6 +530,16 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _TRANSIENT
     if claim.polarity is _ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
         return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
+    if verb in _LINKING and claim.polarity is _ASSERT:
+        told = predicate.complement.lower()
+        if (
+            told.endswith(("er", " now", " days", "lately"))
+            and " than " not in told
+            and _COMPARED.match(told)
+        ):
+            return _TRANSIENT  # "User's band sounds way fuller.": a change told as news
+        if claim.collective and verb == "be" and _ONE_THING.match(told):
+            return _ILL_FORMED  # "User is basically a team." of "we're basically a team"
     if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
         return _TRANSIENT if _sore(claim) or _others_already(claim, body) else _FORMED
     rest = body[len("user ") :]
