@@ -16,11 +16,12 @@ _GROUPS: Final = (
     "|congregation|chorus|quartet"
 )
 # The last group noun before the "we", with the words naming it after a determiner ("a book club"); a group
-# after a possessive "'s" is someone else's ("my son's team").
+# after a possessive "'s" is someone else's.
 _GROUP: Final = re.compile(
-    rf"(?<!['’]s )\b(?:(?:a|an|the|my|our)\s+((?:[a-z][a-z-]*\s+){{0,3}}))?({_GROUPS})s?\b(?!['’]s)",
+    rf"\b(?:(?:a|an|the|my|our)\s+((?:[a-z][a-z-]*\s+){{0,3}}))?({_GROUPS})s?\b(?!['’]s)",
     re.IGNORECASE,
 )
+_OTHERS: Final = re.compile(r"['’]s(?:\s+[a-z-]+){0,3}\s+$", re.IGNORECASE)
 # The group a turn names is read only this far back from the "we": a sentence or two.
 _REACH: Final = 160
 
@@ -32,7 +33,8 @@ def group_of(text: str, at: int) -> str | None:
     found = None
     for match in _GROUP.finditer(text, start, at):
         found = match
-    if found is None:
+    # "my son's soccer team": someone else's group.
+    if found is None or _OTHERS.search(text, start, found.start(2)) is not None:
         return None
     return " ".join(
         [*found.group(1).lower().split(), found.group(2).lower()]
