@@ -3,8 +3,8 @@ clause's head after a comma.
 
 Every expected statement below was written by hand from the utterance, not copied from the former's output,
 and no utterance is taken from an evaluation set. Each rule was broken on purpose once and its test seen
-failing (the group search, the someone-else's-group test, the one-thing test, the comparison test and its
-"than", the hedge list, the cut at the comma), then restored.
+failing (the group search, the someone-else's-group test, the one-thing test, the hedge list, the cut at the
+comma), then restored.
 """
 
 import pytest
@@ -110,7 +110,22 @@ def test_a_hedge_after_a_phrase_is_taken_off() -> None:
     assert "User's therapist is a lovely young man." in _statements("my therapist is a lovely young man")
 
 
-def test_the_head_of_a_relative_clause_after_a_comma_is_cut_from_the_statement() -> None:
-    statements = _statements("I've been doing yoga on Tuesdays, the one thing I never skip")
-    assert "User has been doing yoga on Tuesdays." in statements
-    assert not any("the one thing" in s for s in statements)
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I've been doing pilates on Mondays, the one class I never miss",
+            "User has been doing pilates on Mondays.",
+        ),
+        (
+            "I've been walking to work every day, the only exercise I don't skip lol",
+            "User has been walking to work every day.",
+        ),
+    ],
+)
+def test_the_head_of_a_relative_clause_after_a_comma_is_cut_from_the_statement(
+    text: str, expected: str
+) -> None:
+    statements = _statements(text)
+    assert expected in statements
+    assert not any(" the one " in s or " the only " in s for s in statements)

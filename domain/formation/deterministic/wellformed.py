@@ -204,11 +204,14 @@ _DATED_ONLY: Final = re.compile(
 _CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
 # A self-correction after a comma: what comes after it takes back what the statement says.
 _CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
-# A state compared with before, with no "than" naming what it is compared with: "sounds way fuller now".
+# A state compared with before, no "than" naming what with: "sounds way fuller now" ("much taller than
+# their brother" does not end on the comparative).
 _LINKING: Final = _words("be sound look seem feel get")
 _COMPARED: Final = re.compile(
     r"^(?:\w+ )?(?:way|much|so much|a lot|even|far|lots|loads|heaps) \w+er(?: now| these days| lately)?$"
 )
+# Every match of _COMPARED ends with one of these.
+_COMPARED_ENDS: Final = ("er", " now", " days", " lately")
 # "we're basically a team": one thing a group is, which the user alone is not.
 _ONE_THING: Final = re.compile(r"^(?:\w+ )?an? ")
 _REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
@@ -532,11 +535,7 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
     if verb in _LINKING and claim.polarity is _ASSERT:
         told = predicate.complement.lower()
-        if (
-            told.endswith(("er", " now", " days", "lately"))
-            and " than " not in told
-            and _COMPARED.match(told)
-        ):
+        if told.endswith(_COMPARED_ENDS) and _COMPARED.match(told):
             return _TRANSIENT  # "User's band sounds way fuller.": a change told as news
         if claim.collective and verb == "be" and _ONE_THING.match(told):
             return _ILL_FORMED  # "User is basically a team." of "we're basically a team"
