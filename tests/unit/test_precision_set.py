@@ -8,7 +8,9 @@ from evals.precision import precision
 from evals.precision.precision import Part, PartDigestMismatch, load
 
 
-@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 8), (Part.DEV2, 12), (Part.HELDOUT, 6), (Part.HELDOUT2, 9)])
+@pytest.mark.parametrize(
+    ("part", "least"), [(Part.DEV, 8), (Part.DEV2, 12), (Part.HELDOUT, 6), (Part.HELDOUT2, 9)]
+)
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     conversations = load(part)
     assert len(conversations) >= least
