@@ -106,10 +106,9 @@ def _queries(count: int, rng: random.Random) -> list[str]:
     ]
 
 
-def _recall(http: httpx2.Client, query: str) -> None:
-    response = http.post(
-        "/v1/recall", json={"query": query, "k": 10}, headers={"Authorization": f"Bearer {TOKEN}"}
-    )
+def _recall(http: httpx2.Client, query: str, *, reconnect: bool = False) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}", **({"Connection": "close"} if reconnect else {})}
+    response = http.post("/v1/recall", json={"query": query, "k": 10}, headers=headers)
     response.raise_for_status()
 
 
@@ -138,9 +137,10 @@ def _serve(
         while time.monotonic() < deadline:
             try:
                 if http.get("/healthz").status_code == 200:
-                    # Every worker answers health before recalls are timed: warm each one's engine.
+                    # Warm every worker's engine before recalls are timed: a connection stays with the
+                    # worker that accepted it, so each warming recall comes on a new one.
                     for query in _queries(8 * workers, random.Random(1)):
-                        _recall(http, query)
+                        _recall(http, query, reconnect=True)
                     return server
             except httpx2.TransportError:
                 time.sleep(0.2)
