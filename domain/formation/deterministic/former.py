@@ -398,7 +398,8 @@ def _described(text: str, tokens: list[Token]) -> list[Claim]:
 
 def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:
     """The clause-first path alone for "we" ("We moved to Austin in 2018": the user did) and the typed
-    "im"; the claim rules were written for "I" and stay with it."""
+    "im"; the claim rules were written for "I" and stay with it. A "we" after a group of the user's named in
+    the turn is the group's (domain.formation.deterministic.groups)."""
     claims: list[Claim] = []
     if opens_question(tokens):
         return claims

@@ -11,7 +11,10 @@ proud of you.", "User is so excited to hear."), small talk and a vague statement
 idea.", "User does other things."). A moment told as news is `TRANSIENT` too: how a progressive goes ("User is
 healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
 straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
-part ("User's fingers are wrecked."). Both are counted in the stage metrics and never committed.
+part ("User's fingers are wrecked."), a state compared with before and nothing named to compare it with
+("User's band sounds way fuller."). Both are counted in the stage metrics and never committed. One thing a
+"we" is, said of the user alone, is not well formed ("User is basically a team." of "we're basically a
+team").
 
 Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative of
 that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to his
