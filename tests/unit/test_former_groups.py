@@ -129,3 +129,41 @@ def test_the_head_of_a_relative_clause_after_a_comma_is_cut_from_the_statement(
     statements = _statements(text)
     assert expected in statements
     assert not any(" the one " in s or " the only " in s for s in statements)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "My landlady is selling the building so I'm taking over her garden plot for the summer",
+            "User is taking over their landlady's garden plot for the summer.",
+        ),
+        (
+            "my flatmate Ines moved to Porto, I'm renting out her room now",
+            "User is renting out their flatmate Ines's room.",
+        ),
+    ],
+)
+def test_a_possessive_her_is_the_one_person_the_user_named_before(text: str, expected: str) -> None:
+    statements = _statements(text)
+    assert expected in statements
+    assert not any(" her " in s for s in statements)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The statement names her itself.
+        (
+            "My mom has a bad hip and I drive her to her appointments",
+            "User drives their mom to her appointments.",
+        ),
+        # Two people "her" may be: none is chosen.
+        (
+            "my sister and my aunt are visiting, I'm baking her favorite pie",
+            "User is baking her favorite pie.",
+        ),
+    ],
+)
+def test_a_possessive_her_with_no_one_person_before_it_stays(text: str, expected: str) -> None:
+    assert expected in _statements(text)

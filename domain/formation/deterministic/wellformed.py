@@ -32,6 +32,7 @@ from typing import Final
 
 from domain.beliefs.wordnet import only_a_noun, only_a_verb
 from domain.candidates import ClaimKind, Polarity
+from domain.formation.deterministic.belongings import PEOPLE
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.topic_words import LANGUAGES, RELATIVES
 from domain.formation.language import STOPWORDS, lemma
@@ -111,8 +112,12 @@ _FEMALE: Final = _words(
     "daughter mom mum mother sister wife girlfriend aunt grandma grandmother niece stepmom stepdaughter girl"
     " granddaughter mama fiancee nan nana"
 )
+# A person the user names with "my" ("my roommate Priya", "their boss" once rendered), and which of them
+# "her" may stand for.
+_PERSON: Final = re.compile(r"\b(?:my|our|their)\s+([a-z-]+)(?:\s+((?-i:[A-Z][a-z]+)))?", re.IGNORECASE)
 _PLURAL_KIN: Final = _words("kids children twins sons daughters parents boys girls grandkids grandchildren")
 _PERSONS: Final = _MALE | _FEMALE | RELATIVES
+_HERS: Final = (_FEMALE | RELATIVES | PEOPLE) - _MALE
 # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
 _PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
 _KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
@@ -372,6 +377,16 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
         typed = word.strip(",.!?")
         bare = typed.lower()
         following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
+        if (
+            bare == "her"
+            and claim.holder == "User"
+            and following
+            and not _is_object(bare, following, words, at)
+        ):
+            # "my boss quit so I'm covering her job": the one person the user named before, not the user.
+            owner = _owner(" ".join(out), prefix, previous)
+            out.append(word if owner is None else f"{owner}'s")
+            continue
         # "IT" is a trade, not a pronoun.
         if bare not in _PRONOUNS or typed.isupper() or not _is_object(bare, following, words, at):
             out.append(word)
@@ -394,6 +409,26 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     if rewritten == complement:
         return claim
     return replace(claim, predicate=replace(claim.predicate, complement=rewritten))
+
+
+def _owner(said: str, prefix: str, previous: str) -> str | None:
+    """The one person not male the user named with "my" whom a possessive "her" stands for ("their boss",
+    "their roommate Priya"): in the clause, else in the clause before; None when the statement names one
+    itself ("drives their mom to her appointments") or there is not exactly one."""
+    if _PERSON.search(said) is not None:
+        return None
+    for window in (prefix, previous):
+        found = {
+            (m.group(1).lower(), m.group(2) or "")
+            for m in _PERSON.finditer(window)
+            if m.group(1).lower() in _HERS
+        }
+        if found:
+            if len(found) != 1:
+                return None
+            noun, name = found.pop()
+            return f"their {noun} {name}".rstrip()
+    return None
 
 
 def _is_object(word: str, following: str, words: list[str], at: int) -> bool:
