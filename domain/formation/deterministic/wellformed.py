@@ -20,9 +20,11 @@ Where the referent is exact the pronoun is replaced by it, not dropped: "him" or
 that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to his
 appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I write in
 it most nights"), the "it" of "speak it" by the one language named ("Any good Cantonese podcasts? my daughter
-refuses to speak it"). A trailing word addressed to the listener ("I love bowling man") or a trailing hedge
-("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement before
-it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
+refuses to speak it"), a possessive "her" of the user's statement by the one person not male the user named
+before ("My boss quit so I'm covering her job": "their boss's job"). A trailing word addressed to the
+listener ("I love bowling man") or a trailing hedge ("actually", "tho") is taken off; a comma-joined tail that
+fails the check is cut where the statement before it stands ("User grew up in Somerville, moving to Jersey
+feels like betrayal.").
 """
 
 import re
