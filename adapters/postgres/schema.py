@@ -42,6 +42,7 @@ API_KEYS_REVISION: Final = "0013_api_keys"
 RECEIVED_AT_REVISION: Final = "0014_event_received_at"
 EMBEDDINGS_REVISION: Final = "0015_belief_embeddings"
 EPISODE_SOURCE_CHARS_REVISION: Final = "0016_episode_source_chars"
+SEARCH_INDEX_NO_PENDING_REVISION: Final = "0017_search_index_no_pending"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"

@@ -177,7 +177,7 @@ beliefs = Table(
     ),
 )
 # Recall with a query reads an owner's matching live beliefs through this index alone (revision 0010;
-# btree_gin indexes the owner columns).
+# btree_gin indexes the owner columns); without a pending list (revision 0017), which every scan would read.
 Index(
     "beliefs_owner_search_live",
     beliefs.c.tenant_id,
@@ -185,6 +185,7 @@ Index(
     beliefs.c.search,
     postgresql_using="gin",
     postgresql_where=text("valid_to IS NULL"),
+    postgresql_with={"fastupdate": "off"},
 )
 # Recall by meaning reads an owner's nearest live beliefs of the default model through this HNSW index
 # (revision 0013): an index needs one dimension, so it covers the bundled model's vectors, cast to theirs;
