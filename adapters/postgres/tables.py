@@ -177,7 +177,7 @@ beliefs = Table(
     ),
 )
 # Recall with a query reads an owner's matching live beliefs through this index alone (revision 0010;
-# btree_gin indexes the owner columns); without a pending list (revision 0017), which every scan would read.
+# btree_gin indexes the owner columns).
 Index(
     "beliefs_owner_search_live",
     beliefs.c.tenant_id,
@@ -185,7 +185,17 @@ Index(
     beliefs.c.search,
     postgresql_using="gin",
     postgresql_where=text("valid_to IS NULL"),
+)
+# ... and, since revision 0017, through this one: an owner's holders of a word are one key's posting list
+# (belief_owner_search prefixes each lexeme with a key of the owner), so the read grows with what the owner
+# holds of the words, not with the owner or the store; no pending list, which every scan would read.
+Index(
+    "beliefs_owner_words_live",
+    text("belief_owner_search(tenant_id, principal_id, search)"),
+    postgresql_using="gin",
+    postgresql_where=text("valid_to IS NULL"),
     postgresql_with={"fastupdate": "off"},
+    _table=beliefs,
 )
 # Recall by meaning reads an owner's nearest live beliefs of the default model through this HNSW index
 # (revision 0013): an index needs one dimension, so it covers the bundled model's vectors, cast to theirs;

@@ -47,7 +47,7 @@ REVISIONS = [
     schema.RECEIVED_AT_REVISION,
     schema.EMBEDDINGS_REVISION,
     schema.EPISODE_SOURCE_CHARS_REVISION,
-    schema.SEARCH_INDEX_NO_PENDING_REVISION,
+    schema.OWNER_WORDS_REVISION,
 ]
 
 
@@ -132,8 +132,10 @@ def test_gate_memory_schema_backfill_clean_upgrade_to_head_matches_the_table_def
     assert "valid_to IS NULL" in str(recent["dialect_options"])
     # Recall with a query reads one owner's matches from one index, not the whole store's (0010).
     assert indexes["beliefs_owner_search_live"]["column_names"] == ["tenant_id", "principal_id", "search"]
-    # ... and every scan of it reads no pending list (0017).
-    assert indexes["beliefs_owner_search_live"]["dialect_options"]["postgresql_with"] == {"fastupdate": "off"}
+    # ... and, since 0017, through one keyed by owner and word together, without a pending list.
+    words = indexes["beliefs_owner_words_live"]
+    assert "belief_owner_search" in str(words["expressions"])
+    assert words["dialect_options"]["postgresql_with"] == {"fastupdate": "off"}
     assert "beliefs_search_live" not in indexes
     assert "integrated_episodes_owner_session" in {
         i["name"] for i in inspect(engine).get_indexes("integrated_episodes")

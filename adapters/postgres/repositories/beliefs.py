@@ -55,9 +55,13 @@ class PostgresBeliefs(Repo):
         with_expires_at: bool = True,
         with_recall_search: bool = True,
         with_embeddings: bool = True,
+        with_owner_words: bool = True,
     ) -> None:
         super().__init__(connection)
         self._vectors = with_embeddings
+        # False until beliefs_owner_words_live (revision 0017) is built: the words are read through the index
+        # before it.
+        self._owner_words = with_owner_words
         # False only between the structural revision and the additive match-keys (expires_at, recall-search)
         # revision.
         self._keys = with_match_keys
@@ -130,7 +134,9 @@ class PostgresBeliefs(Repo):
             "words": [" ".join(term.words) for term in terms],
             "relatives": [" ".join(term.relatives) for term in terms],
         }
-        statement = matching_statement(tuple(bool(term.relatives) for term in terms), bounded)
+        statement = matching_statement(
+            tuple(bool(term.relatives) for term in terms), bounded, self._owner_words
+        )
         return [match_of(*row) for row in self._plain_rows(statement, params)]
 
     def nearest(
