@@ -17,7 +17,7 @@ the query's own (SearchedTerm.words) and which are relatives, and a store reads,
 MATCHES_PER_TERM of the owner's live beliefs holding its words and, apart, at most MATCHES_PER_TERM holding
 its relatives (which ones, beyond the bound, is the store's: PostgreSQL's index order, the in-memory store's
 id order), each with every term it holds and how, so a belief holding a rarer term is always read, a word a
-large owner holds thousands of times costs a thousand rows, not thousands, and a relative held by thousands
+large owner holds thousands of times costs five hundred rows, not thousands, and a relative held by thousands
 ("phone": "call") cannot crowd the holders of the word itself out of the sample. When every match read is
 by_bound, recall would read again unbounded, so the store reads every holder in the same call instead. A
 match's coverage is how many of the query's terms it holds, direct how many of them it holds through their
@@ -127,8 +127,10 @@ RELEVANCE_POOL: Final = 200
 # A store reads at most this many of the owner's live beliefs holding any one term: a word held by more tells
 # little, and reading every holder of a common word was most of a large owner's recall. A term is counted as
 # cut when at least this many of the matches read hold it (with exactly this many holders it was not, and the
-# unbounded re-read that follows costs time only).
-MATCHES_PER_TERM: Final = 1_000
+# unbounded re-read that follows costs time only). 500, not 1,000: a 100k-belief owner's recall took a fifth
+# less time with the same answers, and a 10k-belief owner's commonest word (about 420 holders) is still read
+# whole, where 250 would cut it and cost that owner a second, unbounded read on most queries.
+MATCHES_PER_TERM: Final = 500
 
 QueryTerm = tuple[str, ...]  # a query's word, then the rest of its family: any one of them matches
 
