@@ -20,11 +20,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from benchmarks.recall_benchmark import NOW, _free_port, _principal, _queries
+from domain.owner import Owner
 
 WARM_UP = 30
 
@@ -52,18 +53,20 @@ def serve(url: str, size: int, http: bool) -> None:
         print(json.dumps([time.perf_counter() - wall, time.process_time() - cpu]), flush=True)
 
 
-def _over_http(store: Any, embedder: Any, owner: Any) -> Callable[[str], None]:
-    """POST /v1/recall to the API served from this process (uvicorn in a thread, as recall_benchmark does)."""
-    import httpx2
+def serve_api(store: Any, embedder: Any, tokens: Mapping[str, Owner]) -> tuple[str, Any, threading.Thread]:
+    """The /v1 API over store on uvicorn in a thread (a real socket on 127.0.0.1), each token an owner's: its
+    base URL, server and thread. Here, not in recall_benchmark, because a checkout compared may predate it."""
     import uvicorn
 
     from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry, token_digest
     from adapters.api.http import create_app
     from adapters.api.surface import AgentSurface
 
-    token = "compare-token"
     registry = TokenRegistry(
-        (TokenEntry(sha256=token_digest(token), tenant_id=owner.tenant_id, principal_id=owner.principal_id),)
+        tuple(
+            TokenEntry(sha256=token_digest(token), tenant_id=owner.tenant_id, principal_id=owner.principal_id)
+            for token, owner in tokens.items()
+        )
     )
 
     async def idle(*_: Any) -> str:
@@ -78,10 +81,20 @@ def _over_http(store: Any, embedder: Any, owner: Any) -> Callable[[str], None]:
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning")
     )
-    threading.Thread(target=server.run, daemon=True).start()
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
     while not server.started:
         time.sleep(0.05)
-    client = httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    return f"http://127.0.0.1:{port}", server, thread
+
+
+def _over_http(store: Any, embedder: Any, owner: Owner) -> Callable[[str], None]:
+    """POST /v1/recall to the API served from this process."""
+    import httpx2
+
+    token = "compare-token"
+    url, _, _ = serve_api(store, embedder, {token: owner})
+    client = httpx2.Client(base_url=url, timeout=30)
 
     def ask(query: str) -> None:
         response = client.post(
