@@ -61,7 +61,9 @@ def _plan(seeded: Engine, bounded: bool, by_owner_words: bool) -> dict[str, Any]
 
 
 @pytest.mark.parametrize("bounded", [True, False], ids=["bounded", "unbounded"])
-def test_words_read_scans_the_owner_words_index_by_the_owners_words_alone(seeded: Engine, bounded: bool) -> None:
+def test_words_read_scans_the_owner_words_index_by_the_owners_words_alone(
+    seeded: Engine, bounded: bool
+) -> None:
     plan = _plan(seeded, bounded, by_owner_words=True)
     scans = [n for n in plan_nodes(plan["Plan"]) if n.get("Node Type") == "Bitmap Index Scan"]
     assert scans and all(n["Index Name"] == "beliefs_owner_words_live" for n in scans)

@@ -249,7 +249,11 @@ def matching_statement(related: tuple[bool, ...], bounded: bool, by_owner_words:
     if by_owner_words:
         # each query spelled again with the owner's key before every lexeme, matched against the rows'
         # lexemes keyed alike: what beliefs_owner_words_live indexes (the rows read are the same)
-        within, searched, queries = _OWNED_WITHIN, "belief_owner_search(tenant_id, principal_id, search)", "owned_"
+        within, searched, queries = (
+            _OWNED_WITHIN,
+            "belief_owner_search(tenant_id, principal_id, search)",
+            "owned_",
+        )
     else:
         within, searched, queries = _SEARCHED_WITHIN, "search", ""
     row = "id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, " + ", ".join(
