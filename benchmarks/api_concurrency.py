@@ -72,9 +72,14 @@ def _children(pid: int) -> list[int]:
     return tree
 
 
-def _cpu_seconds(pids: list[int]) -> float:
+def _cpu_seconds(roots: list[int]) -> float:
+    """CPU seconds used so far by the processes under roots, listed afresh at each call.
+
+    The pool opens connections under load, each a new PostgreSQL backend: a list taken once before the load
+    would leave them out, and their CPU would be counted as other processes'. A backend that exits moves its
+    CPU into its parent's cutime, so the difference of two calls counts every process of the window once."""
     total = 0
-    for pid in pids:
+    for pid in (pid for root in roots for pid in _children(root)):
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -101,10 +106,9 @@ def _queries(count: int, rng: random.Random) -> list[str]:
     ]
 
 
-def _recall(http: httpx2.Client, query: str) -> None:
-    response = http.post(
-        "/v1/recall", json={"query": query, "k": 10}, headers={"Authorization": f"Bearer {TOKEN}"}
-    )
+def _recall(http: httpx2.Client, query: str, *, reconnect: bool = False) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}", **({"Connection": "close"} if reconnect else {})}
+    response = http.post("/v1/recall", json={"query": query, "k": 10}, headers=headers)
     response.raise_for_status()
 
 
@@ -133,9 +137,10 @@ def _serve(
         while time.monotonic() < deadline:
             try:
                 if http.get("/healthz").status_code == 200:
-                    # Every worker answers health before recalls are timed: warm each one's engine.
+                    # Warm every worker's engine before recalls are timed: a connection stays with the
+                    # worker that accepted it, so each warming recall comes on a new one.
                     for query in _queries(8 * workers, random.Random(1)):
-                        _recall(http, query)
+                        _recall(http, query, reconnect=True)
                     return server
             except httpx2.TransportError:
                 time.sleep(0.2)
@@ -160,7 +165,7 @@ def measure_workers(
     rng = random.Random(workers)
     try:
         base = f"http://127.0.0.1:{port}"
-        pids = _children(server.pid) + (_children(postmaster) if postmaster else [])
+        pids = [server.pid] + ([postmaster] if postmaster else [])
         before, client_before = _cpu_seconds(pids), time.process_time()
         started = time.perf_counter()
         with httpx2.Client(base_url=base, timeout=30) as http:

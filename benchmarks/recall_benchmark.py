@@ -38,21 +38,15 @@ import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx2
-import uvicorn
 from sqlalchemy import Engine, text
 
-from adapters.api.auth import Authenticator, TokenEntry, TokenRegistry
-from adapters.api.http import create_app
-from adapters.api.surface import AgentSurface
 from adapters.embeddings.factory import embedder_for
 from adapters.memory.store import InMemoryStore
 from adapters.postgres import schema
@@ -268,36 +262,15 @@ def commit_cost(engine: Engine, embedder: Embedder, batches: int = 20, size: int
 def latency(
     engine: Engine, sizes: list[int], queries: list[str], common: list[str], embedder: Embedder
 ) -> dict[str, Any]:
+    # imported here: recall_compare imports this module
+    from benchmarks.recall_compare import serve_api
+
     store = PostgresStore(engine)
     tokens = {size: f"bench-token-{size}" for size in sizes}
-    from adapters.api.auth import token_digest
-
-    registry = TokenRegistry(
-        tuple(
-            TokenEntry(sha256=token_digest(t), tenant_id=TENANT, principal_id=_principal(s).principal_id)
-            for s, t in tokens.items()
-        )
-    )
-
-    async def idle(owner: Owner, session_id: uuid.UUID) -> str:
-        raise NotImplementedError
-
-    app = create_app(
-        AgentSurface(store=store, idle_signal=idle, clock=lambda: NOW, embedder=embedder),
-        Authenticator(None, registry),
-        {},
-    )
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, access_log=False, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    url, server, thread = serve_api(store, embedder, {t: _principal(s) for s, t in tokens.items()})
     results: dict[str, Any] = {}
     try:
-        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+        with httpx2.Client(base_url=url, timeout=30) as http:
             for size in sizes:
                 owner = _principal(size)
 

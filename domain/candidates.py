@@ -102,9 +102,14 @@ class MemoryCandidate(BaseModel):
         if self.subject.strip().lower() in GENERIC_SUBJECTS:
             raise ValueError("subject must be a specific conflict key, not the user")
         ids = self.source_event_ids
+        spans = self.evidence_spans
+        # Most candidates cite one event: nothing to order, one span to compare.
+        if len(ids) == 1:
+            if len(spans) != 1 or spans[0].seq != ids[0]:
+                raise ValueError("evidence_spans must hold exactly one span per cited source event, in order")
+            return self
         if len(set(ids)) != len(ids) or list(ids) != sorted(ids):
             raise ValueError("source_event_ids must be ordered and unique")
-        span_seqs = [span.seq for span in self.evidence_spans]
-        if span_seqs != list(ids):
+        if [span.seq for span in spans] != list(ids):
             raise ValueError("evidence_spans must hold exactly one span per cited source event, in order")
         return self

@@ -149,8 +149,20 @@ def serve_app() -> "FastAPI":
     if served_at := served.get("metrics_port"):
         metrics.serve(served.get("host", "127.0.0.1"), served_at)
     app.router.on_startup.append(functools.partial(_size_threadpool, composition.settings.database_pool_size))
+    app.router.on_startup.append(_read_recall_tables)
     app.router.on_shutdown.append(composition.close)
     return app
+
+
+async def _read_recall_tables() -> None:
+    """Read the tables a recall's words use (WordNet's relatives, the lemmatizer's and the spelling
+    dictionaries) before the worker accepts a connection: read on a worker's first recall instead, they
+    held it and every request queued behind it for over a second, several under concurrent load."""
+    from domain.beliefs.relevance import query_terms, searched_terms, specificity
+
+    terms = query_terms("wat hobbies does my sister have?")
+    searched_terms(terms)
+    specificity(terms, [])
 
 
 async def _size_threadpool(threads: int) -> None:

@@ -42,6 +42,7 @@ API_KEYS_REVISION: Final = "0013_api_keys"
 RECEIVED_AT_REVISION: Final = "0014_event_received_at"
 EMBEDDINGS_REVISION: Final = "0015_belief_embeddings"
 EPISODE_SOURCE_CHARS_REVISION: Final = "0016_episode_source_chars"
+OWNER_WORDS_REVISION: Final = "0017_belief_owner_words"
 EXPECTED_REVISION: Final = STRUCTURAL_REVISION
 
 UPGRADE_COMMAND: Final = "agent db upgrade"
@@ -162,6 +163,20 @@ ADDITIVE_COLUMNS: Final = (
     EMBEDDINGS_COLUMN,
     EPISODE_SOURCE_CHARS_COLUMN,
 )
+
+
+def owner_words_index_valid(engine: Engine) -> bool:
+    """Whether beliefs_owner_words_live (revision 0017, built concurrently) exists and is valid: until then
+    recall reads its words through beliefs_owner_search_live."""
+    with engine.connect() as connection:
+        return bool(
+            connection.execute(
+                text(
+                    "SELECT coalesce(bool_and(indisvalid), false) FROM pg_index"
+                    " WHERE indexrelid = to_regclass('beliefs_owner_words_live')"
+                )
+            ).scalar_one()
+        )
 
 
 def additive_columns(engine: Engine) -> frozenset[tuple[str, str]]:

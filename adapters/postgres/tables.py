@@ -186,6 +186,17 @@ Index(
     postgresql_using="gin",
     postgresql_where=text("valid_to IS NULL"),
 )
+# ... and, since revision 0017, through this one: an owner's holders of a word are one key's posting list
+# (belief_owner_search prefixes each lexeme with a key of the owner), so the read grows with what the owner
+# holds of the words, not with the owner or the store; no pending list, which every scan would read.
+Index(
+    "beliefs_owner_words_live",
+    text("belief_owner_search(tenant_id, principal_id, search)"),
+    postgresql_using="gin",
+    postgresql_where=text("valid_to IS NULL"),
+    postgresql_with={"fastupdate": "off"},
+    _table=beliefs,
+)
 # Recall by meaning reads an owner's nearest live beliefs of the default model through this HNSW index
 # (revision 0013): an index needs one dimension, so it covers the bundled model's vectors, cast to theirs;
 # another model's vectors are compared by an exact scan of the owner's rows.

@@ -27,6 +27,7 @@ from adapters.postgres.schema import (
     RECEIVED_AT_COLUMN,
     STAGE_METRICS_COLUMN,
     additive_columns,
+    owner_words_index_valid,
 )
 from adapters.postgres.tables import (
     beliefs,
@@ -60,6 +61,7 @@ class PostgresStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._found: frozenset[tuple[str, str]] = frozenset()
+        self._owner_words = False
 
     def __call__(self) -> "PostgresUnitOfWork":
         return self._unit_of_work(autocommit=False)
@@ -72,6 +74,9 @@ class PostgresStore:
             # Looked up until all found, in one read: an additive revision may be applied while processes run
             # (and is never taken back under them).
             self._found |= additive_columns(self.engine)
+        if not self._owner_words:
+            # likewise: the index may be built while processes run
+            self._owner_words = owner_words_index_valid(self.engine)
         found = self._found
         return PostgresUnitOfWork(
             self.engine,
@@ -84,6 +89,7 @@ class PostgresStore:
             with_received_at=RECEIVED_AT_COLUMN in found,
             with_embeddings=EMBEDDINGS_COLUMN in found,
             with_episode_source_chars=EPISODE_SOURCE_CHARS_COLUMN in found,
+            with_owner_words=self._owner_words,
             autocommit=autocommit,
         )
 
@@ -112,6 +118,7 @@ class PostgresUnitOfWork:
         with_received_at: bool = True,
         with_embeddings: bool = True,
         with_episode_source_chars: bool = True,
+        with_owner_words: bool = True,
         autocommit: bool = False,
     ) -> None:
         self._engine = engine
@@ -126,6 +133,7 @@ class PostgresUnitOfWork:
         self._with_received_at = with_received_at
         self._with_embeddings = with_embeddings
         self._with_episode_source_chars = with_episode_source_chars
+        self._with_owner_words = with_owner_words
         self._connection: Connection | None = None
 
     def __enter__(self) -> Self:
@@ -145,6 +153,7 @@ class PostgresUnitOfWork:
             with_expires_at=self._with_expires_at,
             with_recall_search=self._with_recall_search,
             with_embeddings=self._with_embeddings,
+            with_owner_words=self._with_owner_words,
         )
         self.watermarks = PostgresWatermarks(connection)
         self.runs = PostgresRuns(connection, with_stage_metrics=self._with_stage_metrics)

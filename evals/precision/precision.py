@@ -1,12 +1,13 @@
 """Precision and recall of the deterministic former on casual two-person conversations.
 
-Run: .venv/bin/python -m evals.precision.precision [--part dev|dev2|heldout] [--unlabelled] [--json]
+Run: .venv/bin/python -m evals.precision.precision [--part dev|dev2|heldout|heldout2] [--unlabelled] [--json]
 
-Three frozen parts sit beside this module, each an events file in the wire format of `agent events import`
+Four frozen parts sit beside this module, each an events file in the wire format of `agent events import`
 (the person remembered speaks as `user_message`, the friend they talk to as `assistant_message`) and a gold
 file (one line a conversation: its `session_id`, the durable claims a person would expect to be remembered,
 `expect`, and statements that would be junk, `junk`), both checked against the part's sha256 record before
-they are read. `dev` and `dev2` are development parts; `heldout` is read for its totals only.
+they are read. `dev` and `dev2` are development parts; `heldout` and `heldout2` are read for their totals only
+(`heldout2` written and frozen after the rules written from `dev` and `dev2`).
 
 Precision is useful / formed over every candidate the former forms, each judged by hand in `labels.json`
 (keyed by part, then statement: `useful`, `transient` or `garbled`). A statement no label names stops the
@@ -42,6 +43,7 @@ class Part(StrEnum):
     DEV = "dev"
     DEV2 = "dev2"
     HELDOUT = "heldout"
+    HELDOUT2 = "heldout2"
 
 
 class Label(StrEnum):

@@ -47,6 +47,7 @@ REVISIONS = [
     schema.RECEIVED_AT_REVISION,
     schema.EMBEDDINGS_REVISION,
     schema.EPISODE_SOURCE_CHARS_REVISION,
+    schema.OWNER_WORDS_REVISION,
 ]
 
 
@@ -131,6 +132,10 @@ def test_gate_memory_schema_backfill_clean_upgrade_to_head_matches_the_table_def
     assert "valid_to IS NULL" in str(recent["dialect_options"])
     # Recall with a query reads one owner's matches from one index, not the whole store's (0010).
     assert indexes["beliefs_owner_search_live"]["column_names"] == ["tenant_id", "principal_id", "search"]
+    # ... and, since 0017, through one keyed by owner and word together, without a pending list.
+    words = indexes["beliefs_owner_words_live"]
+    assert "belief_owner_search" in str(words["expressions"])
+    assert words["dialect_options"]["postgresql_with"] == {"fastupdate": "off"}
     assert "beliefs_search_live" not in indexes
     assert "integrated_episodes_owner_session" in {
         i["name"] for i in inspect(engine).get_indexes("integrated_episodes")
@@ -483,3 +488,28 @@ def test_an_event_below_the_watermark_is_refused_until_the_late_events_revision(
     plan = _next_plan(store, session)
     assert (plan.late_count, plan.event_count, plan.last_seq) == (1, 2, 5)
     assert [(r.first_seq, r.last_seq) for r in plan.segments] == [(3, 3), (5, 5)]
+
+
+def test_recall_reads_its_words_through_the_owner_words_index_once_it_is_built(engine: Engine) -> None:
+    from domain.beliefs.recall import recall
+
+    schema.upgrade(engine, schema.EPISODE_SOURCE_CHARS_REVISION)
+    store = PostgresStore(engine)
+    other = Owner(tenant_id=OWNER.tenant_id, principal_id="someone-else")
+    mine = belief(subject="hobby:kayak", statement="User paddles a kayak on weekends.")
+    theirs = belief(owner=other, subject="hobby:kayak", statement="User owns a kayak.")
+    with store() as uow:
+        uow.beliefs.upsert_many([mine, theirs])
+        uow.commit()
+    with store() as uow:
+        # before the revision: the words are read through beliefs_owner_search_live
+        assert uow.beliefs._owner_words is False  # type: ignore[attr-defined]
+        assert recall(uow, OWNER, T0 + timedelta(days=1), query="my kayak?").returned_ids == [mine.id]
+    schema.upgrade(engine, "head")
+    with store() as uow:
+        assert uow.beliefs._owner_words is True  # type: ignore[attr-defined]
+        assert recall(uow, OWNER, T0 + timedelta(days=1), query="my kayak?").returned_ids == [mine.id]
+        assert recall(uow, other, T0 + timedelta(days=1), query="my kayak?").returned_ids == [theirs.id]
+    schema.downgrade(engine, schema.EPISODE_SOURCE_CHARS_REVISION)
+    with PostgresStore(engine)() as uow:
+        assert recall(uow, OWNER, T0 + timedelta(days=1), query="my kayak?").returned_ids == [mine.id]

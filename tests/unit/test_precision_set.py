@@ -1,12 +1,16 @@
 """The precision set stays frozen, and every statement the former forms on it has a hand label."""
 
+from itertools import combinations
+
 import pytest
 
 from evals.precision import precision
 from evals.precision.precision import Part, PartDigestMismatch, load
 
 
-@pytest.mark.parametrize(("part", "least"), [(Part.DEV, 8), (Part.DEV2, 12), (Part.HELDOUT, 6)])
+@pytest.mark.parametrize(
+    ("part", "least"), [(Part.DEV, 8), (Part.DEV2, 12), (Part.HELDOUT, 6), (Part.HELDOUT2, 9)]
+)
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     conversations = load(part)
     assert len(conversations) >= least
@@ -20,9 +24,7 @@ def test_an_edited_part_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         load(Part.DEV)
 
 
-@pytest.mark.parametrize(
-    ("one", "other"), [(Part.DEV, Part.DEV2), (Part.DEV, Part.HELDOUT), (Part.DEV2, Part.HELDOUT)]
-)
+@pytest.mark.parametrize(("one", "other"), list(combinations(Part, 2)))
 def test_the_parts_share_no_turn(one: Part, other: Part) -> None:
     def texts(part: Part) -> set[str]:
         return {e.text for _, events in load(part) for e in events if len(e.text) > 20}

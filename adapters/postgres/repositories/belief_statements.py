@@ -142,6 +142,14 @@ _LIVE_WITHIN = f"tenant_id = :tenant_id AND principal_id = :principal_id AND {_W
 # tenant's, the longest of all (every principal's rows: in a store of 1M beliefs it doubled the scan's time).
 # The row's tenant is still compared, on the row.
 _SEARCHED_WITHIN = f"tenant_id || '' = :tenant_id AND principal_id = :principal_id AND {_WITHIN}"
+# For a read through beliefs_owner_words_live (revision 0017): the owner is in every key that index reads,
+# so both owner columns are compared on the row only (a form no other index of the table can use).
+_OWNED_WITHIN = f"tenant_id || '' = :tenant_id AND principal_id || '' = :principal_id AND {_WITHIN}"
+# The owner's key as belief_owner_search (revision 0017) prefixes each of its lexemes.
+_OWNER_KEY = (
+    "translate(left(md5(CAST(:tenant_id AS text) || '/' || CAST(:principal_id AS text)), 12),"
+    " '0123456789', 'ghijklmnop')"
+)
 
 
 def _ranking_page_statement(with_after: bool) -> Any:
@@ -236,8 +244,18 @@ STORE_EMBEDDINGS = text(
 # has no relatives' branch and r<k> is false, which spares a branch's planning (about 0.15 ms each) and a
 # test per row.
 @functools.lru_cache(maxsize=1024)
-def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
+def matching_statement(related: tuple[bool, ...], bounded: bool, by_owner_words: bool = True) -> Any:
     terms = range(1, len(related) + 1)
+    if by_owner_words:
+        # each query spelled again with the owner's key before every lexeme, matched against the rows'
+        # lexemes keyed alike: what beliefs_owner_words_live indexes (the rows read are the same)
+        within, searched, queries = (
+            _OWNED_WITHIN,
+            "belief_owner_search(tenant_id, principal_id, search)",
+            "owned_",
+        )
+    else:
+        within, searched, queries = _SEARCHED_WITHIN, "search", ""
     row = "id AS match_id, coalesce(last_evidence_at, valid_from) AS evidence_at, " + ", ".join(
         f"(search @@ wanted.direct[{k}]) IS TRUE AS d{k}, "
         + (f"(search @@ wanted.related[{k}]) IS TRUE" if related[k - 1] else "false")
@@ -248,7 +266,7 @@ def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
     coverage = " + ".join(f"(d{k} OR r{k})::int" for k in terms)
     direct = " + ".join(f"d{k}::int" for k in terms)
     weight = " + ".join(f"CASE WHEN d{k} OR r{k} THEN m - n{k} ELSE 0 END" for k in terms)
-    every = f"SELECT {row} FROM beliefs, wanted WHERE {_SEARCHED_WITHIN} AND search @@ wanted.any_term"
+    every = f"SELECT {row} FROM beliefs, wanted WHERE {within} AND {searched} @@ wanted.{queries}any_term"
 
     def pooled(matches: str, totals: str, by_bound: str) -> str:
         return (
@@ -258,7 +276,7 @@ def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
 
     if bounded:
         branches = " UNION ".join(
-            f"(SELECT {row} FROM beliefs, wanted WHERE {_SEARCHED_WITHIN} AND search @@ wanted.{query}[{k}]"
+            f"(SELECT {row} FROM beliefs, wanted WHERE {within} AND {searched} @@ wanted.{queries}{query}[{k}]"
             f" LIMIT {MATCHES_PER_TERM})"
             for k in terms
             for query in ("direct", "related")
@@ -296,11 +314,29 @@ def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
         matched AS MATERIALIZED ({every}),
         totals AS MATERIALIZED (SELECT ln(count(*) + 1) AS m, {holding} FROM matched),
         candidates AS ({pooled("matched", "totals", "false")}),"""
+    owned = owned_each = ""
+    if by_owner_words:
+        # quoted lexemes cast to tsquery are taken as they are (to_tsquery would parse the keyed words)
+        def keyed(lexemes: str) -> str:
+            return (
+                f"(SELECT string_agg(quote_literal({_OWNER_KEY} || lexeme), ' | ')"
+                f" FROM unnest(tsvector_to_array({lexemes})) AS lexeme)"
+            )
+
+        owned = (
+            ", array_agg(owned_direct ORDER BY n) AS owned_direct,"
+            " array_agg(owned_related ORDER BY n) AS owned_related,"
+            " CAST(string_agg(owned_any, ' | ') AS tsquery) AS owned_any_term"
+        )
+        owned_each = (
+            f", CAST({keyed('w')} AS tsquery) AS owned_direct, CAST({keyed('r')} AS tsquery) AS owned_related,"
+            f" {keyed('w || r')} AS owned_any"
+        )
     return text(
         f"""
         WITH wanted AS MATERIALIZED (
             SELECT array_agg(direct ORDER BY n) AS direct, array_agg(related ORDER BY n) AS related,
-                   to_tsquery('simple', string_agg(any_word, ' | ')) AS any_term
+                   to_tsquery('simple', string_agg(any_word, ' | ')) AS any_term{owned}
               FROM (SELECT t.n,
                            CASE WHEN length(w) > 0
                                 THEN to_tsquery('simple', array_to_string(tsvector_to_array(w), ' | ')) END
@@ -308,7 +344,7 @@ def matching_statement(related: tuple[bool, ...], bounded: bool) -> Any:
                            CASE WHEN length(r) > 0
                                 THEN to_tsquery('simple', array_to_string(tsvector_to_array(r), ' | ')) END
                                AS related,
-                           nullif(array_to_string(tsvector_to_array(w || r), ' | '), '') AS any_word
+                           nullif(array_to_string(tsvector_to_array(w || r), ' | '), '') AS any_word{owned_each}
                       FROM unnest(CAST(:words AS text[]), CAST(:relatives AS text[]))
                                WITH ORDINALITY AS t(words, relatives, n),
                            to_tsvector('english', t.words) AS w,

@@ -55,9 +55,13 @@ class PostgresBeliefs(Repo):
         with_expires_at: bool = True,
         with_recall_search: bool = True,
         with_embeddings: bool = True,
+        with_owner_words: bool = True,
     ) -> None:
         super().__init__(connection)
         self._vectors = with_embeddings
+        # False until beliefs_owner_words_live (revision 0017) is built: the words are read through the index
+        # before it.
+        self._owner_words = with_owner_words
         # False only between the structural revision and the additive match-keys (expires_at, recall-search)
         # revision.
         self._keys = with_match_keys
@@ -130,7 +134,9 @@ class PostgresBeliefs(Repo):
             "words": [" ".join(term.words) for term in terms],
             "relatives": [" ".join(term.relatives) for term in terms],
         }
-        statement = matching_statement(tuple(bool(term.relatives) for term in terms), bounded)
+        statement = matching_statement(
+            tuple(bool(term.relatives) for term in terms), bounded, self._owner_words
+        )
         return [match_of(*row) for row in self._plain_rows(statement, params)]
 
     def nearest(
@@ -146,10 +152,16 @@ class PostgresBeliefs(Repo):
         params = {**self._within(owner, limit, sensitivities), "model": model, "vector": _literal(vector)}
         dimension = INDEXED_EMBEDDING_MODELS.get(model)
         if dimension == len(vector):
-            # SET LOCAL lasts until this unit of work ends: only recall's read runs under it. A candidate
-            # list wider than the default 40 keeps the index's answer close to the exact one.
-            self._c.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-            self._c.execute(text(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, limit)}"))
+            # Local settings last until this unit of work ends: only recall's read runs under them. A
+            # candidate list wider than the default 40 keeps the index's answer close to the exact one. One
+            # statement for both: a round trip is a visible share of a recall.
+            self._c.execute(
+                text(
+                    "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                    " set_config('hnsw.ef_search', :ef_search, true)"
+                ),
+                {"ef_search": str(max(HNSW_EF_SEARCH, limit))},
+            )
             rows = self._plain_rows(nearest_statement(dimension), params)
             if len(rows) == limit:
                 return [_neighbour(row) for row in rows]

@@ -26,7 +26,8 @@ _DATED = LIFE_EVENT_DATES | PAST_MARKERS
 _OPENERS = frozenset({"my", "our"})
 _CLAUSE_STARTS = frozenset({"and", "so", "but", "ugh", "well", "oh", "now", "also", "plus", "because"})
 _FINITE = frozenset({"is", "are", "was", "were", "has", "have", "had", "'s", "keeps", "needs"})
-_PEOPLE = (
+# People of the user's life a noun after "my" may name.
+PEOPLE = (
     OCCUPATIONS
     | POSITIONS
     | {"boss", "friend", "neighbor", "neighbour", "landlord", "landlady", "advisor", "adviser", "colleague"}
@@ -134,7 +135,7 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
         if token.lower not in _OPENERS:
             continue
         named = _named(tokens, at)
-        if named and not any(_not_a_thing(t) or t.lemma in _PEOPLE or t.lower in _PEOPLE for t in named):
+        if named and not any(_not_a_thing(t) or t.lemma in PEOPLE or t.lower in PEOPLE for t in named):
             mentioned = named
         starts = (
             at == 0 or tokens[at - 1].lower in _CLAUSE_STARTS or "," in text[tokens[at - 1].end : token.start]
@@ -152,7 +153,7 @@ def belonging_claims(text: str, tokens: list[Token], formed: set[str]) -> list[C
         plural = head.lower.endswith("s") and head.lemma != head.lower
         # What a person of the user's life is doing or is now bears on the user; their life's record
         # ("my coach has trained most of his life", "my mentor has written four books") is their own.
-        person = any(t.lemma in _PEOPLE or t.lower in _PEOPLE for t in noun)
+        person = any(t.lemma in PEOPLE or t.lower in PEOPLE for t in noun)
         if person and _past(tokens[verb]) and not any(t.lower in _DATED for t in tokens[verb + 1 :]):
             # A person's dated change bears on the user ("my boss quit last week"); their undated past is
             # their own story ("my friend restarted 5x5 after years of calisthenics").

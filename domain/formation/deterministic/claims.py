@@ -16,6 +16,8 @@ class Claim:
     predicate: Predicate
     holder: str = "User"
     hedged: bool = False
+    # Said of "we" with no group named: the user and others, whose shared nouns are not the user's alone.
+    collective: bool = False
 
     def statement(self) -> str:
         return render_statement(

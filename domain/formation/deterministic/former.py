@@ -19,6 +19,7 @@ from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
 from domain.formation.deterministic.corrections import correction_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
+from domain.formation.deterministic.groups import group_of
 from domain.formation.deterministic.headed_lists import headed_sentences
 from domain.formation.deterministic.parsing import (
     Parse,
@@ -32,7 +33,7 @@ from domain.formation.deterministic.patterns import folded, frequency, hinted, s
 from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
-from domain.formation.deterministic.relatives import opens_with_kin, relative_claims
+from domain.formation.deterministic.relatives import held_claims, opens_with_kin, relative_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
@@ -279,6 +280,13 @@ def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim
             # Someone else's words quoted ("He said "I love jazz"") are not the user's assertion.
             continue
         stop = ends[n]
+        if stop < len(tokens) and object_gap(text, tokens, stop):
+            # "swimming laps at the Y, the only exercise I don't quit": the phrase after the comma is what
+            # the next clause is about, and goes with it; the statement stands before the comma.
+            for i in range(stop - 1, max(at + 1, stop - _MAX_LEAD_WORDS), -1):
+                if "," in text[tokens[i - 1].end : tokens[i].start]:
+                    stop = i
+                    break
         predicate_tokens = tokens[at + 1 : stop]
         if not predicate_tokens or (stop < len(tokens) and only_introduces(predicate_tokens)):
             continue
@@ -390,7 +398,8 @@ def _described(text: str, tokens: list[Token]) -> list[Claim]:
 
 def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[int]) -> list[Claim]:
     """The clause-first path alone for "we" ("We moved to Austin in 2018": the user did) and the typed
-    "im"; the claim rules were written for "I" and stay with it."""
+    "im"; the claim rules were written for "I" and stay with it. A "we" after a group of the user's named in
+    the turn is the group's (domain.formation.deterministic.groups)."""
     claims: list[Claim] = []
     if opens_question(tokens):
         return claims
@@ -406,9 +415,19 @@ def _rewritten(text: str, tokens: list[Token], at_each: list[int], every: list[i
             predicate = [tokens[at]._replace(lower="am", lemma="be"), *predicate]
         elif predicate and predicate[0].lower == "'re":
             predicate = [predicate[0]._replace(lower="are", lemma="be"), *predicate[1:]]
+        we = tokens[at].lower == "we"
+        group = group_of(text, tokens[at].start) if we else None
+        if group is not None:
+            # "a book club, we meet once a month": what the group does is the group's.
+            claims.extend(held_claims(text, predicate, f"User's {group}", False, kin=False))
+            continue
         parse = parse_predicate(predicate)
         if parse is not None:
-            claims.extend(clause_first_claims(text, parse))
+            found = clause_first_claims(text, parse)
+            if we:
+                for claim in found:
+                    claim.collective = True
+            claims.extend(found)
     return claims
 
 

@@ -11,15 +11,20 @@ proud of you.", "User is so excited to hear."), small talk and a vague statement
 idea.", "User does other things."). A moment told as news is `TRANSIENT` too: how a progressive goes ("User is
 healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
 straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
-part ("User's fingers are wrecked."). Both are counted in the stage metrics and never committed.
+part ("User's fingers are wrecked."), a state compared with before and nothing named to compare it with
+("User's band sounds way fuller."). Both are counted in the stage metrics and never committed. One thing a
+"we" is, said of the user alone, is not well formed ("User is basically a team." of "we're basically a
+team").
 
 Where the referent is exact the pronoun is replaced by it, not dropped: "him" or "her" by the one relative of
 that gender the clause or the user's clause before it names ("My dad has Parkinson's and I drive him to his
 appointments"), "it" by the one noun phrase with a determiner before it there ("I keep a journal, I write in
 it most nights"), the "it" of "speak it" by the one language named ("Any good Cantonese podcasts? my daughter
-refuses to speak it"). A trailing word addressed to the listener ("I love bowling man") or a trailing hedge
-("actually", "tho") is taken off; a comma-joined tail that fails the check is cut where the statement before
-it stands ("User grew up in Somerville, moving to Jersey feels like betrayal.").
+refuses to speak it"), a possessive "her" of the user's statement by the one person not male the user named
+before ("My boss quit so I'm covering her job": "their boss's job"). A trailing word addressed to the
+listener ("I love bowling man") or a trailing hedge ("actually", "tho") is taken off; a comma-joined tail that
+fails the check is cut where the statement before it stands ("User grew up in Somerville, moving to Jersey
+feels like betrayal.").
 """
 
 import re
@@ -29,6 +34,7 @@ from typing import Final
 
 from domain.beliefs.wordnet import only_a_noun, only_a_verb
 from domain.candidates import ClaimKind, Polarity
+from domain.formation.deterministic.belongings import PEOPLE
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.topic_words import LANGUAGES, RELATIVES
 from domain.formation.language import STOPWORDS, lemma
@@ -90,6 +96,8 @@ _DANGLING: Final = _words(
 )
 # Said to the listener or to hedge, at the end of a statement: taken off ("I love bowling man").
 _TRAILING: Final = _words("man dude bro girl lol haha lmao tho though actually btw")
+# Of those, the words no noun phrase ends on: taken off after a determiner's phrase too ("a keys player tho").
+_HEDGING: Final = _TRAILING - _words("man dude bro girl")
 _TRAILING_ENDS: Final = tuple(_TRAILING)
 _DETERMINED: Final = _words("a an the their my this that his her our")
 # Where a statement's tail may be cut (read from the last): a comma, "and", a question to the listener.
@@ -106,8 +114,12 @@ _FEMALE: Final = _words(
     "daughter mom mum mother sister wife girlfriend aunt grandma grandmother niece stepmom stepdaughter girl"
     " granddaughter mama fiancee nan nana"
 )
+# A person the user names with "my" ("my roommate Priya", "their boss" once rendered), and which of them
+# "her" may stand for.
+_PERSON: Final = re.compile(r"\b(?:my|our|their)\s+([a-z-]+)(?:\s+((?-i:[A-Z][a-z]+)))?", re.IGNORECASE)
 _PLURAL_KIN: Final = _words("kids children twins sons daughters parents boys girls grandkids grandchildren")
 _PERSONS: Final = _MALE | _FEMALE | RELATIVES
+_HERS: Final = (_FEMALE | RELATIVES | PEOPLE) - _MALE
 # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
 _PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
 _KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
@@ -202,6 +214,16 @@ _DATED_ONLY: Final = re.compile(
 _CLOCK_SLOT: Final = re.compile(r"^(?:a|an|the) \d{1,2}(?::\d\d)? ?(?:am|pm)$")
 # A self-correction after a comma: what comes after it takes back what the statement says.
 _CORRECTED: Final = re.compile(r", (?:well|i mean|or rather|or like)(?:,|$)")
+# A state compared with before, no "than" naming what with: "sounds way fuller now" ("much taller than
+# their brother" does not end on the comparative).
+_LINKING: Final = _words("be sound look seem feel get")
+_COMPARED: Final = re.compile(
+    r"^(?:\w+ )?(?:way|much|so much|a lot|even|far|lots|loads|heaps) \w+er(?: now| these days| lately)?$"
+)
+# Every match of _COMPARED ends with one of these.
+_COMPARED_ENDS: Final = ("er", " now", " days", " lately")
+# "we're basically a team": one thing a group is, which the user alone is not.
+_ONE_THING: Final = re.compile(r"^(?:\w+ )?an? ")
 _REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
@@ -345,9 +367,9 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     words = complement.split()
     # "is a lovely young man" is no word to the listener: a phrase opened by a determiner keeps its noun.
     determined = bool(words) and words[0].lower() in _DETERMINED
-    while (
-        len(words) > 1
-        and words[-1].lower().strip(",.!?") in _TRAILING
+    while len(words) > 1 and (
+        (last := words[-1].lower().strip(",.!?")) in _HEDGING
+        or last in _TRAILING
         and not determined
         and words[-2].lower() not in _DETERMINED
     ):
@@ -357,6 +379,16 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
         typed = word.strip(",.!?")
         bare = typed.lower()
         following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
+        if (
+            bare == "her"
+            and claim.holder == "User"
+            and following
+            and not _is_object(bare, following, words, at)
+        ):
+            # "my boss quit so I'm covering her job": the one person the user named before, not the user.
+            owner = _owner(" ".join(out), prefix, previous)
+            out.append(word if owner is None else f"{owner}'s")
+            continue
         # "IT" is a trade, not a pronoun.
         if bare not in _PRONOUNS or typed.isupper() or not _is_object(bare, following, words, at):
             out.append(word)
@@ -379,6 +411,26 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     if rewritten == complement:
         return claim
     return replace(claim, predicate=replace(claim.predicate, complement=rewritten))
+
+
+def _owner(said: str, prefix: str, previous: str) -> str | None:
+    """The one person not male the user named with "my" whom a possessive "her" stands for ("their boss",
+    "their roommate Priya"): in the clause, else in the clause before; None when the statement names one
+    itself ("drives their mom to her appointments") or there is not exactly one."""
+    if _PERSON.search(said) is not None:
+        return None
+    for window in (prefix, previous):
+        found = {
+            (m.group(1).lower(), m.group(2) or "")
+            for m in _PERSON.finditer(window)
+            if m.group(1).lower() in _HERS
+        }
+        if found:
+            if len(found) != 1:
+                return None
+            noun, name = found.pop()
+            return f"their {noun} {name}".rstrip()
+    return None
 
 
 def _is_object(word: str, following: str, words: list[str], at: int) -> bool:
@@ -521,6 +573,12 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _TRANSIENT
     if claim.polarity is _ASSERT and body.endswith(_MOMENT_ENDS) and _OF_THE_MOMENT.search(body):
         return _TRANSIENT  # "User's mom is calling.", "User's baby is crying again."
+    if verb in _LINKING and claim.polarity is _ASSERT:
+        told = predicate.complement.lower()
+        if told.endswith(_COMPARED_ENDS) and _COMPARED.match(told):
+            return _TRANSIENT  # "User's band sounds way fuller.": a change told as news
+        if claim.collective and verb == "be" and _ONE_THING.match(told):
+            return _ILL_FORMED  # "User is basically a team." of "we're basically a team"
     if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
         return _TRANSIENT if _sore(claim) or _others_already(claim, body) else _FORMED
     rest = body[len("user ") :]
