@@ -632,7 +632,11 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         if claim.collective and verb == "be" and _ONE_THING.match(told):
             return _ILL_FORMED  # "User is basically a team." of "we're basically a team"
     if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
-        return _TRANSIENT if _sore(claim) or _others_already(claim, body) or _others_moment(claim, body) else _FORMED
+        return (
+            _TRANSIENT
+            if _sore(claim) or _others_already(claim, body) or _others_moment(claim, body)
+            else _FORMED
+        )
     rest = body[len("user ") :]
     if words[1] in _TRAVELLED and _TRIP.match(rest):
         return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
