@@ -160,6 +160,8 @@ _DEGREE: Final = _words(
 _MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
 _WEARY: Final = _words("tired sick bored")
 _BEING_NOW: Final = _words("is are was were feels feel felt")
+# "is so short staffed", "is so done": "so" and one or two words, and nothing it is so for or of.
+_SO_WHAT: Final = re.compile(r"^is (?:\w+ )?so [\w-]+(?: [\w-]+)?$")
 # A feeling word followed by one of these is a lasting trait or skill ("good at chess", "free of cancer").
 _LASTING_AFTER: Final = _words("at with in into to")
 _LEAVING: Final = re.compile(
@@ -271,6 +273,9 @@ _FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
 _MODALS: Final = _words("will would can could should might must won't can't")
 # Joining words that, right after a comma, open a sentence of their own: ", and cold air is the worst trigger".
 _CLAUSE_JOINS: Final = _words("and but so")
+# A noun phrase after a comma that may be the subject of a sentence of its own, and how far its verb may be.
+_SUBJECT_OPENERS: Final = _words("the my our his her their half most all some both everyone everybody nobody")
+_SUBJECT_REACH: Final = 8
 _PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
 _OPENING_ADVERBS: Final = _words(
     "often usually always never sometimes still also just really no likely even rarely generally mostly only"
@@ -762,6 +767,8 @@ def _momentary(rest: str, words: list[str]) -> bool:
         and _ALREADY.match(rest)
     ):
         return True
+    if " so " in rest and _SO_WHAT.match(rest) and all(w not in STOPWORDS for w in words[2:]):
+        return True  # "is so short staffed": an exclamation of how it is now
     if " a little " in rest or " a bit " in rest:
         words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
     return _feeling(words)
@@ -783,6 +790,11 @@ def _feeling(words: list[str]) -> bool:
     return False
 
 
+def _plain_verb(word: str, before: str) -> bool:
+    """ "half the riders on their route speak it": a word only ever a verb, not a participle, not after "to"."""
+    return before != "to" and not word.endswith(("ing", "ed")) and word.isalpha() and only_a_verb(word)
+
+
 def _spliced(body: str, words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
@@ -790,7 +802,11 @@ def _spliced(body: str, words: list[str]) -> bool:
         return False
     # Most statements: no second finite verb to look for. The apostrophes of the words after the first two
     # are counted on the statement, not word by word.
-    if _OPENS_CLAUSE.isdisjoint(words[2:]) and body.count("'") == words[0].count("'") + words[1].count("'"):
+    if (
+        _OPENS_CLAUSE.isdisjoint(words[2:])
+        and "," not in words
+        and body.count("'") == words[0].count("'") + words[1].count("'")
+    ):
         return False
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
     # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
@@ -811,6 +827,13 @@ def _spliced(body: str, words: list[str]) -> bool:
             continue
         # "the six hens they're getting": a pronoun's clause after a noun is a relative clause; after a comma
         # it is a sentence of its own.
+        elif (
+            comma >= 0
+            and words[comma + 1] in _SUBJECT_OPENERS
+            and comma + 2 < at <= comma + _SUBJECT_REACH
+            and _plain_verb(word, words[at - 1])
+        ):
+            return True  # the statement's own verb is before the comma
         elif (
             word in _FINITE
             or word in _MODALS
