@@ -62,9 +62,8 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
     if not employed:
         noun_tokens = noun_tokens[:at]
     if parse.verb.lower == "been" and any(t.lower in _DURATION_OPENERS for t in noun_tokens[at:]):
-        surface = (
-            "has been"  # "I've been a landscape architect at the firm for about 5 yrs": not "is ... for"
-        )
+        # "I've been a landscape architect at the firm for about 5 yrs": not "is ... for".
+        surface = "has been"
     return [
         direct_claim(
             ClaimKind.ROLE if employed else ClaimKind.SKILL,

@@ -268,8 +268,7 @@ _VAGUE: Final = frozenset({"has no idea", "knows right", "knows", "thinks so", "
 # A finite verb that opens a clause of its own inside a statement, unless a subordinator or a coordinator
 # comes first ("since they were 12", "and it's").
 _FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
-# A modal is finite only after a comma and a subject of its own: "hearing aids now, decades of sirens will do"
-# ("is moving to Austin, will start in June" has no subject of its own).
+# A modal is finite after a comma: "hearing aids now, decades of sirens will do".
 _MODALS: Final = _words("will would can could should might must won't can't")
 # Joining words that, right after a comma, open a sentence of their own: ", and cold air is the worst trigger".
 _CLAUSE_JOINS: Final = _words("and but so")
@@ -837,7 +836,7 @@ def _spliced(body: str, words: list[str]) -> bool:
         elif (
             word in _FINITE
             or word in _MODALS
-            and 0 <= comma < at - 1
+            and comma >= 0
             or words[at - 1] == ","
             and _PRONOUN_FINITE.match(word)
             or word in _SUBJECT_PRONOUNS
