@@ -44,6 +44,12 @@ def _statements(*texts: str) -> set[str]:
             "User uses their inhaler before every long run.",
             "cold air",
         ),
+        # A pronoun's clause after "and" and an adverb: a second statement.
+        (
+            "my brother-in-law got me into fly fishing last spring and now I'm obsessed",
+            "User's brother-in-law got them into fly fishing last spring.",
+            "and now",
+        ),
         # A subject after a comma and a word only ever a verb.
         (
             "oh I also started learning spanish, half the riders on my route speak it and I want to chat",
@@ -52,7 +58,7 @@ def _statements(*texts: str) -> set[str]:
         ),
     ],
 )
-def test_a_sentence_of_its_own_after_a_comma_is_cut_where_the_statement_stands(
+def test_a_sentence_of_its_own_spliced_on_is_cut_where_the_statement_stands(
     text: str, expected: str, spliced: str
 ) -> None:
     formed = _statements(text)

@@ -275,6 +275,8 @@ _CLAUSE_JOINS: Final = _words("and but so")
 # A noun phrase after a comma that may be the subject of a sentence of its own, and how far its verb may be.
 _SUBJECT_OPENERS: Final = _words("the my our his her their half most all some both everyone everybody nobody")
 _SUBJECT_REACH: Final = 8
+# Adverbs between a joining word and the sentence it opens: "and now they're obsessed".
+_BETWEEN: Final = _words("now then honestly also still yeah so")
 _PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
 _OPENING_ADVERBS: Final = _words(
     "often usually always never sometimes still also just really no likely even rarely generally mostly only"
@@ -789,6 +791,12 @@ def _feeling(words: list[str]) -> bool:
     return False
 
 
+def _opens_sentence(words: list[str], at: int) -> bool:
+    """Whether the word at at follows "and", "but" or "so", alone or with an adverb between."""
+    before = words[at - 1]
+    return before in _CLAUSE_JOINS or before in _BETWEEN and words[at - 2] in _CLAUSE_JOINS
+
+
 def _plain_verb(word: str, before: str) -> bool:
     """ "half the riders on their route speak it": a word only ever a verb, not a participle, not after "to"."""
     return before != "to" and not word.endswith(("ing", "ed")) and word.isalpha() and only_a_verb(word)
@@ -822,6 +830,8 @@ def _spliced(body: str, words: list[str]) -> bool:
         elif word == ",":
             joined = False
             comma = at
+        elif joined and _PRONOUN_FINITE.match(word) and _opens_sentence(words, at):
+            return True  # "got them into fly fishing and now they're obsessed": a second statement
         elif joined:
             continue
         # "the six hens they're getting": a pronoun's clause after a noun is a relative clause; after a comma
