@@ -157,9 +157,7 @@ def test_dockerfile_runs_the_worker() -> None:
 def test_the_image_carries_every_package_the_distribution_ships() -> None:
     dockerfile = (COMPOSE.parent / "Dockerfile").read_text()
     project = tomllib.loads((COMPOSE.parent / "pyproject.toml").read_text())
-    shipped = [
-        pattern.rstrip("*") for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]
-    ]
+    shipped = [pattern.rstrip("*") for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]]
     assert "adapters" in shipped
     for package in shipped:
         assert f"COPY {package} ./{package}" in dockerfile, package

@@ -56,19 +56,11 @@ def test_a_limit_to_the_agents_offer_states_nothing() -> None:
             ("A: Do you have any pets?", "Two goats and a very loud parrot"),
             {"User has two goats.", "User has a very loud parrot."},
         ),
-        (
-            ("A: Any siblings?", "An older brother and two sisters."),
-            {"User has an older brother.", "User has two sisters."},
-        ),
-        (
-            ("A: Do you have kids?", "Three, two boys and a girl"),
-            {"User has three kids, two boys and a girl."},
-        ),
+        (("A: Any siblings?", "An older brother and two sisters."), {"User has an older brother.", "User has two sisters."}),
+        (("A: Do you have kids?", "Three, two boys and a girl"), {"User has three kids, two boys and a girl."}),
     ],
 )
-def test_each_thing_an_answer_says_the_user_has_forms_its_claim(
-    turns: tuple[str, ...], expected: set[str]
-) -> None:
+def test_each_thing_an_answer_says_the_user_has_forms_its_claim(turns: tuple[str, ...], expected: set[str]) -> None:
     # The list formed one claim with its sentence capital before ("User has Two goats and a very loud parrot.").
     assert expected <= statements(*turns)
 
@@ -84,9 +76,7 @@ def test_each_thing_an_answer_says_the_user_has_forms_its_claim(
         ),
     ],
 )
-def test_a_place_after_an_adverb_and_a_list_of_gerunds_are_the_answer(
-    turns: tuple[str, ...], expected: str
-) -> None:
+def test_a_place_after_an_adverb_and_a_list_of_gerunds_are_the_answer(turns: tuple[str, ...], expected: str) -> None:
     # Before: "User lives in just outside Leicester.", "User's hobbies are Knitting."
     assert expected in statements(*turns)
 

@@ -36,9 +36,7 @@ def stated(*turns: str) -> set[tuple[Polarity, str]]:
         )
         for seq, turn in enumerate(turns, start=1)
     ]
-    return {
-        (c.polarity, c.statement) for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT
-    }
+    return {(c.polarity, c.statement) for c in fallback_candidates(events) if c.derivation is Derivation.DIRECT}
 
 
 @pytest.mark.parametrize(
@@ -449,8 +447,7 @@ def test_an_adverb_before_a_left_out_i_keeps_the_clause(text: str, expected: str
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["Just wondering if you can help.", "Just saw your reply.", "Just checking in.", "Still waiting on it."],
+    "text", ["Just wondering if you can help.", "Just saw your reply.", "Just checking in.", "Still waiting on it."]
 )
 def test_an_adverb_before_a_verb_of_the_moment_forms_nothing(text: str) -> None:
     assert statements(text) == set()
@@ -471,11 +468,7 @@ def test_trying_to_with_its_im_left_out_is_a_goal(text: str, expected: str) -> N
 
 @pytest.mark.parametrize(
     "text",
-    [
-        "Trying to figure out what to cook tonight.",
-        "Trying to remember where I put it.",
-        "Trying the app now.",
-    ],
+    ["Trying to figure out what to cook tonight.", "Trying to remember where I put it.", "Trying the app now."],
 )
 def test_trying_to_work_out_something_now_forms_nothing(text: str) -> None:
     assert statements(text) == set()
@@ -540,9 +533,7 @@ def test_no_thing_for_me_is_a_limit_the_user_keeps(text: str, expected: str) -> 
     assert expected in statements(text)
 
 
-@pytest.mark.parametrize(
-    "text", ["No problem for me.", "No worries for me either.", "No caffeine for my dad."]
-)
+@pytest.mark.parametrize("text", ["No problem for me.", "No worries for me either.", "No caffeine for my dad."])
 def test_a_formula_or_someone_elses_no_forms_no_limit(text: str) -> None:
     assert not any(statement.startswith("User has no") for statement in statements(text))
 
@@ -592,23 +583,15 @@ def test_being_of_the_moment_is_no_position() -> None:
 @pytest.mark.parametrize(
     ("agent", "user", "retracted"),
     [
-        (
-            "A: Since you're a nurse, here are some shift tips.",
-            "I'm not a nurse, I'm a care assistant.",
-            "User no longer is a nurse.",
-        ),
+        ("A: Since you're a nurse, here are some shift tips.", "I'm not a nurse, I'm a care assistant.", "User no longer is a nurse."),
         ("A: Got it, you're vegan.", "I'm not vegan, I just avoid dairy.", "User no longer is vegan."),
         ("A: As a runner, you'll like this.", "I'm not a runner.", "User no longer is a runner."),
     ],
 )
-def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(
-    agent: str, user: str, retracted: str
-) -> None:
+def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(agent: str, user: str, retracted: str) -> None:
     formed = stated(agent, user)
     assert (Polarity.RETRACT, retracted) in formed
-    assert not any(
-        polarity is Polarity.ASSERT and "not" in statement.split() for polarity, statement in formed
-    )
+    assert not any(polarity is Polarity.ASSERT and "not" in statement.split() for polarity, statement in formed)
 
 
 @pytest.mark.parametrize(
@@ -617,11 +600,7 @@ def test_a_denial_of_what_the_agent_just_said_the_user_is_corrects_it(
         # The agent said nothing of the user: the denial is the user's own statement.
         ("A: Do you want a vegan recipe?", "I'm not vegan.", "User is not vegan."),
         # The agent said something else of the user.
-        (
-            "A: Since you're a nurse, here are some tips.",
-            "I'm not a morning person.",
-            "User is not a morning person.",
-        ),
+        ("A: Since you're a nurse, here are some tips.", "I'm not a morning person.", "User is not a morning person."),
     ],
 )
 def test_a_denial_of_what_the_agent_did_not_say_stays_a_statement(agent: str, user: str, denied: str) -> None:
@@ -641,13 +620,7 @@ def test_live_or_work_with_its_i_left_out_says_where_or_how(text: str, expected:
 
 
 @pytest.mark.parametrize(
-    "text",
-    [
-        "Work through this with me.",
-        "Work on the intro first.",
-        "Work it out for me please.",
-        "Live and learn!",
-    ],
+    "text", ["Work through this with me.", "Work on the intro first.", "Work it out for me please.", "Live and learn!"]
 )
 def test_live_or_work_as_an_instruction_or_a_saying_forms_nothing(text: str) -> None:
     assert statements(text) == set()

@@ -63,9 +63,7 @@ def test_a_past_whose_object_only_points_back_is_no_item_of_its_own() -> None:
         ("I garden, my partner did the patio.", "User gardens.", "User gardens their partner did the patio."),
     ],
 )
-def test_a_relatives_own_statement_after_a_comma_ends_the_item(
-    text: str, expected: str, unwanted: str
-) -> None:
+def test_a_relatives_own_statement_after_a_comma_ends_the_item(text: str, expected: str, unwanted: str) -> None:
     formed = statements(text)
     assert expected in formed
     assert unwanted not in formed
@@ -106,11 +104,7 @@ def test_a_negated_perfect_copula_keeps_its_perfect(text: str, expected: set[str
         ("I swim laps every morning.", "User swims laps every morning.", "User swims every morning."),
         ("I bike to work every day.", "User bikes to work every day.", "User bikes every day."),
         ("I run 5k three mornings a week.", "User runs 5k three mornings a week.", "User runs."),
-        (
-            "I hike with my dog on weekends.",
-            "User hikes with their dog on weekends.",
-            "User hikes on weekends.",
-        ),
+        ("I hike with my dog on weekends.", "User hikes with their dog on weekends.", "User hikes on weekends."),
     ],
 )
 def test_an_activity_keeps_what_the_user_does_with_it(text: str, expected: str, bare: str) -> None:
@@ -134,9 +128,7 @@ def test_a_list_of_activities_or_a_bare_one_keeps_its_schedule(text: str, expect
 
 
 def test_an_activity_keeps_no_next_item_as_its_object() -> None:
-    assert "User hikes bake bread." not in statements(
-        "On Sundays I hike, bake bread and do a bit of pottery."
-    )
+    assert "User hikes bake bread." not in statements("On Sundays I hike, bake bread and do a bit of pottery.")
 
 
 @pytest.mark.parametrize(
@@ -175,11 +167,7 @@ def test_a_list_of_gerunds_after_a_copula_stays_one_list() -> None:
     [
         ("On weekends I go hiking.", "User hikes on weekends.", "User hikes."),
         ("Every morning I swim.", "User swims every morning.", "User swims."),
-        (
-            "On Sundays I bike with my son.",
-            "User bikes with their son on Sundays.",
-            "User bikes with their son.",
-        ),
+        ("On Sundays I bike with my son.", "User bikes with their son on Sundays.", "User bikes with their son."),
     ],
 )
 def test_a_schedule_before_the_subject_stays_with_the_activity(text: str, expected: str, bare: str) -> None:
@@ -404,10 +392,7 @@ def test_a_limit_keeps_its_tense(text: str, expected: str, unwanted: str) -> Non
 @pytest.mark.parametrize(
     ("text", "unwanted"),
     [
-        (
-            "we just moved house, my youngest started school",
-            "User just moved house, their youngest started school.",
-        ),
+        ("we just moved house, my youngest started school", "User just moved house, their youngest started school."),
         ("I sold the van, my knee gave out", "User sold the van, their knee gave out."),
     ],
 )

@@ -119,15 +119,9 @@ def test_an_instruction_about_the_user_for_this_answer_forms_no_wish(text: str) 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (
-            "Don't give me recipes with mushrooms, I can't stand them.",
-            "User does not want recipes with mushrooms.",
-        ),
+        ("Don't give me recipes with mushrooms, I can't stand them.", "User does not want recipes with mushrooms."),
         ("Don't suggest any podcasts, I never listen.", "User does not want any podcasts suggested."),
-        (
-            "Don't recommend restaurants with loud music.",
-            "User does not want restaurants with loud music recommended.",
-        ),
+        ("Don't recommend restaurants with loud music.", "User does not want restaurants with loud music recommended."),
     ],
 )
 def test_a_refused_kind_of_thing_is_a_standing_wish_without_please(text: str, expected: str) -> None:
@@ -136,13 +130,7 @@ def test_a_refused_kind_of_thing_is_a_standing_wish_without_please(text: str, ex
 
 
 @pytest.mark.parametrize(
-    "text",
-    [
-        "Don't tell me the ending!",
-        "Don't worry about it.",
-        "Don't forget the eggs.",
-        "Don't give me the answer.",
-    ],
+    "text", ["Don't tell me the ending!", "Don't worry about it.", "Don't forget the eggs.", "Don't give me the answer."]
 )
 def test_a_dont_about_this_answer_forms_no_wish(text: str) -> None:
     assert not any("want" in statement for statement in statements(text))
@@ -153,14 +141,8 @@ def test_a_dont_about_this_answer_forms_no_wish(text: str) -> None:
     [
         # A first word that only looks like a verb ("Honestly", "Lol") yields to the "please" that opens the
         # instruction.
-        (
-            "Honestly I'm a slow reader so pls don't send me long articles.",
-            "User does not want long articles.",
-        ),
-        (
-            "Lol I hate phone calls so please use email for everything.",
-            "User wants email used for everything.",
-        ),
+        ("Honestly I'm a slow reader so pls don't send me long articles.", "User does not want long articles."),
+        ("Lol I hate phone calls so please use email for everything.", "User wants email used for everything."),
         # "dont" typed without its apostrophe, alone or after a comma.
         ("dont recommend chain restaurants pls", "User does not want chain restaurants recommended."),
         ("I'm vegan, dont send me recipes with eggs.", "User does not want recipes with eggs."),
@@ -208,8 +190,6 @@ def test_a_polite_nothing_with_a_kind_or_a_no_after_also_is_a_standing_wish(text
     assert expected in statements(text)
 
 
-@pytest.mark.parametrize(
-    "text", ["nothing please, I'm fine", "so nothing else please", "Nothing for me, thanks."]
-)
+@pytest.mark.parametrize("text", ["nothing please, I'm fine", "so nothing else please", "Nothing for me, thanks."])
 def test_a_polite_nothing_that_names_no_kind_forms_no_wish(text: str) -> None:
     assert not any(statement.startswith("User wants nothing") for statement in statements(text))

@@ -136,9 +136,7 @@ def test_plain_words_say_what_to_change(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     evidenced = composition(InMemoryStore()).activation
     assert evidenced.summary().startswith("Memories are formed by openai ")
-    assert (
-        "(formation@9), evaluated on this release (evidence: memory-distillation.json)" in evidenced.summary()
-    )
+    assert "(formation@9), evaluated on this release (evidence: memory-distillation.json)" in evidenced.summary()
 
 
 def test_settings_default_to_auto_without_a_pin_and_refuse_an_unknown_pin(

@@ -4,7 +4,10 @@ Every claim the deterministic former reads passes this check before it becomes a
 is not well formed is not formed (`ILL_FORMED`): a verb that is no verb ("User ands the kids ..."), a second
 finite verb spliced in ("User is losing their job was hard."), a dangling end ("User is lucky to have places
 like."), an object that is only a pronoun or a demonstrative whose referent the user's words do not give
-exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."). A statement that
+exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."), a "there" or a
+bare number standing for what the words before name ("User has been there 4 yrs.", "User's son Danny has
+three."), a possessive "her" or "his" nobody the user named stands for ("User turned the den into her
+bedroom."). A statement that
 is well formed but holds nothing durable gets the disposition the provider's distillation gives the same
 clause: a reaction addressed to the other party or a momentary feeling or state is `TRANSIENT` ("User is so
 proud of you.", "User is so excited to hear."), small talk and a vague statement is `NOT_MEMORY` ("User has no
@@ -12,7 +15,8 @@ idea.", "User does other things."). A moment told as news is `TRANSIENT` too: ho
 healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
 straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
 part ("User's fingers are wrecked."), a state compared with before and nothing named to compare it with
-("User's band sounds way fuller."). Both are counted in the stage metrics and never committed. One thing a
+("User's band sounds way fuller."), how a person is doing or what something is at this moment ("User feels
+good.", "User's sister is good.", "User's garage is basically a honey factory rn."). Both are counted in the stage metrics and never committed. One thing a
 "we" is, said of the user alone, is not well formed ("User is basically a team." of "we're basically a
 team").
 
@@ -24,7 +28,9 @@ refuses to speak it"), a possessive "her" of the user's statement by the one per
 before ("My boss quit so I'm covering her job": "their boss's job"). A trailing word addressed to the
 listener ("I love bowling man") or a trailing hedge ("actually", "tho") is taken off; a comma-joined tail that
 fails the check is cut where the statement before it stands ("User grew up in Somerville, moving to Jersey
-feels like betrayal.").
+feels like betrayal.", "User wears hearing aids now, decades of sirens will do."), and so is a phrase of
+place or time a possessive nobody is named for opens ("User is getting married next October at his family's
+farm" becomes "User is getting married next October.").
 """
 
 import re
