@@ -228,7 +228,7 @@ async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, se
             live = uow.beliefs.page(owner, None, 1_000)
         console.print(f"\nMemories of {tenant}/{principal}:")
         for record in rank(live, now, len(live)):
-            console.print(escape(render_belief(project(record, now))))
+            console.print(escape(render_belief(project(record, now))), soft_wrap=True)
     console.print(f"\nInspect the workflows at {server.ui_url}/namespaces/default/workflows")
 
 

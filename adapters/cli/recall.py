@@ -94,7 +94,8 @@ def list_memories(
                 _print_json_lines(explain(uow, owner, records, now))
             return
     ranked = [project(r, now) for r in records]
-    console = Console(highlight=False)
+    # One line per field whatever the terminal's width: piped output stays greppable.
+    console = Console(highlight=False, soft_wrap=True)
     for belief in ranked:
         console.print(escape(render_belief(belief)))
         used = belief.last_used_at.isoformat() if belief.last_used_at else "never"
@@ -123,7 +124,7 @@ def show_memory(
     if as_json:
         _print_json_lines([view])
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(escape(render_belief(project(record, now))))
     for key in ("claim_kind", "last_evidence_at", "last_used_at", "expires_at", "valid_to", "closed_reason"):
         console.print(f"  {key}: {view[key] if view[key] is not None else '-'}")
