@@ -163,7 +163,9 @@ def test_cli_list_and_show_print_a_long_statement_on_one_line(
     # Printed to a pipe (no terminal width), a statement wider than 80 columns is not cut into lines.
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     monkeypatch.delenv("COLUMNS", raising=False)
-    statement = "User's hobbies are rock climbing, baking sourdough bread at the weekend and playing the cello."
+    statement = (
+        "User's hobbies are rock climbing, baking sourdough bread at the weekend and playing the cello."
+    )
     recent = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
     with PostgresStore(clean_postgres)() as uow:
         uow.beliefs.upsert(_direct().model_copy(update={"statement": statement, "last_evidence_at": recent}))
