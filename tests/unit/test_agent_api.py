@@ -244,6 +244,19 @@ def test_errors_are_json_reason_codes_without_input_or_traceback(client: TestCli
     assert broken.status_code == 422 and "not json" not in broken.text
 
 
+def test_a_json_body_sent_without_its_media_type_says_so(client: TestClient) -> None:
+    body = b'{"events": [{"role": "user", "content": "I climb."}]}'
+    untyped = client.post(
+        "/v1/sessions/chat-1/events", content=body, headers={**auth(), "Content-Type": "text/plain"}
+    )
+    assert untyped.status_code == 422
+    assert untyped.json()["error"]["fields"] == [{"field": "body", "reason": "content_type_not_json"}]
+    typed = client.post(
+        "/v1/sessions/chat-1/events", content=b"[1]", headers={**auth(), "Content-Type": "application/json"}
+    )
+    assert typed.json()["error"]["fields"] == [{"field": "body", "reason": "model_attributes_type"}]
+
+
 def test_an_unexpected_failure_is_a_500_reason_code(tmp_path: Path) -> None:
     def failing_store() -> InMemoryStore:
         raise RuntimeError("database said something with user text in it")
