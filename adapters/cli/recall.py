@@ -184,7 +184,10 @@ def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord |
     except AmbiguousReference as ambiguous:
         raise typer.BadParameter(str(ambiguous)) from None
     except ValueError:
-        raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
+        raise typer.BadParameter(
+            "give a belief's id or its reference: m: and at least 8 hex digits, as in m:6b6cd163",
+            param_hint="'BELIEF'",
+        ) from None
 
 
 @memory_app.command("cite")

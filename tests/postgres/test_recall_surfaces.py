@@ -177,6 +177,15 @@ def test_cli_list_and_show_print_a_long_statement_on_one_line(
         assert f"[m:8f21a0c3] {statement}\n" in printed.stdout
 
 
+def test_cli_show_of_a_malformed_reference_says_what_a_reference_is(
+    clean_postgres: Engine, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    malformed = CliRunner().invoke(app, ["memory", "show", "m:zzzz", "--tenant", "t1", "--principal", "p1"])
+    assert malformed.exit_code == 2
+    assert "'BELIEF'" in malformed.stderr and "hex digits" in malformed.stderr
+
+
 def test_cli_memory_recall_with_a_query_renders_the_block_and_json_carries_provenance(
     store: PostgresStore, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
