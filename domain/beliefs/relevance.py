@@ -436,7 +436,9 @@ def fuse(
     for _, grouped in groupby(range(len(live)), key=lambda at: live[at][1:4]):
         if reached >= limit:
             break
-        groups.append(sorted(grouped, key=lambda at: (-score_inputs(live[at].inputs, now), live[at].inputs.id)))
+        groups.append(
+            sorted(grouped, key=lambda at: (-score_inputs(live[at].inputs, now), live[at].inputs.id))
+        )
         reached += len(groups[-1])
     # only a match in a group of two or more has a tie to break
     tied = [at for group in groups if len(group) > 1 for at in group]
@@ -455,7 +457,9 @@ def fuse(
     kept = [
         m
         for group in groups
-        for m in (_spread([live[at] for at in sorted(group, key=tie_break)]) if len(group) > 1 else [live[group[0]]])
+        for m in (
+            _spread([live[at] for at in sorted(group, key=tie_break)]) if len(group) > 1 else [live[group[0]]]
+        )
     ]
     return [m.inputs for m in kept[: max(limit, 0)]], len(matches) - len(live)
 
