@@ -4,9 +4,9 @@ formation@9 runs integrate_episodes, anticipate and distill; a formation@8 or fo
 extract alone, its one provider-assisted call.
 
 Each stage is thin I/O around pure domain functions:
-  read the segment (one short unit of work) -> build the request (domain) -> one provider call (port,
-  outside any transaction) -> the outcome (domain) -> stage the document (one short unit of work)
-  -> return the content-free StageReport.
+  read the segment (reads that need no common transaction, each its own) -> build the request (domain)
+  -> one provider call (port, outside any transaction) -> the outcome (domain) -> stage the document (one
+  statement, committed as it completes) -> return the content-free StageReport.
 A ProviderFailure never fails the activity: the stage falls back and reports the failure class, so every
 activity failure Temporal retries is infrastructure. Each stage heartbeats while it runs (a lost worker's
 stage is retried after the heartbeat timeout) and gives way to a cancellation (a worker shutting down).
@@ -94,7 +94,7 @@ class StageActivities:
             return self._distill(params.ref)
 
     def _integrate_episodes(self, ref: SegmentRef) -> StageReport:
-        with self._uow() as uow:
+        with self._uow.autocommit() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             on = self._tuple_for(uow, ref)
         answer = on.ask(integration_request(ref, events))
@@ -103,7 +103,7 @@ class StageActivities:
         return _logged(on.recorded(result.report))
 
     def _anticipate(self, ref: SegmentRef) -> StageReport:
-        with self._uow() as uow:
+        with self._uow.autocommit() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             before_seq = earliest_evidence_seq(ref, events)
             # Causal blinding: the cue is only what came before the segment's first evidence.
@@ -118,7 +118,7 @@ class StageActivities:
         return _logged(on.recorded(result.report))
 
     def _distill(self, ref: SegmentRef) -> StageReport:
-        with self._uow() as uow:
+        with self._uow.autocommit() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             staged = uow.staged.get_all(ref.owner, ref.segment_key)
             integration = IntegrationDocument.of(staged)
@@ -139,7 +139,7 @@ class StageActivities:
 
     def _extract(self, ref: SegmentRef) -> StageReport:
         extractor = ProviderAssistedExtractor(ref.formation_policy, self._model)
-        with self._uow() as uow:
+        with self._uow.autocommit() as uow:
             events = self._pieced.segment_events(uow.events, ref)
             pool = _cue_pool(uow, ref, extractor.pool_size)
         call = extractor.plan(ref, events, extractor.view(pool, _segment_text(events)))
@@ -168,9 +168,9 @@ class StageActivities:
         attempt = 0
         while True:
             try:
-                with self._uow() as uow:
+                # One statement, committed as it completes: durable before the stage reports.
+                with self._uow.autocommit() as uow:
                     uow.staged.put(staged)
-                    uow.commit()
                 return
             except CancelledError:
                 # The worker is shutting down (or the server cancelled): give way, Temporal retries.

@@ -256,10 +256,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.postgres or args.temporal:
-        from sqlalchemy import create_engine
-
         from adapters.postgres import schema
-        from adapters.postgres.engine import sqlalchemy_url
+        from adapters.postgres.engine import create_store_engine, sqlalchemy_url
         from adapters.postgres.uow import PostgresStore
         from benchmarks.scratch_database import scratch_database
 
@@ -271,7 +269,8 @@ def main() -> None:
 
             server_url = start_embedded_postgres(Path(tempfile.mkdtemp(prefix="large-event-pg-")))
         with scratch_database(server_url, "large_event") as url:
-            engine = create_engine(url)
+            # The workers' engine: its pool and liveness checks are part of each unit of work's cost.
+            engine = create_store_engine(url)
             try:
                 schema.upgrade(engine, "head")
                 store = PostgresStore(engine)

@@ -421,3 +421,10 @@ class UnitOfWork(Protocol):
 
 class UnitOfWorkFactory(Protocol):
     def __call__(self) -> UnitOfWork: ...
+
+    def autocommit(self) -> UnitOfWork:
+        """A unit of work whose every repository call is a transaction of its own: for reads that need no
+        common transaction and for a single write, with no transaction to open and end around them (two round
+        trips on PostgreSQL). A write is durable once its call returns; commit() and rollback() do nothing.
+        Never for two writes that must land together, nor with serialize_principal."""
+        ...

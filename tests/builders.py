@@ -11,6 +11,7 @@ from domain.episodes import IntegratedEpisode, episode_derivation_key
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
 from domain.policy.versions import EPISODE_INTEGRATION, FORMATION_9
+from domain.staging import StagedKind, StagedOutput
 
 T0 = datetime(2026, 9, 2, 10, 0, tzinfo=UTC)
 OWNER = Owner(tenant_id="t1", principal_id="p1")
@@ -139,3 +140,15 @@ FAVOURITE_FOODS: list[str] = [
     "empanadas",
     "arepas",
 ]
+
+
+def staged_output(owner: Owner, key: str, stage: StagedKind, document: dict[str, object]) -> StagedOutput:
+    """A stage document of segment key, as a stage stages it."""
+    return StagedOutput(
+        tenant_id=owner.tenant_id,
+        principal_id=owner.principal_id,
+        session_id=uuid4(),
+        segment_key=key,
+        stage=stage,
+        document=document,
+    )

@@ -652,6 +652,9 @@ class InMemoryStore:
     def __call__(self) -> "InMemoryUnitOfWork":
         return InMemoryUnitOfWork(self)
 
+    def autocommit(self) -> "InMemoryUnitOfWork":
+        return _AutocommitUnitOfWork(self)
+
 
 class InMemoryUnitOfWork:
     def __init__(self, store: InMemoryStore) -> None:
@@ -710,3 +713,20 @@ class InMemoryUnitOfWork:
 
     def erase_tenant(self, tenant_id: str) -> ErasureCounts:
         return _erase(self._working, lambda t, p: t != tenant_id)
+
+
+class _AutocommitUnitOfWork(InMemoryUnitOfWork):
+    """Edits the committed state itself (under the store's lock, so no other unit of work sees it half
+    done): every repository call is committed as it returns."""
+
+    def __enter__(self) -> Self:
+        super().__enter__()
+        self._working = self._store.state
+        self._rebind()
+        return self
+
+    def commit(self) -> None:
+        """Each call was committed as it returned."""
+
+    def rollback(self) -> None:
+        """Nothing is pending."""

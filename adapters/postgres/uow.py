@@ -64,6 +64,12 @@ class PostgresStore:
         self._owner_words = False
 
     def __call__(self) -> "PostgresUnitOfWork":
+        return self._unit_of_work(autocommit=False)
+
+    def autocommit(self) -> "PostgresUnitOfWork":
+        return self._unit_of_work(autocommit=True)
+
+    def _unit_of_work(self, *, autocommit: bool) -> "PostgresUnitOfWork":
         if len(self._found) < len(ADDITIVE_COLUMNS):
             # Looked up until all found, in one read: an additive revision may be applied while processes run
             # (and is never taken back under them).
@@ -84,6 +90,7 @@ class PostgresStore:
             with_embeddings=EMBEDDINGS_COLUMN in found,
             with_episode_source_chars=EPISODE_SOURCE_CHARS_COLUMN in found,
             with_owner_words=self._owner_words,
+            autocommit=autocommit,
         )
 
 
@@ -112,8 +119,10 @@ class PostgresUnitOfWork:
         with_embeddings: bool = True,
         with_episode_source_chars: bool = True,
         with_owner_words: bool = True,
+        autocommit: bool = False,
     ) -> None:
         self._engine = engine
+        self._autocommit = autocommit
         self._with_stage_metrics = with_stage_metrics
         self._with_match_keys = with_match_keys
         # False only before the additive expires_at revision (which follows the match-keys revision).
@@ -129,6 +138,10 @@ class PostgresUnitOfWork:
 
     def __enter__(self) -> Self:
         connection = self._engine.connect()
+        if self._autocommit:
+            # Each statement commits as it completes: no BEGIN before it, no COMMIT or ROLLBACK after it.
+            # The pool restores the connection's transactions when it is returned.
+            connection = connection.execution_options(isolation_level="AUTOCOMMIT")
         self._connection = connection
         self.events = PostgresSourceEvents(
             connection, with_late_events=self._with_late_events, with_received_at=self._with_received_at

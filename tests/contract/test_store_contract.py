@@ -36,7 +36,7 @@ from domain.telemetry import (
     StageMetrics,
     StageOutcome,
 )
-from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER, T0, belief, episode, event
+from tests.builders import OTHER_PRINCIPAL, OTHER_TENANT, OWNER, T0, belief, episode, event, staged_output
 
 
 def test_event_append_is_idempotent_per_seq(uow_factory: UnitOfWorkFactory) -> None:
@@ -225,6 +225,25 @@ def test_uncommitted_work_is_not_visible_and_rolls_back(uow_factory: UnitOfWorkF
         assert uow.beliefs.page(OWNER, None, 10) == []
 
 
+def test_an_autocommit_unit_of_work_commits_each_write_as_it_returns(uow_factory: UnitOfWorkFactory) -> None:
+    key = "f" * 64
+    with pytest.raises(RuntimeError), uow_factory.autocommit() as uow:
+        uow.staged.put(staged_output(OWNER, key, StagedKind.INTEGRATION, {"episodes": [1]}))
+        # Neither a rollback nor leaving with an error takes back what was written.
+        uow.rollback()
+        raise RuntimeError("after the write")
+    with uow_factory.autocommit() as uow:
+        uow.staged.put(staged_output(OWNER, key, StagedKind.ANTICIPATION, {"predictions": []}))
+    with uow_factory() as uow:
+        assert uow.staged.get_all(OWNER, key) == {
+            StagedKind.INTEGRATION: {"episodes": [1]},
+            StagedKind.ANTICIPATION: {"predictions": []},
+        }
+    # It reads what was committed, as any unit of work does.
+    with uow_factory.autocommit() as uow:
+        assert set(uow.staged.get_all(OWNER, key)) == {StagedKind.INTEGRATION, StagedKind.ANTICIPATION}
+
+
 def test_beliefs_page_by_id_subject_upsert_and_close(uow_factory: UnitOfWorkFactory) -> None:
     beliefs = [belief(subject=f"topic:{i % 3}") for i in range(7)]
     foreign = belief(owner=OTHER_TENANT)
@@ -343,27 +362,16 @@ def test_staged_outputs_replace_and_are_owner_scoped(uow_factory: UnitOfWorkFact
         assert uow.staged.get(OTHER_PRINCIPAL, key, StagedKind.INTEGRATION) is None
 
 
-def _staged(owner: Owner, key: str, stage: StagedKind, document: dict[str, object]) -> StagedOutput:
-    return StagedOutput(
-        tenant_id=owner.tenant_id,
-        principal_id=owner.principal_id,
-        session_id=uuid4(),
-        segment_key=key,
-        stage=stage,
-        document=document,
-    )
-
-
 def test_every_stage_document_of_a_segment_is_read_back_in_one_read(uow_factory: UnitOfWorkFactory) -> None:
     key, other_key = "d" * 64, "e" * 64
     with uow_factory() as uow:
         assert uow.staged.get_all(OWNER, key) == {}
-        uow.staged.put(_staged(OWNER, key, StagedKind.INTEGRATION, {"episodes": [1]}))
-        uow.staged.put(_staged(OWNER, key, StagedKind.ANTICIPATION, {"predictions": []}))
+        uow.staged.put(staged_output(OWNER, key, StagedKind.INTEGRATION, {"episodes": [1]}))
+        uow.staged.put(staged_output(OWNER, key, StagedKind.ANTICIPATION, {"predictions": []}))
         # A retried stage's document replaces the first; another segment's and another owner's stay apart.
-        uow.staged.put(_staged(OWNER, key, StagedKind.INTEGRATION, {"episodes": [2]}))
-        uow.staged.put(_staged(OWNER, other_key, StagedKind.DISTILLATION, {"candidates": []}))
-        uow.staged.put(_staged(OTHER_PRINCIPAL, key, StagedKind.DISTILLATION, {"candidates": []}))
+        uow.staged.put(staged_output(OWNER, key, StagedKind.INTEGRATION, {"episodes": [2]}))
+        uow.staged.put(staged_output(OWNER, other_key, StagedKind.DISTILLATION, {"candidates": []}))
+        uow.staged.put(staged_output(OTHER_PRINCIPAL, key, StagedKind.DISTILLATION, {"candidates": []}))
         uow.commit()
     with uow_factory() as uow:
         assert uow.staged.get_all(OWNER, key) == {
@@ -377,7 +385,7 @@ def test_staged_outputs_are_deleted_per_segment_and_stale_ones_purged_in_pages(
     uow_factory: UnitOfWorkFactory,
 ) -> None:
     def staged(owner: Owner, key: str, stage: StagedKind) -> StagedOutput:
-        return _staged(owner, key, stage, {"episodes": []})
+        return staged_output(owner, key, stage, {"episodes": []})
 
     committed, other, old = "a" * 64, "b" * 64, "c" * 64
     with uow_factory() as uow:

@@ -115,6 +115,9 @@ class _QuotingOnce:
 
         return _Uow()
 
+    def autocommit(self) -> Any:
+        return self.inner.autocommit()
+
 
 def test_a_failed_activity_attempt_reaches_the_history_without_its_message(
     harness: Harness, store: PostgresStore, caplog: pytest.LogCaptureFixture

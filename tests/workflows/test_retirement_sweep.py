@@ -299,6 +299,9 @@ class _FailSecondCommit:
     def __call__(self) -> "_Uow":
         return _Uow(self, self.inner())
 
+    def autocommit(self) -> Any:
+        return self.inner.autocommit()
+
 
 class _Uow:
     def __init__(self, owner: _FailSecondCommit, inner: Any) -> None:

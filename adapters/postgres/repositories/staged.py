@@ -12,31 +12,36 @@ from adapters.postgres.tables import staged_outputs
 from domain.owner import Owner
 from domain.staging import StagedKind, StagedOutput
 
+# Built once (the row comes as the execution's parameters): building an upsert, its excluded columns above
+# all, cost more than running it.
+_INSERT = insert(staged_outputs)
+_PUT = _INSERT.on_conflict_do_update(
+    index_elements=[
+        staged_outputs.c.tenant_id,
+        staged_outputs.c.principal_id,
+        staged_outputs.c.segment_key,
+        staged_outputs.c.stage,
+    ],
+    set_={
+        "document": _INSERT.excluded.document,
+        "session_id": _INSERT.excluded.session_id,
+        "updated_at": func.now(),
+    },
+)
+
 
 class PostgresStaged(Repo):
     def put(self, staged: StagedOutput) -> None:
-        statement = insert(staged_outputs).values(
-            tenant_id=staged.tenant_id,
-            principal_id=staged.principal_id,
-            segment_key=staged.segment_key,
-            stage=staged.stage.value,
-            session_id=staged.session_id,
-            document=staged.document,
-        )
         self._c.execute(
-            statement.on_conflict_do_update(
-                index_elements=[
-                    staged_outputs.c.tenant_id,
-                    staged_outputs.c.principal_id,
-                    staged_outputs.c.segment_key,
-                    staged_outputs.c.stage,
-                ],
-                set_={
-                    "document": statement.excluded.document,
-                    "session_id": statement.excluded.session_id,
-                    "updated_at": func.now(),
-                },
-            )
+            _PUT,
+            {
+                "tenant_id": staged.tenant_id,
+                "principal_id": staged.principal_id,
+                "segment_key": staged.segment_key,
+                "stage": staged.stage.value,
+                "session_id": staged.session_id,
+                "document": staged.document,
+            },
         )
 
     def get(self, owner: Owner, segment_key: str, stage: StagedKind) -> dict[str, Any] | None:
