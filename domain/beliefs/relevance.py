@@ -360,11 +360,14 @@ def specificity(
     stemmed to "go")."""
     wanted = [_term_lemmas(term) for term in terms]
     every = frozenset().union(*wanted)
-    texts = [frozenset(_WORD.findall(f"{m.subject} {m.statement}".lower())) for m in matches]
-    # each distinct word lemmatised once for all the matches, and only the words that lemmatise to a term's
-    # kept: most of a statement's words are not the query's (a few hundred distinct words, not 200 texts')
-    kept = {w: found for w in frozenset().union(*texts) - STOP_WORDS if (found := lemma(w)) in every}
-    held = [frozenset(kept[w] for w in words & kept.keys()) for words in texts]
+    texts = [f"{m.subject} {m.statement}".lower() for m in matches]
+    # each distinct word of all the matches (one pass: a space ends a word, so none spans two texts)
+    # lemmatised once, and only the words that lemmatise to a term's kept: most of a statement's words are not
+    # the query's, and looking a few kept words up in each text costs less than splitting 200 texts into words
+    kept = {
+        w: found for w in set(_WORD.findall(" ".join(texts))) - STOP_WORDS if (found := lemma(w)) in every
+    }
+    held = [frozenset(found for w, found in kept.items() if _holds_word(text, w)) for text in texts]
     holding = Counter(w for words in held for w in words)
     weights = {w: term_weight(len(matches), count) for w, count in holding.items()}
     # the weights count every match; only the ones asked for are scored (fuse: those in a tie)
@@ -372,6 +375,18 @@ def specificity(
         sum(max(weights[w] for w in term & words) for term in wanted if not term.isdisjoint(words))
         for words in (held if scored is None else [held[at] for at in scored])
     ]
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether word (letters and digits alone) is one of the words _WORD finds in text: an occurrence with
+    neither a letter nor a digit on either side."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def subject_topic(subject: str) -> str:
