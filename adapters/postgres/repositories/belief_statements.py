@@ -14,7 +14,7 @@ from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
 from adapters.postgres.repositories.rows import stored_columns
 from adapters.postgres.tables import USER_CLOSED_WHERE, beliefs
 from domain.beliefs.records import Authority
-from domain.beliefs.relevance import MATCHES_PER_TERM, Match
+from domain.beliefs.relevance import MATCHES_PER_TERM
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import ClaimKind, Derivation, Longevity
 from domain.owner import Owner
@@ -97,6 +97,17 @@ def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
             f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
         )
     return text(f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS found ORDER BY key_index, id")
+
+
+@functools.cache
+def get_many_statement(columns: tuple[Any, ...]) -> Any:
+    """The owner's rows of a list of ids, every column given, by id: a statement built once (recall reads its
+    top ten with it), where a select built per call cost more than the rows it read."""
+    names = ", ".join(column.name for column in columns)
+    return text(
+        f"SELECT {names} FROM beliefs WHERE tenant_id = :tenant_id AND principal_id = :principal_id"
+        " AND id = ANY(CAST(:ids AS uuid[])) ORDER BY id"
+    ).columns(*columns)
 
 
 @functools.cache
@@ -374,23 +385,6 @@ def _shape(shape: str) -> _Shape:
         Derivation(derivation) if derivation else LEGACY_DERIVATION,
         Authority(authority),
     )
-
-
-def match_of(
-    belief_id: UUID,
-    last_evidence_at: datetime,
-    confidence: float,
-    utility: float,
-    shape: str,
-    coverage: int,
-    direct: int,
-    weight: float,
-    subject: str,
-    statement: str,
-    by_bound: bool,
-) -> Match:
-    inputs = ranking_inputs_of(belief_id, last_evidence_at, confidence, utility, shape)
-    return Match(inputs, coverage, direct, weight, subject, statement, by_bound)
 
 
 def ranking_inputs_of(
