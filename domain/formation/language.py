@@ -168,6 +168,12 @@ STOPWORDS: frozenset[str] = frozenset(
         "way",
     ]
 )
+# Filler and interjections typed in passing ("I love seafood actually haha"): no part of what a claim is about,
+# so no part of the key it is filed under.
+FILLER_WORDS: frozenset[str] = frozenset(
+    {"actually", "haha", "hahaha", "hehe", "lol", "lmao", "rofl", "tho", "btw", "tbh", "imo", "idk", "jk"}
+    | {"um", "umm", "uh", "uhh", "hmm", "ugh", "omg", "oh", "ah", "wow", "yay", "oops", "whoops"}
+)
 
 # simplemma has no part of speech, so these gerunds come back as nouns; a verb slot needs the verb.
 _GERUND_NOUNS: dict[str, str] = {

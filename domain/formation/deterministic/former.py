@@ -34,6 +34,7 @@ from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import held_claims, opens_with_kin, relative_claims
+from domain.formation.deterministic.replacements import CUES, replaced_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
@@ -336,6 +337,9 @@ def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim
         claims.extend(refusal_claims(text, tokens))
     if " with " in body:
         claims = attachment_claims(claims)
+    if not CUES.isdisjoint(lowers):
+        # "Correction: we're actually going to Porto, not Lisbon": what the claim replaces is retracted.
+        claims.extend(replaced_claims(body, lowers, claims))
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
