@@ -194,6 +194,10 @@ _GERUND_NOUNS: dict[str, str] = {
     "sailing": "sail",
 }
 
+# simplemma's lemma is no word here ("playing" -> "playe"): "I stopped playing the cello" must retract
+# "User plays the cello", and a statement's main verb and key must not carry the misspelling.
+_LEMMA_FIXES: dict[str, str] = {"playing": "play"}
+
 _TOKEN = re.compile(r"[^\W_]+(?:['’.\-/][^\W_]+)*", re.UNICODE)
 # The same scan with the gap before each word captured: findall hands back plain strings, so offsets come
 # from summing lengths instead of asking a match object for each word's span. The gap is every character
@@ -224,7 +228,7 @@ def lemma(word: str) -> str:
     if not word.isalpha() or not word.isascii():
         result = word
     else:
-        result = simplemma.lemmatize(word, lang=_LANG).lower()
+        result = _LEMMA_FIXES.get(word) or simplemma.lemmatize(word, lang=_LANG).lower()
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[word] = result

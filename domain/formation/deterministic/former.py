@@ -17,7 +17,7 @@ from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
-from domain.formation.deterministic.corrections import correction_claims
+from domain.formation.deterministic.corrections import correction_claims, parted_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.groups import group_of
 from domain.formation.deterministic.headed_lists import headed_sentences
@@ -328,6 +328,9 @@ def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim
             if asserted:
                 stated = any(claim.derivation is Derivation.DIRECT for claim in found)
                 found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
+                if _HEDGES.isdisjoint(before) and _HEDGES.isdisjoint(parse.adverbs):
+                    # "I sold my cello": what the user did stands, and that they no longer have it.
+                    found.extend(parted_claims(text, parse))
         if found and (not _HEDGES.isdisjoint(before) or not _HEDGES.isdisjoint(parse.adverbs)):
             for claim in found:
                 if claim.derivation is Derivation.DIRECT:

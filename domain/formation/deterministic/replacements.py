@@ -80,6 +80,7 @@ def replaced_claims(clause_text: str, lowers: list[str], claims: list[Claim]) ->
         if (
             claim.polarity is not Polarity.ASSERT
             or claim.derivation is not Derivation.DIRECT
+            or claim.hedged
             or not complement
             or not said.endswith(complement)
         ):
