@@ -39,9 +39,10 @@ _MAX_THING_WORDS = 2
 def parted_claims(text: str, parse: Parse) -> list[Claim]:
     """ "I sold my cello last year": the user no longer has (or owns) it. Exact only: a plain past, "my"
     and a noun of one or two words ending the clause (a time of when may follow); anything more ("to buy a
-    new one", "and my bike", "it") forms nothing."""
+    new one", "and my bike", "it") forms nothing. The caller reads it of an asserted predicate with no
+    negation, modal or hedge; a progressive ("I'm selling my car") has no past form to match."""
     particle = _PARTED.get(parse.verb.lower)
-    if particle is None or parse.negated or parse.modal is not None or parse.progressive:
+    if particle is None:
         return []
     rest = [t.lower for t in parse.rest]
     words = parse.rest
