@@ -156,6 +156,47 @@ class Tombstones:
     by_verb: dict[str, list[MemoryRecord]]
 
 
+@dataclass(frozen=True)
+class BeliefLookups:
+    """A commit's belief reads asked at once (BeliefRepository.look_up): the live beliefs under subjects
+    (by_subjects), each verb key's entries (verb_entries, at most match_limit each), the tombstones of
+    tombstone_subjects and tombstone_verbs (closed_by_user_each, at most tombstone_limit each) and which of
+    ids exist (existing_ids)."""
+
+    subjects: Sequence[str] = ()
+    verb_keys: Sequence[VerbKey] = ()
+    match_limit: int = 0
+    tombstone_subjects: Sequence[str] = ()
+    tombstone_verbs: Sequence[str] = ()
+    tombstone_limit: int = 0
+    ids: Sequence[UUID] = ()
+
+
+@dataclass(frozen=True)
+class LookedUp:
+    """BeliefRepository.look_up's answers, each as its own read answers it."""
+
+    live: list[MemoryRecord]
+    entries: dict[VerbKey, list[VerbEntry]]
+    tombstones: Tombstones
+    existing: set[UUID]
+
+
+def look_up_each(repository: "BeliefRepository", owner: Owner, wanted: BeliefLookups) -> LookedUp:
+    """BeliefRepository.look_up as its four reads, one after another."""
+    return LookedUp(
+        live=repository.by_subjects(owner, wanted.subjects),
+        entries=repository.verb_entries(owner, wanted.verb_keys, limit_per_key=wanted.match_limit),
+        tombstones=repository.closed_by_user_each(
+            owner,
+            subjects=wanted.tombstone_subjects,
+            verbs=wanted.tombstone_verbs,
+            limit_per_key=wanted.tombstone_limit,
+        ),
+        existing=repository.existing_ids(owner, wanted.ids),
+    )
+
+
 class BeliefRepository(Protocol):
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None: ...
 
@@ -266,6 +307,11 @@ class BeliefRepository(Protocol):
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         """The ids among ids that name one of the owner's beliefs, live or closed (one indexed query)."""
+        ...
+
+    def look_up(self, owner: Owner, wanted: BeliefLookups) -> LookedUp:
+        """by_subjects, verb_entries, closed_by_user_each and existing_ids for wanted, answered as each
+        answers on its own (look_up_each), in one round trip where the store can."""
         ...
 
     def upsert(self, record: MemoryRecord) -> None: ...

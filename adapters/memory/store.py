@@ -40,12 +40,15 @@ from domain.policy.alternatives import FormationChoice
 from domain.ports import (
     ALL_SENSITIVITIES,
     AppendResult,
+    BeliefLookups,
     EpisodePut,
     ErasureCounts,
     EventFacts,
+    LookedUp,
     Tombstones,
     VerbEntry,
     VerbKey,
+    look_up_each,
 )
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -393,6 +396,9 @@ class InMemoryBeliefs(_Repo):
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         return {i for i in ids if self.get(owner, i) is not None}
+
+    def look_up(self, owner: Owner, wanted: BeliefLookups) -> LookedUp:
+        return look_up_each(self, owner, wanted)
 
     def upsert(self, record: MemoryRecord) -> None:
         before = self._s.beliefs.get(record.id)

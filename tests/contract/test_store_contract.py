@@ -24,7 +24,15 @@ from domain.errors import EventConflict
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
-from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
+from domain.ports import (
+    BeliefLookups,
+    EpisodePut,
+    LookedUp,
+    Tombstones,
+    UnitOfWorkFactory,
+    VerbEntry,
+    look_up_each,
+)
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
     AuditKind,
@@ -849,6 +857,35 @@ def test_commit_batched_lookups_answer_per_key_like_the_single_lookups(
             deleted.id,
         }
         assert uow.beliefs.existing_ids(OWNER, []) == set()
+
+        # All four at once, as a commit's prefetch asks them: each answers as it does alone.
+        wanted = BeliefLookups(
+            subjects=["activity:outdoor", "resource:journal", "none"],
+            verb_keys=keys,
+            match_limit=1,
+            tombstone_subjects=["project:agent", "activity:outdoor"],
+            tombstone_verbs=["drive", building, "run"],
+            tombstone_limit=10,
+            ids=[daily.id, closed.id, foreign.id, unknown],
+        )
+        together = uow.beliefs.look_up(OWNER, wanted)
+        assert together == look_up_each(uow.beliefs, OWNER, wanted)
+        assert [b.id for b in together.live] == sorted([daily.id, journal.id])
+        assert together.live == uow.beliefs.get_many(OWNER, [daily.id, journal.id])
+        assert [[e.id for e in together.entries[key]] for key in keys] == [
+            [min(daily.id, mornings.id)],
+            [mornings.id],
+            [journal.id],
+            [],
+            [],
+        ]
+        assert together.tombstones == tombstones
+        assert together.existing == {daily.id, closed.id}
+        assert uow.beliefs.look_up(OTHER_PRINCIPAL, wanted).live == [foreign]
+        nothing = uow.beliefs.look_up(OWNER, BeliefLookups(match_limit=1, tombstone_limit=1))
+        assert nothing == LookedUp(
+            live=[], entries={}, tombstones=Tombstones(by_subject={}, by_verb={}), existing=set()
+        )
 
 
 def test_upsert_many_writes_every_record_and_the_last_of_an_id_wins(
