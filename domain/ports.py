@@ -25,6 +25,7 @@ from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import CharRange, IntegratedEpisode
 from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.formation.segments import SegmentRef, segment_events
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
 from domain.staging import StagedKind, StagedOutput
@@ -455,6 +456,12 @@ class UnitOfWork(Protocol):
         one principal (concurrent sessions) run one after the other, each seeing the other's beliefs."""
         ...
 
+    def segment_reads(self, ref: SegmentRef, dedupe_key: str) -> "SegmentReads":
+        """What a segment's commit reads after taking the principal's lock, in this transaction: the audit
+        recorded under dedupe_key, the segment's staged documents and its events, answered as their own
+        reads answer (segment_reads_each), in one round trip where the store can."""
+        ...
+
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> SweepPage:
@@ -469,6 +476,24 @@ class UnitOfWork(Protocol):
         ...
 
     def erase_tenant(self, tenant_id: str) -> ErasureCounts: ...
+
+
+@dataclass(frozen=True)
+class SegmentReads:
+    """UnitOfWork.segment_reads' answers."""
+
+    recorded: FormationAudit | None
+    staged: dict[StagedKind, dict[str, Any]]
+    events: list[SourceEvent]
+
+
+def segment_reads_each(uow: UnitOfWork, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
+    """UnitOfWork.segment_reads as three reads, one after another."""
+    return SegmentReads(
+        recorded=uow.audits.get(ref.owner, dedupe_key),
+        staged=uow.staged.get_all(ref.owner, ref.segment_key),
+        events=segment_events(uow.events, ref),
+    )
 
 
 class UnitOfWorkFactory(Protocol):

@@ -35,6 +35,7 @@ from domain.episodes import CharRange, IntegratedEpisode
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent
 from domain.formation.equivalence import match_keys
+from domain.formation.segments import SegmentRef
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
 from domain.ports import (
@@ -45,10 +46,12 @@ from domain.ports import (
     ErasureCounts,
     EventFacts,
     LookedUp,
+    SegmentReads,
     Tombstones,
     VerbEntry,
     VerbKey,
     look_up_each,
+    segment_reads_each,
 )
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -701,6 +704,9 @@ class InMemoryUnitOfWork:
 
     def serialize_principal(self, owner: Owner) -> None:
         """Already so: the store's one lock serializes every unit of work."""
+
+    def segment_reads(self, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
+        return segment_reads_each(self, ref, dedupe_key)
 
     def _rebind(self) -> None:
         for repo in (

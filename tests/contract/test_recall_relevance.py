@@ -30,9 +30,7 @@ def _store(factory: UnitOfWorkFactory, *records: MemoryRecord) -> None:
         uow.commit()
 
 
-def test_without_vectors_a_query_recalls_only_matching_beliefs_one_term_is_enough(
-    uow_factory: UnitOfWorkFactory,
-) -> None:
+def test_without_vectors_a_query_recalls_only_matching_beliefs_one_term_is_enough(uow_factory: UnitOfWorkFactory) -> None:
     climbing = belief(subject="hobby:climbing", statement="User goes bouldering every Tuesday.")
     violin = belief(subject="hobby:violin", statement="User plays the violin in an orchestra.")
     agent = belief()
@@ -199,9 +197,7 @@ def test_stop_words_match_nothing_in_either_store(uow_factory: UnitOfWorkFactory
     with uow_factory() as uow:
         assert recall(uow, OWNER, NOW, 10, query="violin and cello").returned_ids == [violin.id]
         # "done" is searched; "does" in the statement is a stop word, indexed by neither store
-        assert (
-            uow.beliefs.matching(OWNER, (SearchedTerm(("done",)),), 10, within(Sensitivity.RESTRICTED)) == []
-        )
+        assert uow.beliefs.matching(OWNER, (SearchedTerm(("done",)),), 10, within(Sensitivity.RESTRICTED)) == []
         pool = uow.beliefs.matching(
             OWNER, (SearchedTerm(("and",)), SearchedTerm(("violin",))), 10, within(Sensitivity.RESTRICTED)
         )

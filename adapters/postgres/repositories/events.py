@@ -9,7 +9,19 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Column, Connection, Row, bindparam, func, or_, select, text, tuple_, update
+from sqlalchemy import (
+    Column,
+    ColumnElement,
+    Connection,
+    Row,
+    bindparam,
+    func,
+    or_,
+    select,
+    text,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -67,15 +79,16 @@ _EVENT_FACTS = text(
 
 # One event with its text cut to a piece: substr detoasts only up to the piece's end, and only the piece
 # travels. Built once (a commit reads one piece a segment).
-_READ_PIECE = select(
+_PIECE_COLUMNS: tuple[ColumnElement[Any], ...] = (
     *_EVENT_KEY,
     source_events.c.kind,
     func.substr(source_events.c.text, bindparam("start"), bindparam("length")).label("text"),
     source_events.c.occurred_at,
-).where(*(column == bindparam(column.name) for column in _EVENT_KEY))
+)
+_READ_PIECE = select(*_PIECE_COLUMNS).where(*(column == bindparam(column.name) for column in _EVENT_KEY))
 
 
-def _event(row: Row[Any]) -> SourceEvent:
+def event_of(row: Row[Any]) -> SourceEvent:
     try:
         return SourceEvent(
             tenant_id=row.tenant_id,
@@ -93,7 +106,7 @@ def _event(row: Row[Any]) -> SourceEvent:
 
 def _readable(row: Row[Any]) -> SourceEvent | None:
     try:
-        return _event(row)
+        return event_of(row)
     except UnreadableEvent:
         return None
 
@@ -176,7 +189,7 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq)
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def read_piece(self, owner: Owner, session_id: UUID, seq: int, chars: CharRange) -> SourceEvent | None:
         start, end = chars
@@ -192,7 +205,7 @@ class PostgresSourceEvents(Repo):
                 "length": max(end - start, 0),
             },
         ).first()
-        return None if row is None else _event(row)
+        return None if row is None else event_of(row)
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         if not self._received_at or not seqs:
@@ -219,7 +232,7 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq)
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
         if not self._late:
@@ -273,7 +286,7 @@ class PostgresSourceEvents(Repo):
         rows = self._c.execute(
             query.order_by(source_events.c.session_id, source_events.c.seq).limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         wanted = list(dict.fromkeys((r.session_id, r.seq) for r in refs))
