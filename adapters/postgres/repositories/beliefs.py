@@ -19,6 +19,7 @@ from adapters.postgres.repositories.belief_statements import (
     look_up_statement,
     match_of,
     matching_statement,
+    most_recent_statement,
     nearest_statement,
     ranking_inputs_of,
     verb_entries_statement,
@@ -230,14 +231,13 @@ class PostgresBeliefs(Repo):
         # the owner's size. Before revision 0008 the same query is answered without that index; between the
         # structural revision and the backfill a row with no updated_at yet sorts first (DESC NULLS FIRST).
         rows = self._c.execute(
-            select(*self._columns)
-            .where(
-                owned(beliefs, owner),
-                beliefs.c.valid_to.is_(None),
-                beliefs.c.sensitivity.in_(wanted),
-            )
-            .order_by(beliefs.c.updated_at.desc(), beliefs.c.id.desc())
-            .limit(limit)
+            most_recent_statement(tuple(self._columns)),
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "sensitivities": wanted,
+                "limit": limit,
+            },
         )
         return [memory_record(row) for row in rows]
 

@@ -88,6 +88,20 @@ _PIECE_COLUMNS: tuple[ColumnElement[Any], ...] = (
 _READ_PIECE = select(*_PIECE_COLUMNS).where(*(column == bindparam(column.name) for column in _EVENT_KEY))
 
 
+# Built once: the anticipation of every segment reads its cue events with it.
+_READ_BEFORE = (
+    select(*_EVENT_COLUMNS)
+    .where(
+        source_events.c.tenant_id == bindparam("tenant_id"),
+        source_events.c.principal_id == bindparam("principal_id"),
+        source_events.c.session_id == bindparam("session_id"),
+        source_events.c.seq < bindparam("before_seq"),
+    )
+    .order_by(source_events.c.seq.desc())
+    .limit(bindparam("limit"))
+)
+
+
 def event_of(row: Row[Any]) -> SourceEvent:
     try:
         return SourceEvent(
@@ -266,14 +280,14 @@ class PostgresSourceEvents(Repo):
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
-            select(*_EVENT_COLUMNS)
-            .where(
-                owned(source_events, owner),
-                source_events.c.session_id == session_id,
-                source_events.c.seq < before_seq,
-            )
-            .order_by(source_events.c.seq.desc())
-            .limit(max(limit, 0))
+            _READ_BEFORE,
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "session_id": session_id,
+                "before_seq": before_seq,
+                "limit": max(limit, 0),
+            },
         )
         return [event for row in reversed(rows.all()) if (event := _readable(row)) is not None]
 
