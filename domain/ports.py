@@ -23,7 +23,7 @@ from domain.beliefs.records import ClosedReason, MemoryRecord
 from domain.beliefs.relevance import Match, SearchedTerm
 from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
-from domain.episodes import CharRange, IntegratedEpisode
+from domain.episodes import IntegratedEpisode
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.formation.segments import SegmentRef, segment_events
 from domain.owner import Owner
@@ -81,12 +81,6 @@ class SourceEventRepository(Protocol):
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         """Events with seq > after_seq in seq order, at most limit. UnreadableEvent names the first stored
         event in the page that no longer validates."""
-        ...
-
-    def read_piece(self, owner: Owner, session_id: UUID, seq: int, chars: CharRange) -> SourceEvent | None:
-        """The event at seq with its text cut to chars (text[start:end]), or None when there is none; only
-        the piece's characters travel (a piece of a 1 MB event is a few hundred bytes). UnreadableEvent
-        when the piece no longer validates."""
         ...
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:

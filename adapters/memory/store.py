@@ -31,7 +31,7 @@ from domain.beliefs.relevance import MATCHES_PER_TERM, Match, SearchedTerm, held
 from domain.beliefs.retrieval import RankingInputs, ranking_inputs
 from domain.beliefs.sweep import sweep_page_by_facts
 from domain.candidates import Sensitivity
-from domain.episodes import CharRange, IntegratedEpisode
+from domain.episodes import IntegratedEpisode
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent
 from domain.formation.equivalence import match_keys
@@ -121,12 +121,6 @@ class InMemorySourceEvents(_Repo):
 
     def read_range(self, owner: Owner, session_id: UUID, after_seq: int, limit: int) -> list[SourceEvent]:
         return [e for e in self._session(owner, session_id) if e.seq > after_seq][:limit]
-
-    def read_piece(self, owner: Owner, session_id: UUID, seq: int, chars: CharRange) -> SourceEvent | None:
-        stored = self._s.events.get((*_key(owner), session_id, seq))
-        if stored is None:
-            return None
-        return stored.model_copy(update={"text": stored.text[chars[0] : chars[1]]})
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         keys = ((*_key(owner), session_id, seq) for seq in seqs)

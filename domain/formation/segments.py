@@ -144,13 +144,10 @@ class SegmentRef(BaseModel):
 
 def segment_events(events: "SourceEventRepository", ref: SegmentRef) -> list[SourceEvent]:
     """The segment's events in sequence order: one read of its whole range, bounded by it, and nothing
-    the segment does not hold (an event that filled a gap after planning is left to a later round). A
-    piece reads only its characters of its one event."""
-    if ref.chars is not None:
-        piece = events.read_piece(ref.owner, ref.session_id, ref.first_seq, ref.chars)
-        return [] if piece is None else [piece]
+    the segment does not hold (an event that filled a gap after planning is left to a later round)."""
     span = ref.last_seq - ref.first_seq + 1
-    return [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+    held = [e for e in events.read_range(ref.owner, ref.session_id, ref.first_seq - 1, span) if ref.holds(e)]
+    return cut_to_piece(ref, held)
 
 
 def cut_to_piece(ref: SegmentRef, held: list[SourceEvent]) -> list[SourceEvent]:

@@ -94,26 +94,6 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
 
 
-def test_a_piece_read_is_the_events_text_cut_to_its_characters(uow_factory: UnitOfWorkFactory) -> None:
-    session = uuid4()
-    # Characters of one, two, three and four UTF-8 bytes: a piece is cut by characters, as Python slices.
-    text = "Ok. Café crème. 東京 is far. 🎉 Party! I like tea."
-    stored = event(1, text, session_id=session)
-    with uow_factory() as uow:
-        uow.events.append([stored])
-        uow.events.append([event(1, "Someone else.", session_id=session, owner=OTHER_PRINCIPAL)])
-        uow.commit()
-    with uow_factory() as uow:
-        for start, end in ((0, 3), (4, 15), (16, 28), (29, len(text))):
-            piece = uow.events.read_piece(OWNER, session, 1, (start, end))
-            assert piece is not None
-            assert piece == stored.model_copy(update={"text": text[start:end]})
-        assert uow.events.read_piece(OWNER, session, 2, (0, 3)) is None
-        assert uow.events.read_piece(OWNER, uuid4(), 1, (0, 3)) is None
-        other = uow.events.read_piece(OTHER_PRINCIPAL, session, 1, (0, 7))
-        assert other is not None and other.text == "Someone"
-
-
 def test_a_commits_segment_reads_answer_as_their_own_reads(uow_factory: UnitOfWorkFactory) -> None:
     session = uuid4()
     big = event(4, " ".join(f"I visited town {i}, café {i}." for i in range(400)), session_id=session)

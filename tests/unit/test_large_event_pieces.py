@@ -37,7 +37,7 @@ SEGMENT_BYTES = 96 * 1024
 
 
 class _Events:
-    """A stand-in for the event repository's range and piece reads (what segment_events calls)."""
+    """A one-session stand-in for the event repository's range read (what segment_events calls)."""
 
     def __init__(self, events: list[SourceEvent]) -> None:
         self._events = events
@@ -46,11 +46,6 @@ class _Events:
     def read_range(self, owner: object, session_id: object, after: int, limit: int) -> list[SourceEvent]:
         self.reads += 1
         return [e for e in self._events if e.session_id == session_id and e.seq > after][:limit]
-
-    def read_piece(self, owner: object, session_id: object, seq: int, chars: tuple[int, int]) -> SourceEvent:
-        self.reads += 1
-        [whole] = [e for e in self._events if e.session_id == session_id and e.seq == seq]
-        return whole.model_copy(update={"text": whole.text[chars[0] : chars[1]]})
 
 
 def _sentences(count: int) -> str:

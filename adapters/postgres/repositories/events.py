@@ -9,24 +9,11 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import (
-    Column,
-    ColumnElement,
-    Connection,
-    Row,
-    bindparam,
-    func,
-    or_,
-    select,
-    text,
-    tuple_,
-    update,
-)
+from sqlalchemy import Column, Connection, Row, bindparam, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
 from adapters.postgres.tables import source_events
-from domain.episodes import CharRange
 from domain.errors import EventConflict, UnreadableEvent, WrongSchemaRevision
 from domain.events import EventRef, SourceEvent, SourceEventKind
 from domain.owner import Owner
@@ -75,17 +62,6 @@ _EVENT_FACTS = text(
      ORDER BY s.session_id, s.seq
     """
 )
-
-
-# One event with its text cut to a piece: substr detoasts only up to the piece's end, and only the piece
-# travels. Built once (a commit reads one piece a segment).
-_PIECE_COLUMNS: tuple[ColumnElement[Any], ...] = (
-    *_EVENT_KEY,
-    source_events.c.kind,
-    func.substr(source_events.c.text, bindparam("start"), bindparam("length")).label("text"),
-    source_events.c.occurred_at,
-)
-_READ_PIECE = select(*_PIECE_COLUMNS).where(*(column == bindparam(column.name) for column in _EVENT_KEY))
 
 
 # Built once: the anticipation of every segment reads its cue events with it.
@@ -204,22 +180,6 @@ class PostgresSourceEvents(Repo):
             .limit(max(limit, 0))
         )
         return [event_of(row) for row in rows]
-
-    def read_piece(self, owner: Owner, session_id: UUID, seq: int, chars: CharRange) -> SourceEvent | None:
-        start, end = chars
-        # substr counts characters from 1, as Python slices count them (code points) from 0.
-        row = self._c.execute(
-            _READ_PIECE,
-            {
-                "tenant_id": owner.tenant_id,
-                "principal_id": owner.principal_id,
-                "session_id": session_id,
-                "seq": seq,
-                "start": start + 1,
-                "length": max(end - start, 0),
-            },
-        ).first()
-        return None if row is None else event_of(row)
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         if not self._received_at or not seqs:

@@ -7,7 +7,7 @@ from sqlalchemy import Connection, text
 
 from adapters.postgres.repositories.audits import audit_of
 from adapters.postgres.repositories.events import event_of
-from domain.formation.segments import SegmentRef
+from domain.formation.segments import SegmentRef, cut_to_piece
 from domain.ports import SegmentReads
 from domain.staging import StagedKind
 
@@ -40,7 +40,7 @@ def _branch(part: str, table: str, given: dict[str, str], where: str) -> str:
     )
 
 
-def _statement(event_text: str, events_where: str) -> Any:
+def _statement() -> Any:
     audit = _branch(
         "audit",
         "formation_audits",
@@ -73,17 +73,17 @@ def _statement(event_text: str, events_where: str) -> Any:
                 name: f"t.{name}"
                 for name in ("tenant_id", "principal_id", "session_id", "seq", "kind", "occurred_at")
             },
-            "text": event_text,
+            "text": "t.text",
         },
-        f"t.session_id = :session_id AND {events_where}",
+        # The segment's seq range, as read_range reads it.
+        "t.session_id = :session_id AND t.seq > :after_seq ORDER BY t.seq LIMIT :limit",
     )
     return text(f"{audit} UNION ALL {staged} UNION ALL {events}")
 
 
-# Built once each: a segment of whole events reads its seq range (as read_range), a piece its characters of
-# its one event (as read_piece; substr counts characters from 1).
-_WHOLE_EVENTS: Final = _statement("t.text", "t.seq > :after_seq ORDER BY t.seq LIMIT :limit")
-_PIECE: Final = _statement("substr(t.text, :start, :length)", "t.seq = :seq")
+# Built once. A piece's event is read whole and cut here: substr counts the characters from the start of a
+# UTF-8 text, which took 2.5 ms halfway into a 792 KB event where reading all of it took 0.6 ms.
+_STATEMENT: Final = _statement()
 
 
 def segment_reads(connection: Connection, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
@@ -93,18 +93,13 @@ def segment_reads(connection: Connection, ref: SegmentRef, dedupe_key: str) -> S
         "dedupe_key": dedupe_key,
         "segment_key": ref.segment_key,
         "session_id": ref.session_id,
+        "after_seq": ref.first_seq - 1,
+        "limit": ref.last_seq - ref.first_seq + 1,
     }
-    if ref.chars is None:
-        statement = _WHOLE_EVENTS
-        params |= {"after_seq": ref.first_seq - 1, "limit": ref.last_seq - ref.first_seq + 1}
-    else:
-        statement = _PIECE
-        start, end = ref.chars
-        params |= {"seq": ref.first_seq, "start": start + 1, "length": max(end - start, 0)}
     recorded = None
     staged: dict[StagedKind, dict[str, Any]] = {}
     events = []
-    for row in connection.execute(statement, params):
+    for row in connection.execute(_STATEMENT, params):
         if row.part == "audit":
             recorded = audit_of(row)
         elif row.part == "staged":
@@ -112,4 +107,6 @@ def segment_reads(connection: Connection, ref: SegmentRef, dedupe_key: str) -> S
         else:
             events.append(event_of(row))
     events.sort(key=lambda e: e.seq)
-    return SegmentReads(recorded=recorded, staged=staged, events=[e for e in events if ref.holds(e)])
+    return SegmentReads(
+        recorded=recorded, staged=staged, events=cut_to_piece(ref, [e for e in events if ref.holds(e)])
+    )
