@@ -89,6 +89,18 @@ class CloseRequest(_Body):
     request_id: UUID | None = None
 
 
+def _field_reason(error: dict[str, Any], json_body: bool) -> str:
+    """The reason code of one invalid field: pydantic's type, except for a JSON body sent without its media
+    type, which reaches the model as bytes and would read as a body that is no object."""
+    if (
+        not json_body
+        and tuple(error.get("loc", ())) == ("body",)
+        and error.get("type") == "model_attributes_type"
+    ):
+        return "content_type_not_json"
+    return str(error.get("type", "invalid"))
+
+
 def _error(status: int, reason: str, **details: Any) -> JSONResponse:
     return JSONResponse(status_code=status, content={"error": {"reason": reason, **details}})
 
@@ -179,9 +191,10 @@ def create_app(
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        json_body = "json" in request.headers.get("content-type", "")
         fields = [
-            {"field": ".".join(str(p) for p in e.get("loc", ())), "reason": str(e.get("type", "invalid"))}
+            {"field": ".".join(str(p) for p in e.get("loc", ())), "reason": _field_reason(e, json_body)}
             for e in error.errors()
         ]
         return _error(422, "invalid_request", fields=fields)

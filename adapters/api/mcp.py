@@ -20,9 +20,9 @@ import anyio.to_thread
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import AnyHttpUrl, Field, StrictInt
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from pydantic import AnyHttpUrl, Field, StrictInt, ValidationError
 
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
@@ -135,8 +135,26 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
     return {"outcome": result.outcome.value, "belief_id": str(result.belief_id)}
 
 
+class _ReasonCodedServer(MCPServer):
+    """The SDK's server, with arguments that fail validation refused by field names and a reason code: the
+    SDK's own message quotes the rejected values, which are the caller's data."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as refused:
+            invalid = refused.__cause__
+            if isinstance(refused, UnexpectedToolError) or not isinstance(invalid, ValidationError):
+                raise
+            fields = sorted({".".join(str(part) for part in e["loc"]) for e in invalid.errors()})
+            # The cause stays the ValidationError, so the SDK logs the field names only, as before.
+            raise ToolError(f"invalid_arguments: {', '.join(fields)}") from invalid
+
+
 def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth: Any) -> MCPServer:
-    server = MCPServer("memory", instructions=INSTRUCTIONS, **auth)
+    server = _ReasonCodedServer("memory", instructions=INSTRUCTIONS, **auth)
 
     @server.tool()
     def add_messages(

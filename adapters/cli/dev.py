@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.events import import_events
+from adapters.cli.options import command_app
 from adapters.composition import Composition
 from adapters.event_append import ImportReport
 from adapters.settings import Settings
@@ -36,9 +37,8 @@ if TYPE_CHECKING:
 
 # PostgreSQL, Temporal and the worker are imported when `agent dev` runs, not when `agent` starts.
 
-dev_app = typer.Typer(
-    help="Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample.",
-    invoke_without_command=True,
+dev_app = command_app(
+    "Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample."
 )
 
 DEMO_FILE = "demo-conversation.jsonl"
@@ -228,7 +228,7 @@ async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, se
             live = uow.beliefs.page(owner, None, 1_000)
         console.print(f"\nMemories of {tenant}/{principal}:")
         for record in rank(live, now, len(live)):
-            console.print(escape(render_belief(project(record, now))))
+            console.print(escape(render_belief(project(record, now))), soft_wrap=True)
     console.print(f"\nInspect the workflows at {server.ui_url}/namespaces/default/workflows")
 
 

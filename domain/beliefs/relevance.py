@@ -350,21 +350,43 @@ def term_weight(matches: int, holding: int) -> float:
     return math.log(matches + 1) - math.log(holding)
 
 
-def specificity(terms: Sequence[QueryTerm], matches: Sequence[Match]) -> list[float]:
-    """For each match, the sum over the terms it holds of its rarest word's term_weight among these matches:
-    of two beliefs holding the same term, one holding "occupation" tells more than one holding "work", a
-    commoner word of the same family. Words are counted by lemma (not by stem, as the stores match), so
-    this also credits what PostgreSQL's stemmer misses ("goes" is not stemmed to "go")."""
+def specificity(
+    terms: Sequence[QueryTerm], matches: Sequence[Match], scored: Sequence[int] | None = None
+) -> list[float]:
+    """For each match (or only those at the positions scored), the sum over the terms it holds of its rarest
+    word's term_weight among all the matches: of two beliefs holding the same term, one holding "occupation"
+    tells more than one holding "work", a commoner word of the same family. Words are counted by lemma (not
+    by stem, as the stores match), so this also credits what PostgreSQL's stemmer misses ("goes" is not
+    stemmed to "go")."""
     wanted = [_term_lemmas(term) for term in terms]
     every = frozenset().union(*wanted)
-    texts = [frozenset(_WORD.findall(f"{m.subject} {m.statement}".lower())) for m in matches]
-    # each distinct word lemmatised once for all the matches, and only the words that lemmatise to a term's
-    # kept: most of a statement's words are not the query's (a few hundred distinct words, not 200 texts')
-    kept = {w: found for w in frozenset().union(*texts) - STOP_WORDS if (found := lemma(w)) in every}
-    held = [frozenset(kept[w] for w in words & kept.keys()) for words in texts]
+    texts = [f"{m.subject} {m.statement}".lower() for m in matches]
+    # each distinct word of all the matches (one pass: a space ends a word, so none spans two texts)
+    # lemmatised once, and only the words that lemmatise to a term's kept: most of a statement's words are not
+    # the query's, and looking a few kept words up in each text costs less than splitting 200 texts into words
+    kept = {
+        w: found for w in set(_WORD.findall(" ".join(texts))) - STOP_WORDS if (found := lemma(w)) in every
+    }
+    held = [frozenset(found for w, found in kept.items() if _holds_word(text, w)) for text in texts]
     holding = Counter(w for words in held for w in words)
     weights = {w: term_weight(len(matches), count) for w, count in holding.items()}
-    return [sum(max((weights[w] for w in term & words), default=0.0) for term in wanted) for words in held]
+    # the weights count every match; only the ones asked for are scored (fuse: those in a tie)
+    return [
+        sum(max(weights[w] for w in term & words) for term in wanted if not term.isdisjoint(words))
+        for words in (held if scored is None else [held[at] for at in scored])
+    ]
+
+
+def _holds_word(text: str, word: str) -> bool:
+    """Whether word (letters and digits alone) is one of the words _WORD finds in text: an occurrence with
+    neither a letter nor a digit on either side."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def subject_topic(subject: str) -> str:
@@ -377,13 +399,19 @@ _TITLES: Final = frozenset(("mr", "mrs", "ms", "miss", "dr", "aunt", "uncle"))
 _POSSESSIVES: Final = frozenset(("s", "his", "her", "their", "our"))
 
 
+@functools.lru_cache(maxsize=4096)
+def _topic_words(subject: str) -> tuple[str, tuple[str, ...]]:
+    # an owner's subjects are few and recur from one recall to the next
+    topic = subject_topic(subject)
+    return topic, tuple(_WORD.findall(topic.lower()))
+
+
 def topic_named(subject: str, statement: str) -> str:
     """The subject's topic and the name the statement gives it: "family:son" with "User's son Craig is a
     police officer." is about Craig (a possessive, at most one word such as "younger", the topic, then a
     capitalised name, a title such as "Mrs" skipped), so a question naming Craig is about this belief more
     than about "User ran into Craig at the legion."; otherwise the topic alone."""
-    topic = subject_topic(subject)
-    wanted = _WORD.findall(topic.lower())
+    topic, wanted = _topic_words(subject)
     if not wanted or wanted[0] not in statement.lower():
         return topic  # a statement that never spells the topic gives it no name
     words = _WORD.findall(statement)
@@ -392,7 +420,7 @@ def topic_named(subject: str, statement: str) -> str:
         # the cheap test first: most words do not start the topic
         if (
             lowered[at] != wanted[0]
-            or lowered[at : at + len(wanted)] != wanted
+            or tuple(lowered[at : at + len(wanted)]) != wanted
             or not _POSSESSIVES & set(lowered[max(at - 2, 0) : at])
         ):
             continue
@@ -417,26 +445,36 @@ def fuse(
     # a stable sort: equals keep the store's order until retrieval@3's score orders each group reaching the
     # top (the score of a match below every such group decides nothing)
     live.sort(key=lambda match: (-match.coverage, -match.direct, -match.weight))
-    groups: list[list[Match]] = []
+    # positions in live, grouped
+    groups: list[list[int]] = []
     reached = 0
-    for _, grouped in groupby(live, key=lambda match: (match.coverage, match.direct, match.weight)):
+    for _, grouped in groupby(range(len(live)), key=lambda at: live[at][1:4]):
         if reached >= limit:
             break
-        groups.append(sorted(grouped, key=lambda match: (-score_inputs(match.inputs, now), match.inputs.id)))
+        groups.append(
+            sorted(grouped, key=lambda at: (-score_inputs(live[at].inputs, now), live[at].inputs.id))
+        )
         reached += len(groups[-1])
-    rarest = {}
-    if any(len(group) > 1 for group in groups):
-        rarest = {m.inputs.id: r for m, r in zip(live, specificity(terms, live), strict=True)}
+    # only a match in a group of two or more has a tie to break
+    tied = [at for group in groups if len(group) > 1 for at in group]
+    rarest = dict(zip(tied, specificity(terms, live, tied), strict=True)) if tied else {}
 
     stems = term_stems(terms)
+    named: dict[str, int] = {}  # matches sharing a subject mostly give its topic the same name
 
-    def tie_break(match: Match) -> tuple[int, float]:
-        named = len(holding_stems(stems, topic_named(match.subject, match.statement)))
-        return -named, -rarest.get(match.inputs.id, 0.0)
+    def tie_break(at: int) -> tuple[int, float]:
+        topic = topic_named(live[at].subject, live[at].statement)
+        if topic not in named:
+            named[topic] = len(holding_stems(stems, topic))
+        return -named[topic], -rarest[at]
 
     # stable sorts: among equal tie-breaks, the retrieval@3 order stands; a group of one has none to break
     kept = [
-        m for group in groups for m in (_spread(sorted(group, key=tie_break)) if len(group) > 1 else group)
+        m
+        for group in groups
+        for m in (
+            _spread([live[at] for at in sorted(group, key=tie_break)]) if len(group) > 1 else [live[group[0]]]
+        )
     ]
     return [m.inputs for m in kept[: max(limit, 0)]], len(matches) - len(live)
 

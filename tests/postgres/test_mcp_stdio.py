@@ -120,6 +120,12 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 {"run_id": recalled["run_id"], "returned_ids": [str(mine.id)], "cited_ids": [str(mine.id)]},
             )
             assert cited.structured_content is not None and cited.structured_content["cited"] == 1
+            # Arguments that fail validation are refused by field name and reason code, never quoted.
+            invalid = await client.call_tool("recall", {"query": "my secret words", "k": "lots"})
+            assert invalid.is_error
+            assert [part.text for part in invalid.content if hasattr(part, "text")] == [
+                "invalid_arguments: k"
+            ]
             forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
             assert forgotten is not None and forgotten["outcome"] == "applied"
 

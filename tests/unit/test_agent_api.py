@@ -16,7 +16,7 @@ from adapters.memory.store import InMemoryStore
 from domain.beliefs.records import SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN
 from domain.candidates import Sensitivity
-from domain.events import EventRef
+from domain.events import MAX_EVENT_TEXT_BYTES, EventRef
 from domain.owner import Owner
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 
@@ -105,6 +105,20 @@ def test_append_scopes_events_by_token_and_refuses_by_index_field_and_reason(
     with store() as uow:
         assert len(uow.events.read_range(OWNER, session, 0, 10)) == 1
         assert uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10) == []
+
+
+def test_a_messages_text_refusal_names_its_content_with_a_reason_of_its_own(client: TestClient) -> None:
+    messages = [
+        {"role": "user", "content": "   "},
+        {"role": "user", "content": "é" * (MAX_EVENT_TEXT_BYTES // 2 + 1)},
+        {"role": "user", "content": "I climb."},
+    ]
+    response = client.post("/v1/sessions/chat-1/events", json={"events": messages}, headers=auth())
+    assert response.status_code == 200 and response.json()["appended"] == 1
+    assert [(r["index"], r["field"], r["reason"]) for r in response.json()["refused"]] == [
+        (0, "content", "text_blank"),
+        (1, "content", "text_too_long"),
+    ]
 
 
 def test_idle_answers_the_workflow_id_of_the_callers_session(client: TestClient, idle: Idle) -> None:
@@ -228,6 +242,19 @@ def test_errors_are_json_reason_codes_without_input_or_traceback(client: TestCli
         "/v1/recall", content=b"{not json", headers={**auth(), "Content-Type": "application/json"}
     )
     assert broken.status_code == 422 and "not json" not in broken.text
+
+
+def test_a_json_body_sent_without_its_media_type_says_so(client: TestClient) -> None:
+    body = b'{"events": [{"role": "user", "content": "I climb."}]}'
+    untyped = client.post(
+        "/v1/sessions/chat-1/events", content=body, headers={**auth(), "Content-Type": "text/plain"}
+    )
+    assert untyped.status_code == 422
+    assert untyped.json()["error"]["fields"] == [{"field": "body", "reason": "content_type_not_json"}]
+    typed = client.post(
+        "/v1/sessions/chat-1/events", content=b"[1]", headers={**auth(), "Content-Type": "application/json"}
+    )
+    assert typed.json()["error"]["fields"] == [{"field": "body", "reason": "model_attributes_type"}]
 
 
 def test_an_unexpected_failure_is_a_500_reason_code(tmp_path: Path) -> None:

@@ -641,4 +641,8 @@ def test_a_complement_that_is_only_someone_elses_pronoun_names_nothing(text: str
 
 
 def test_a_pronoun_before_its_noun_is_a_determiner_and_keeps_the_claim() -> None:
-    assert "User loves her paintings." in statements("I love her paintings.")
+    # A possessive with nobody named for it is not formed; named, it is whose.
+    assert "User loves their sister's paintings." in statements(
+        "my sister is an artist and I love her paintings."
+    )
+    assert not any("paintings" in s for s in statements("I love her paintings."))

@@ -29,6 +29,15 @@ def test_the_rarest_word_held_of_each_term_counts() -> None:
     )
 
 
+def test_a_word_counts_only_whole() -> None:
+    # "work" inside "homework" or "network" is not the word; "work" before an underscore or a hyphen is
+    terms = query_terms("what do I do for a living")
+    homework = _match("school:task", "User finished the homework for the network course.", 1)
+    shift = _match("job:shift", "User's work_shift starts at nine.", 1)
+    hyphen = _match("job:hours", "User keeps a work-life balance.", 1)
+    assert specificity(terms, [homework, shift, hyphen]) == pytest.approx([0.0, math.log(2), math.log(2)])
+
+
 def test_specificity_orders_matches_of_equal_coverage_and_weight_before_freshness() -> None:
     terms = query_terms("what do I do for a living")
     job = _match("work:occupation", "User teaches chemistry.", 30)

@@ -15,9 +15,9 @@ from adapters.postgres.repositories.belief_statements import (
     STORE_EMBEDDINGS,
     UPSERT,
     closed_by_user_each_statement,
+    get_many_statement,
     has_terms,
     look_up_statement,
-    match_of,
     matching_statement,
     most_recent_statement,
     nearest_statement,
@@ -77,7 +77,7 @@ class PostgresBeliefs(Repo):
         self._keys = with_match_keys
         self._expires = with_expires_at and with_match_keys
         self._search = with_recall_search and self._expires
-        self._columns = stored_columns(self._keys, self._expires, self._search)
+        self._columns = tuple(stored_columns(self._keys, self._expires, self._search))
 
     def _row(self, record: MemoryRecord) -> dict[str, Any]:
         return belief_row(
@@ -147,7 +147,8 @@ class PostgresBeliefs(Repo):
         statement = matching_statement(
             tuple(bool(term.relatives) for term in terms), bounded, self._owner_words
         )
-        return [match_of(*row) for row in self._plain_rows(statement, params)]
+        # coverage, direct, weight, subject, statement and by_bound follow the ranking inputs, as Match has them
+        return [Match(ranking_inputs_of(*row[:5]), *row[5:]) for row in self._plain_rows(statement, params)]
 
     def nearest(
         self,
@@ -244,12 +245,10 @@ class PostgresBeliefs(Repo):
     def get_many(self, owner: Owner, ids: Sequence[UUID]) -> list[MemoryRecord]:
         if not ids:
             return []
-        rows = self._c.execute(
-            select(*self._columns)
-            .where(owned(beliefs, owner), beliefs.c.id.in_(list(set(ids))))
-            .order_by(beliefs.c.id)
-        )
-        return [memory_record(row) for row in rows]
+        params = {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id, "ids": list(set(ids))}
+        return [
+            memory_record(row) for row in self._c.execute(get_many_statement(self._columns), params).all()
+        ]
 
     def by_subjects(self, owner: Owner, subjects: Sequence[str]) -> list[MemoryRecord]:
         if not subjects:

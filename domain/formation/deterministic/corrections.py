@@ -22,6 +22,12 @@ from domain.formation.language import verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
 _ANY_MORE = re.compile(r"\bany\s+more\b", re.IGNORECASE)
+# When a habit ended, at the end of what was quit: "in january", "in 2019", "last year", "two years ago".
+_WHEN_ENDED = re.compile(
+    r"\s*\b(?:(?:in|since)\s+(?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december|\d{4})|last\s+\w+|(?:a|an|\w+)\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday)$",
+    re.IGNORECASE,
+)
 
 
 def correction_claims(
@@ -57,14 +63,19 @@ def correction_claims(
             return []
         kept = cut(object_tokens[1:], text)
         verb = verb_lemma(head)
+        # "I quit smoking in january": when the habit ended is no part of it ("User no longer smokes in
+        # january.").
+        said = phrase_of(text, kept)
+        phrase = _WHEN_ENDED.sub("", said)
+        ended = said[len(phrase) :].lower().split()
         return [
             Claim(
                 ClaimKind.HABIT,
                 Derivation.DIRECT,
                 Longevity.ONGOING,
                 Polarity.RETRACT,
-                conflict_key("habit", [verb] + content_words(kept)),
-                Predicate(verb, head.text, Aspect.SIMPLE, phrase_of(text, kept)),
+                conflict_key("habit", [verb] + content_words([t for t in kept if t.lower not in ended])),
+                Predicate(verb, head.text, Aspect.SIMPLE, phrase),
             )
         ]
     if parse.negated and parse.modal is not None:

@@ -22,6 +22,10 @@ _GROUP: Final = re.compile(
     re.IGNORECASE,
 )
 _OTHERS: Final = re.compile(r"['’]s(?:\s+[a-z-]+){0,3}\s+$", re.IGNORECASE)
+# "he plays on a travel team so every weekend we're at some rink": a group someone else is in, said in a
+# clause another person holds, is theirs; the "we" after it stays the user's.
+_HELD_BY_OTHER: Final = re.compile(r"\b(?:he|she|they|he's|she's|they're|his|her|their)\b", re.IGNORECASE)
+_CLAUSE_OPENS: Final = re.compile(r"[.!?;,]")
 # The group a turn names is read only this far back from the "we": a sentence or two.
 _REACH: Final = 160
 
@@ -35,6 +39,9 @@ def group_of(text: str, at: int) -> str | None:
         found = match
     # "my son's soccer team": someone else's group.
     if found is None or _OTHERS.search(text, start, found.start(2)) is not None:
+        return None
+    opened = max((m.end() for m in _CLAUSE_OPENS.finditer(text, start, found.start())), default=start)
+    if _HELD_BY_OTHER.search(text, opened, found.start()) is not None:
         return None
     return " ".join(
         [*found.group(1).lower().split(), found.group(2).lower()]

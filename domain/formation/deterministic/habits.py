@@ -39,6 +39,9 @@ _LIFETIME = re.compile(
     re.IGNORECASE,
 )
 _LIFETIME_HINTS = ("year", "decade", "life", "since")
+# Years of something as the cause of what the clause has: "from years of" ("after years of calisthenics" is
+# what came before, experience).
+_CAUSED = re.compile(r"\b(?:from|because\s+of|due\s+to)\s+$", re.IGNORECASE)
 _YEARS_OF = re.compile(
     r"(?P<q>\b(?:(?:about|around|roughly|almost|nearly|over|more\s+than|some)\s+)?(?:(?:\d+|a\s+few|several|many|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?)"
     r"years?\s+of\s+(?P<x>[^\W\d_][\w\s-]*?)(?=\s*(?:[,.;:!?)]|$)|\s+(?:and|but|before|after|so|then|which|that|because|when|with|in|at|on)\b)",
@@ -257,6 +260,8 @@ def history_claims(text: str, parse: Parse, region_end: int) -> list[Claim]:
         what = match.group("x").strip()
         if not what or what.lower() in ("age", "experience"):
             continue
+        if _CAUSED.search(region, 0, match.start()) is not None:
+            continue  # "a herniated disc from years of hauling pots": what the years caused, not experience
         quantity = match.group("q").strip()
         phrase = f"{quantity} years of {what}".strip() if quantity else f"years of {what}"
         tail = "" if what.lower().endswith(("experience", "practice")) else " experience"

@@ -34,6 +34,9 @@ from domain.formation.deterministic.topic_words import (
 from domain.formation.language import STOPWORDS, verb_lemma
 from domain.formation.rendering import Aspect, Predicate, conflict_key
 
+# A duration after a held job: the job is told in the perfect it was said in.
+_DURATION_OPENERS = frozenset({"for", "since"})
+
 
 def occupation_claims(text: str, parse: Parse) -> list[Claim]:
     rest = parse.rest
@@ -58,6 +61,9 @@ def occupation_claims(text: str, parse: Parse) -> list[Claim]:
     employed = verb == "work" or (at < len(noun_tokens) and noun_tokens[at].lower in ("at", "for", "with"))
     if not employed:
         noun_tokens = noun_tokens[:at]
+    if parse.verb.lower == "been" and any(t.lower in _DURATION_OPENERS for t in noun_tokens[at:]):
+        # "I've been a landscape architect at the firm for about 5 yrs": not "is ... for".
+        surface = "has been"
     return [
         direct_claim(
             ClaimKind.ROLE if employed else ClaimKind.SKILL,

@@ -4,7 +4,10 @@ Every claim the deterministic former reads passes this check before it becomes a
 is not well formed is not formed (`ILL_FORMED`): a verb that is no verb ("User ands the kids ..."), a second
 finite verb spliced in ("User is losing their job was hard."), a dangling end ("User is lucky to have places
 like."), an object that is only a pronoun or a demonstrative whose referent the user's words do not give
-exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."). A statement that
+exactly ("User named it Ned."), a possessive "'s" read as "is" ("User's grandma is recipe."), a "there" or a
+bare number standing for what the words before name ("User has been there 4 yrs.", "User's son Danny has
+three."), a possessive "her" or "his" nobody the user named stands for ("User turned the den into her
+bedroom."). A statement that
 is well formed but holds nothing durable gets the disposition the provider's distillation gives the same
 clause: a reaction addressed to the other party or a momentary feeling or state is `TRANSIENT` ("User is so
 proud of you.", "User is so excited to hear."), small talk and a vague statement is `NOT_MEMORY` ("User has no
@@ -12,7 +15,8 @@ idea.", "User does other things."). A moment told as news is `TRANSIENT` too: ho
 healing slowly."), where a change stands ("User is already walking without the cane.", "User can barely see
 straight."), a past day after day or a trip ("User hiked every day.", "User drove up to Banff."), a sore body
 part ("User's fingers are wrecked."), a state compared with before and nothing named to compare it with
-("User's band sounds way fuller."). Both are counted in the stage metrics and never committed. One thing a
+("User's band sounds way fuller."), how a person is doing or what something is at this moment ("User feels
+good.", "User's sister is good.", "User's garage is basically a honey factory rn."). Both are counted in the stage metrics and never committed. One thing a
 "we" is, said of the user alone, is not well formed ("User is basically a team." of "we're basically a
 team").
 
@@ -24,7 +28,9 @@ refuses to speak it"), a possessive "her" of the user's statement by the one per
 before ("My boss quit so I'm covering her job": "their boss's job"). A trailing word addressed to the
 listener ("I love bowling man") or a trailing hedge ("actually", "tho") is taken off; a comma-joined tail that
 fails the check is cut where the statement before it stands ("User grew up in Somerville, moving to Jersey
-feels like betrayal.").
+feels like betrayal.", "User wears hearing aids now, decades of sirens will do."), and so is a phrase of
+place or time a possessive nobody is named for opens ("User is getting married next October at his family's
+farm" becomes "User is getting married next October.").
 """
 
 import re
@@ -37,6 +43,7 @@ from domain.candidates import ClaimKind, Polarity
 from domain.formation.deterministic.belongings import PEOPLE
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.topic_words import LANGUAGES, RELATIVES
+from domain.formation.equivalence import NUMBER_WORDS
 from domain.formation.language import STOPWORDS, lemma
 from domain.formation.rendering import Aspect, Predicate
 
@@ -63,7 +70,7 @@ _VERB_REACH: Final = 40
 # A capital opening a word; a pattern that opens with a class is scanned for fast (_inside reads what is before).
 _CAPITALIZED: Final = re.compile(r"[A-Z](?=[a-z])")
 # Read on the lower-cased complement; the lookahead skips positions no pronoun opens at (patterns.py).
-_PRONOUN_HINT: Final = re.compile(r"(?=[itho])\b(?:it|them|him|her|this|that|these|those|ones?)\b")
+_PRONOUN_HINT: Final = re.compile(r"(?=[itho])\b(?:it|them|him|her|his|this|that|these|those|ones?)\b")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -120,6 +127,11 @@ _PERSON: Final = re.compile(r"\b(?:my|our|their)\s+([a-z-]+)(?:\s+((?-i:[A-Z][a-
 _PLURAL_KIN: Final = _words("kids children twins sons daughters parents boys girls grandkids grandchildren")
 _PERSONS: Final = _MALE | _FEMALE | RELATIVES
 _HERS: Final = (_FEMALE | RELATIVES | PEOPLE) - _MALE
+_HIS: Final = (_MALE | RELATIVES | PEOPLE) - _FEMALE
+_POSSESSIVES: Final = _words("her his")
+_PEOPLE_HELD: Final = _PERSONS | PEOPLE
+# Prepositions opening a phrase of place or time, which a statement stands without.
+_ADJUNCT_OPENERS: Final = _words("at in on near from during")
 # A phrase after a place's preposition is where, not what "it" names ("In my country we ...").
 _PREPOSITIONS: Final = _words("in on at from to into near by inside outside")
 _KIN_TAIL: Final = re.compile(r",\s*(?:my|our)\s+\w+\s*$", re.IGNORECASE)
@@ -153,6 +165,9 @@ _DEGREE: Final = _words(
 # Reactions whatever follows them: "so excited to start", "lucky to have places like".
 _MOMENTARY_ANYWAY: Final = _words("excited sorry proud happy lucky glad thrilled")
 _WEARY: Final = _words("tired sick bored")
+_BEING_NOW: Final = _words("is are was were feels feel felt")
+# "is so short staffed", "is so done": "so" and one or two words, and nothing it is so for or of.
+_SO_WHAT: Final = re.compile(r"^is (?:\w+ )?so [\w-]+(?: [\w-]+)?$")
 # A feeling word followed by one of these is a lasting trait or skill ("good at chess", "free of cancer").
 _LASTING_AFTER: Final = _words("at with in into to")
 _LEAVING: Final = re.compile(
@@ -225,6 +240,18 @@ _COMPARED_ENDS: Final = ("er", " now", " days", " lately")
 # "we're basically a team": one thing a group is, which the user alone is not.
 _ONE_THING: Final = re.compile(r"^(?:\w+ )?an? ")
 _REPLIES: Final = _words("yes yeah yep yup nope ok okay lol haha thanks thx sure hey hi bye")
+# Of those, the replies no noun is made of ("a yes man", "an okay cook" are): "User is a thanks man.".
+_ONLY_REPLIES: Final = _words("thanks thx lol haha hey hi bye yup nope")
+# "there is", "there are": "there" opens a sentence of its own, no place.
+_EXISTENTIAL: Final = _words("is are was were 's")
+# Verbs whose bare number is a measure, not a number of things: "turns 30", "weighs 180", "bowled 246".
+_MEASURES: Final = _words("be turn weigh score bowl average shoot bench squat deadlift lift cost run")
+_BEFORE_NUMBER: Final = _words("all like about around only just over nearly almost")
+# A number followed by these still counts something the statement names ("two of them" is the pronoun
+# rule's; "one of the bridesmaids").
+_COUNTED_AFTER: Final = _words("of more")
+# "one" is the pronoun rule's ("a snowy one"); "once" and "twice" are how often.
+_NOT_COUNTS: Final = _words("one once twice")
 # Every match of _SMALL_TALK or _VAGUE_OBJECTS holds one of these words.
 _VAGUE_HINTS: Final = _words("much talk ttyl ya gtg bye things stuff some something")
 _SMALL_TALK: Final = re.compile(r"\b(?:nothing much|talk soon|talk later|ttyl|see ya|gtg|bye)\b")
@@ -236,6 +263,10 @@ _CALLING: Final = re.compile(
 _OBLIGED: Final = ("has to", "have to", "gotta", "got to", "needs to", "need to", "should", "must")
 _NOW_ENDS: Final = ("today", "tonight", "tomorrow", "now", "morning", "afternoon", "evening")
 _NOW: Final = re.compile(r"\b(?:today|tonight|tomorrow|right now|this (?:morning|afternoon|evening))$")
+# What something of the user's is at this moment: "User's garage is basically a honey factory rn." (the
+# user's own "doing a big job in Tacoma rn" is the work they do these months).
+_MOMENT_NOW_ENDS: Final = ("now", "rn", "atm", "moment", "point")
+_MOMENT_NOW: Final = re.compile(r"\b(?:right now|rn|atm|at the moment|at this point)$")
 _VAGUE_OBJECTS: Final = re.compile(
     r"^(?:(?:other|some|sad|random)\s+)?(?:things|stuff|some|something|nothing much)$"
 )
@@ -243,13 +274,22 @@ _VAGUE: Final = frozenset({"has no idea", "knows right", "knows", "thinks so", "
 # A finite verb that opens a clause of its own inside a statement, unless a subordinator or a coordinator
 # comes first ("since they were 12", "and it's").
 _FINITE: Final = _words("is are was were am 's 're 've 'd 'll feels seems")
+# A modal is finite after a comma: "hearing aids now, decades of sirens will do".
+_MODALS: Final = _words("will would can could should might must won't can't")
+# Joining words that, right after a comma, open a sentence of their own: ", and cold air is the worst trigger".
+_CLAUSE_JOINS: Final = _words("and but so")
+# A noun phrase after a comma that may be the subject of a sentence of its own, and how far its verb may be.
+_SUBJECT_OPENERS: Final = _words("the my our his her their half most all some both everyone everybody nobody")
+_SUBJECT_REACH: Final = 8
+# Adverbs between a joining word and the sentence it opens: "and now they're obsessed".
+_BETWEEN: Final = _words("now then honestly also still yeah so")
 _PRONOUN_FINITE: Final = re.compile(r"^(?:she|he|it|they|we|i)(?:'s|’s|'re|’re|'ve|’ve|'ll|’ll|'d|’d)$")
 _OPENING_ADVERBS: Final = _words(
     "often usually always never sometimes still also just really no likely even rarely generally mostly only"
     " now already finally actually"
 )
 _SUBJECT_PRONOUNS: Final = _words("she he it i")
-_OPENS_CLAUSE: Final = _FINITE | _SUBJECT_PRONOUNS
+_OPENS_CLAUSE: Final = _FINITE | _SUBJECT_PRONOUNS | _MODALS
 _JOINS: Final = _words(
     "and but or so because since while when where who which that if as until till before after than though"
     " although whenever what how why"
@@ -380,15 +420,27 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
         bare = typed.lower()
         following = words[at + 1].lower().strip(",.!?") if at + 1 < len(words) else ""
         if (
-            bare == "her"
+            bare in _POSSESSIVES
             and claim.holder == "User"
             and following
-            and not _is_object(bare, following, words, at)
+            and (bare == "his" or not _is_object(bare, following, words, at))
         ):
+            if _PERSON.search(" ".join(out)) is not None:
+                out.append(word)  # the statement names whose: "drives their mom to her appointments"
+                continue
             # "my boss quit so I'm covering her job": the one person the user named before, not the user.
-            owner = _owner(" ".join(out), prefix, previous)
-            out.append(word if owner is None else f"{owner}'s")
-            continue
+            owner = _owner(bare, prefix, previous)
+            if owner is not None or _named(out):
+                out.append(word if owner is None else f"{owner}'s")
+                continue
+            # Nobody the user named: a phrase of place or time it opens is left off ("getting married next
+            # October at his family's farm"), else the statement is not formed ("turned the den into her
+            # bedroom").
+            opened = max((j for j, w in enumerate(out) if j and w.lower() in _ADJUNCT_OPENERS), default=0)
+            if not opened:
+                return None
+            out = out[:opened]
+            break
         # "IT" is a trade, not a pronoun.
         if bare not in _PRONOUNS or typed.isupper() or not _is_object(bare, following, words, at):
             out.append(word)
@@ -413,17 +465,16 @@ def _resolved(claim: Claim, previous: str, prefix: str) -> Claim | None:
     return replace(claim, predicate=replace(claim.predicate, complement=rewritten))
 
 
-def _owner(said: str, prefix: str, previous: str) -> str | None:
-    """The one person not male the user named with "my" whom a possessive "her" stands for ("their boss",
-    "their roommate Priya"): in the clause, else in the clause before; None when the statement names one
-    itself ("drives their mom to her appointments") or there is not exactly one."""
-    if _PERSON.search(said) is not None:
-        return None
+def _owner(possessive: str, prefix: str, previous: str) -> str | None:
+    """The one person of the possessive's gender (not male for "her", not female for "his") the user named
+    with "my" ("their boss", "their roommate Priya"): in the clause, else in the clause before; None when
+    there is not exactly one."""
+    whose = _HERS if possessive == "her" else _HIS
     for window in (prefix, previous):
         found = {
             (m.group(1).lower(), m.group(2) or "")
             for m in _PERSON.finditer(window)
-            if m.group(1).lower() in _HERS
+            if m.group(1).lower() in whose
         }
         if found:
             if len(found) != 1:
@@ -431,6 +482,15 @@ def _owner(said: str, prefix: str, previous: str) -> str | None:
             noun, name = found.pop()
             return f"their {noun} {name}".rstrip()
     return None
+
+
+def _named(said: list[str]) -> bool:
+    """Whether the statement names someone before a possessive: a capitalized word that is no month or day
+    ("engaged to Sam and his family")."""
+    return any(
+        word[:1].isupper() and word[1:2].islower() and word.lower().strip(",.") not in _TIME_WORDS
+        for word in said
+    )
 
 
 def _is_object(word: str, following: str, words: list[str], at: int) -> bool:
@@ -557,6 +617,10 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         return _ILL_FORMED
     if words[-1] == "here" or verb == "be" and _reply_read(predicate.complement):
         return _ILL_FORMED  # "User starts at 10 here.": a place only the moment of speaking gives
+    if "there" in words and claim.holder == "User" and _there(predicate.complement):
+        return _ILL_FORMED  # "User has been there 4 yrs.": a place only the words before give
+    if verb not in _MEASURES and _counted_only(predicate.complement):
+        return _ILL_FORMED  # "User's son Danny has three.": a number of things not named
     told = predicate.complement
     if (
         told[:3] in ("on ", "On ")
@@ -580,7 +644,11 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
         if claim.collective and verb == "be" and _ONE_THING.match(told):
             return _ILL_FORMED  # "User is basically a team." of "we're basically a team"
     if claim.holder != "User" or claim.polarity is not _ASSERT or words[0] != "user":
-        return _TRANSIENT if _sore(claim) or _others_already(claim, body) else _FORMED
+        return (
+            _TRANSIENT
+            if _sore(claim) or _others_already(claim, body) or _others_moment(claim, body)
+            else _FORMED
+        )
     rest = body[len("user ") :]
     if words[1] in _TRAVELLED and _TRIP.match(rest):
         return _TRANSIENT  # "User drove up to Banff.": a trip told, not where the user lives or goes
@@ -604,6 +672,18 @@ def _verdict(statement: str, claim: Claim) -> Verdict:
     return _FORMED
 
 
+def _others_moment(claim: Claim, body: str) -> bool:
+    """ "User's sister is good.", "User's garage is basically a honey factory rn.": how someone else is, or
+    what something is this moment, as of the user."""
+    if claim.polarity is not _ASSERT or not body.startswith("user's "):
+        return False
+    told = body[len(claim.holder) + 1 :]
+    if told.endswith(_MOMENT_NOW_ENDS) and _MOMENT_NOW.search(told) is not None:
+        return True
+    # How a person is doing; "User's english is not so good." is how well it is known.
+    return claim.holder.rpartition(" ")[2].lower() in _PEOPLE_HELD and _feeling(told.split())
+
+
 def _others_already(claim: Claim, body: str) -> bool:
     """ "User's mom is already planning the menu.": someone else's doing of the moment, as for the user."""
     if claim.polarity is not _ASSERT or claim.holder == "User":
@@ -616,12 +696,41 @@ def _past(verb: str) -> bool:
     return verb.endswith("ed") and verb != "used" or verb in _IRREGULAR_PAST
 
 
+def _there(complement: str) -> bool:
+    """ "has been there 4 yrs", "moved out there": "there" as the place, not "there is"."""
+    told = complement.lower().replace(",", " ").split()
+    if not told:
+        return False
+    if told[-1].strip(".!?") == "there":
+        return True
+    return told[0] == "there" and (len(told) == 1 or told[1] not in _EXISTENTIAL)
+
+
+def _counted_only(complement: str) -> bool:
+    """ "has three", "knows all 100 by heart": a number opens the object and no noun follows it."""
+    told = complement.lower().replace(",", " ").split()
+    while told and told[0] in _BEFORE_NUMBER:
+        told.pop(0)
+    if not told:
+        return False
+    number = told[0].strip(".!?")
+    if not (number.isdigit() or number in NUMBER_WORDS) or number in _NOT_COUNTS:
+        return False
+    following = told[1].strip(".!?") if len(told) > 1 else ""
+    return not following or following in STOPWORDS and following not in _COUNTED_AFTER
+
+
 def _reply_read(complement: str) -> bool:
     """ "User is a yes sir.": a reply word after an article the parse read as a noun."""
     article, _, rest = complement.lower().partition(" ")
     reply, _, after = rest.partition(" ")
     # "a yes man" is a kind of person: only a reply alone or to someone addressed as sir is no noun.
-    return article in ("a", "an") and reply.strip(",.!") in _REPLIES and after in ("", "sir", "ma'am", "maam")
+    reply = reply.strip(",.!")
+    return (
+        article in ("a", "an")
+        and reply in _REPLIES
+        and (after in ("", "sir", "ma'am", "maam") or reply in _ONLY_REPLIES)
+    )
 
 
 def _sore(claim: Claim) -> bool:
@@ -665,11 +774,18 @@ def _momentary(rest: str, words: list[str]) -> bool:
         and _ALREADY.match(rest)
     ):
         return True
-    # "has been anxious since ..." lasts: only the present or past of "be" is of the moment.
-    if not words or words[0] not in ("is", "was"):
-        return False
+    if " so " in rest and _SO_WHAT.match(rest) and all(w not in STOPWORDS for w in words[2:]):
+        return True  # "is so short staffed": an exclamation of how it is now
     if " a little " in rest or " a bit " in rest:
         words = rest.replace(" a little ", " little ").replace(" a bit ", " bit ").split()
+    return _feeling(words)
+
+
+def _feeling(words: list[str]) -> bool:
+    """ "is so excited to hear", "feels good", "are doing well": a feeling or how one is doing, now."""
+    # "has been anxious since ..." lasts: only the present or past of "be" and "feel" is of the moment.
+    if not words or words[0] not in _BEING_NOW:
+        return False
     for at, word in enumerate(words[1:], start=1):
         if word in _FEELINGS and word not in _DEGREE:
             following = words[at + 1] if at + 1 < len(words) else ""
@@ -681,6 +797,17 @@ def _momentary(rest: str, words: list[str]) -> bool:
     return False
 
 
+def _opens_sentence(words: list[str], at: int) -> bool:
+    """Whether the word at at follows "and", "but" or "so", alone or with an adverb between."""
+    before = words[at - 1]
+    return before in _CLAUSE_JOINS or before in _BETWEEN and words[at - 2] in _CLAUSE_JOINS
+
+
+def _plain_verb(word: str, before: str) -> bool:
+    """ "half the riders on their route speak it": a word only ever a verb, not a participle, not after "to"."""
+    return before != "to" and not word.endswith(("ing", "ed")) and word.isalpha() and only_a_verb(word)
+
+
 def _spliced(body: str, words: list[str]) -> bool:
     """Whether a finite verb after the statement's own opens a clause no joining word introduces: "User is
     losing their job was hard", "User grew up in Somerville, moving to Jersey feels like betrayal"."""
@@ -688,25 +815,44 @@ def _spliced(body: str, words: list[str]) -> bool:
         return False
     # Most statements: no second finite verb to look for. The apostrophes of the words after the first two
     # are counted on the statement, not word by word.
-    if _OPENS_CLAUSE.isdisjoint(words[2:]) and body.count("'") == words[0].count("'") + words[1].count("'"):
+    if (
+        _OPENS_CLAUSE.isdisjoint(words[2:])
+        and "," not in words
+        and body.count("'") == words[0].count("'") + words[1].count("'")
+    ):
         return False
     # The statement's own finite verb: "User is ...", "User no longer is ...", "User's sister Hannah is ...".
     # A statement opened by an adverb ("User often feels", "User no longer is") has its finite verb still to
     # come; "User grew up ..." has had it.
     own = 1 if words[0] == "user's" or len(words) > 1 and words[1] in _OPENING_ADVERBS else 0
     joined = False
+    comma = -1
     for at in range(2, len(words)):
         word = words[at]
-        if word in _JOINS:
+        if word in _CLAUSE_JOINS and words[at - 1] == ",":
+            comma = at
+        elif word in _JOINS:
             joined = True
         elif word == ",":
             joined = False
+            comma = at
+        elif joined and _PRONOUN_FINITE.match(word) and _opens_sentence(words, at):
+            return True  # "got them into fly fishing and now they're obsessed": a second statement
         elif joined:
             continue
         # "the six hens they're getting": a pronoun's clause after a noun is a relative clause; after a comma
         # it is a sentence of its own.
         elif (
+            comma >= 0
+            and words[comma + 1] in _SUBJECT_OPENERS
+            and comma + 2 < at <= comma + _SUBJECT_REACH
+            and _plain_verb(word, words[at - 1])
+        ):
+            return True  # the statement's own verb is before the comma
+        elif (
             word in _FINITE
+            or word in _MODALS
+            and comma >= 0
             or words[at - 1] == ","
             and _PRONOUN_FINITE.match(word)
             or word in _SUBJECT_PRONOUNS
