@@ -128,7 +128,11 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
         raise NOT_FOUND
     if result.outcome in REFUSALS:
         raise ApiError(422, result.outcome.value)
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id) if result.belief_id else None,
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
 
 
 def create_app(

@@ -132,7 +132,11 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
         raise ToolError(result.outcome.value)
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND or result.belief_id is None:
         raise ToolError("not_found")
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id)}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id),
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
 
 
 class _ReasonCodedServer(MCPServer):

@@ -39,6 +39,8 @@ class GovernedAction(StrEnum):
 class GovernedOutcome(StrEnum):
     APPLIED = "applied"
     ALREADY_APPLIED = "already_applied"
+    # A reject or delete of a belief another act already closed (closed_as says which): nothing changed.
+    ALREADY_CLOSED = "already_closed"
     NOT_FOUND = "not_found"
     REFUSED_CREDENTIAL = "refused_credential"
     REFUSED_INJECTION = "refused_injection"
@@ -69,6 +71,8 @@ _REPLACING: dict[GovernedAction, tuple[ClosedReason, Authority]] = {
 class GovernedResult:
     outcome: GovernedOutcome
     belief_id: UUID | None = None
+    # With ALREADY_CLOSED: how the belief was closed (rejected, deleted, edited, superseded, retired...).
+    closed_as: ClosedReason | None = None
 
 
 @dataclass(frozen=True)
@@ -222,7 +226,11 @@ class GovernedMemory:
                 existing = uow.beliefs.get(owner, belief_id)
                 if existing is None:
                     return GovernedResult(GovernedOutcome.NOT_FOUND)
-                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+                # The same act again (a retried request, or a second delete) is done already; another
+                # act's close stands and is named, so a delete never reads as done after a reject.
+                if existing.closed_reason is _CLOSING[action]:
+                    return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+                return GovernedResult(GovernedOutcome.ALREADY_CLOSED, belief_id, existing.closed_reason)
             _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, belief_id)

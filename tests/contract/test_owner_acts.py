@@ -78,6 +78,44 @@ def test_a_remember_sourced_from_words_not_the_owners_is_refused_and_stores_noth
     assert remember(1) is GovernedOutcome.APPLIED
 
 
+def test_a_delete_after_a_reject_says_the_belief_is_already_closed_as_rejected_and_changes_nothing(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    wrong, gone = belief(statement="User likes jazz."), belief(statement="User likes opera.")
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many([wrong, gone])
+        uow.commit()
+    governed = GovernedMemory(uow_factory)
+    rejecting = uuid4()
+
+    rejected = governed.reject(OWNER, wrong.id, request_id=rejecting, now=LATER)
+    retried = governed.reject(OWNER, wrong.id, request_id=rejecting, now=LATER)
+    deleted_after = governed.delete(OWNER, wrong.id, request_id=uuid4(), now=LATER)
+    deleted = governed.delete(OWNER, gone.id, request_id=uuid4(), now=LATER)
+    deleted_again = governed.delete(OWNER, gone.id, request_id=uuid4(), now=LATER)
+    rejected_after = governed.reject(OWNER, gone.id, request_id=uuid4(), now=LATER)
+
+    assert (rejected.outcome, retried.outcome) == (GovernedOutcome.APPLIED, GovernedOutcome.ALREADY_APPLIED)
+    assert (deleted_after.outcome, deleted_after.belief_id, deleted_after.closed_as) == (
+        GovernedOutcome.ALREADY_CLOSED,
+        wrong.id,
+        ClosedReason.REJECTED,
+    )
+    assert (deleted.outcome, deleted_again.outcome) == (
+        GovernedOutcome.APPLIED,
+        GovernedOutcome.ALREADY_APPLIED,
+    )
+    assert (rejected_after.outcome, rejected_after.closed_as) == (
+        GovernedOutcome.ALREADY_CLOSED,
+        ClosedReason.DELETED,
+    )
+    with uow_factory() as uow:
+        still = uow.beliefs.get(OWNER, wrong.id)
+        audits = uow.audits.for_owner(OWNER, AuditKind.GOVERNED_WRITE)
+    assert still is not None and still.closed_reason is ClosedReason.REJECTED
+    assert sorted(str(a.details["action"]) for a in audits) == ["delete", "reject"]
+
+
 def test_confirming_a_guess_supersedes_it_with_a_remembered_belief_that_keeps_its_spans(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

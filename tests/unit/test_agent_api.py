@@ -220,6 +220,23 @@ def test_governed_operations_are_authoritative_and_idempotent(
         client.delete(f"/v1/beliefs/{edited['belief_id']}", headers=auth()).json()["outcome"]
         == "already_applied"
     )
+    # A delete after a reject is no delete: the answer says the belief is closed already, and by what.
+    remembered = client.post(
+        "/v1/beliefs", json={**request, "request_id": str(uuid4())}, headers=auth()
+    ).json()
+    path = f"/v1/beliefs/{remembered['belief_id']}"
+    rejecting = {"request_id": str(uuid4())}
+    assert client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "applied"
+    assert (
+        client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "already_applied"
+    )
+    after_reject = client.delete(path, headers=auth())
+    assert after_reject.status_code == 200
+    assert after_reject.json() == {
+        "outcome": "already_closed",
+        "belief_id": remembered["belief_id"],
+        "closed_as": "rejected",
+    }
     secret = {**request, "request_id": str(uuid4()), "statement": "User's password is hunter2-Secret!"}
     refused = client.post("/v1/beliefs", json=secret, headers=auth())
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}
