@@ -28,7 +28,7 @@ from adapters.api.auth import Authenticator, Scope
 from adapters.api.page import memory_page
 from adapters.api.person import PersonSurface
 from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
-from domain.beliefs.governed import GovernedOutcome, GovernedResult
+from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference, WrongSchemaRevision
@@ -126,9 +126,13 @@ class AllRefused(Exception):
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
         raise NOT_FOUND
-    if result.outcome in (GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION):
+    if result.outcome in REFUSALS:
         raise ApiError(422, result.outcome.value)
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id) if result.belief_id else None,
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
 
 
 def create_app(
@@ -299,7 +303,8 @@ def create_app(
 
     @app.post("/v1/beliefs", status_code=201, tags=["governed"], response_model=models.GovernedResult)
     def remember(body: RememberRequest, caller: Caller) -> dict[str, Any]:
-        """Explicit remember, sourced from one of the caller's events; idempotent on request_id."""
+        """Explicit remember, sourced from one of the user's own messages (another event is refused as
+        source_not_user); idempotent on request_id."""
         return _governed(
             surface.remember(
                 caller,

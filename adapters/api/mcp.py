@@ -27,7 +27,7 @@ from pydantic import AnyHttpUrl, Field, StrictInt, ValidationError
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
-from domain.beliefs.governed import GovernedOutcome, GovernedResult
+from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference
@@ -128,11 +128,15 @@ def _session(scope: Scope, raw: str) -> UUID:
 
 
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
+    if result is not None and result.outcome in REFUSALS:
+        raise ToolError(result.outcome.value)
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND or result.belief_id is None:
         raise ToolError("not_found")
-    if result.outcome in (GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION):
-        raise ToolError(result.outcome.value)
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id)}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id),
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
 
 
 class _ReasonCodedServer(MCPServer):

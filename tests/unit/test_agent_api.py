@@ -16,7 +16,7 @@ from adapters.memory.store import InMemoryStore
 from domain.beliefs.records import SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN
 from domain.candidates import Sensitivity
-from domain.events import MAX_EVENT_TEXT_BYTES, EventRef
+from domain.events import MAX_EVENT_TEXT_BYTES, EventRef, SourceEventKind
 from domain.owner import Owner
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 
@@ -186,6 +186,9 @@ def test_governed_operations_are_authoritative_and_idempotent(
     session = uuid4()
     with store() as uow:
         uow.events.append([event(1, session_id=session)])
+        uow.events.append(
+            [event(2, "You climb.", session_id=session, kind=SourceEventKind.ASSISTANT_MESSAGE)]
+        )
         uow.commit()
     request = {
         "request_id": str(uuid4()),
@@ -199,6 +202,14 @@ def test_governed_operations_are_authoritative_and_idempotent(
     assert client.post("/v1/beliefs", json=request, headers=auth()).json()["outcome"] == "already_applied"
     unsourced = {**request, "request_id": str(uuid4()), "source": {"session_id": str(uuid4()), "seq": 1}}
     assert client.post("/v1/beliefs", json=unsourced, headers=auth()).status_code == 404
+    # The assistant's words are not the user's: refused with a reason of its own, nothing stored.
+    assistants = {**request, "request_id": str(uuid4()), "source": {"session_id": str(session), "seq": 2}}
+    refused_source = client.post("/v1/beliefs", json=assistants, headers=auth())
+    assert (refused_source.status_code, refused_source.json()) == (
+        422,
+        {"error": {"reason": "source_not_user"}},
+    )
+    assert len(client.get("/v1/beliefs", headers=auth()).json()["beliefs"]) == 1
     belief_id = created.json()["belief_id"]
     edit = {"request_id": str(uuid4()), "statement": "User climbs on Sundays."}
     edited = client.post(f"/v1/beliefs/{belief_id}/edit", json=edit, headers=auth()).json()
@@ -209,6 +220,23 @@ def test_governed_operations_are_authoritative_and_idempotent(
         client.delete(f"/v1/beliefs/{edited['belief_id']}", headers=auth()).json()["outcome"]
         == "already_applied"
     )
+    # A delete after a reject is no delete: the answer says the belief is closed already, and by what.
+    remembered = client.post(
+        "/v1/beliefs", json={**request, "request_id": str(uuid4())}, headers=auth()
+    ).json()
+    path = f"/v1/beliefs/{remembered['belief_id']}"
+    rejecting = {"request_id": str(uuid4())}
+    assert client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "applied"
+    assert (
+        client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "already_applied"
+    )
+    after_reject = client.delete(path, headers=auth())
+    assert after_reject.status_code == 200
+    assert after_reject.json() == {
+        "outcome": "already_closed",
+        "belief_id": remembered["belief_id"],
+        "closed_as": "rejected",
+    }
     secret = {**request, "request_id": str(uuid4()), "statement": "User's password is hunter2-Secret!"}
     refused = client.post("/v1/beliefs", json=secret, headers=auth())
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}
