@@ -1,13 +1,14 @@
-"""An owner's nearest beliefs: through the HNSW index (with pgvector's iterative scan) for an owner holding
-many of the indexed rows, by an exact scan of the owner's rows for one holding few (the planner's choice:
-a plain HNSW scan filtered afterwards would return fewer than k); k rows whenever k exist, and the same rows
-an exact scan finds."""
+"""An owner's nearest beliefs, one statement: an exact scan of the owner's rows for an owner holding at most
+EXACT_NEAREST_UP_TO live beliefs, the HNSW index (with pgvector's iterative scan) for a larger one, and only
+that branch runs; k rows whenever k exist, in the exact order for a small owner, most of the true nearest
+for a large one."""
 
 import numpy as np
 import pytest
 from sqlalchemy import Engine, text
 
 from adapters.embeddings.wordllama_embedder import MODEL
+from adapters.postgres.repositories import beliefs as belief_repository
 from adapters.postgres.repositories.belief_statements import nearest_statement
 from adapters.postgres.uow import PostgresStore
 from domain.beliefs.embedding import PendingEmbedding
@@ -61,53 +62,78 @@ def store(clean_postgres: Engine) -> PostgresStore:
     return factory
 
 
-def _plan(engine: Engine, owner: Owner) -> str:
+def _params(owner: Owner, query: list[float], k: int) -> dict[str, object]:
+    return {
+        "tenant_id": owner.tenant_id,
+        "principal_id": owner.principal_id,
+        "sensitivities": sorted(s.value for s in EVERY),
+        "model": MODEL,
+        "vector": "[" + ",".join(f"{x:.7g}" for x in query) + "]",
+        "limit": k,
+        "ef_search": "100",
+    }
+
+
+def _executed_plan(engine: Engine, owner: Owner, exact_up_to: int) -> str:
+    [query] = _unit(np.random.default_rng(3), 1).tolist()
     with engine.begin() as connection:
         return "\n".join(
             row[0]
             for row in connection.execute(
-                text("EXPLAIN " + str(nearest_statement(256))),
-                {
-                    "tenant_id": owner.tenant_id,
-                    "principal_id": owner.principal_id,
-                    "sensitivities": sorted(s.value for s in EVERY),
-                    "model": MODEL,
-                    "vector": "[" + ",".join(["0.0625"] * 256) + "]",
-                    "limit": 10,
-                },
+                text("EXPLAIN (ANALYZE, COSTS OFF) " + str(nearest_statement((MODEL, 256)))),
+                _params(owner, query, 10) | {"exact_up_to": exact_up_to},
             )
         )
 
 
-def test_the_planner_reads_the_index_for_a_large_owner_and_scans_a_small_one(
-    store: PostgresStore, clean_postgres: Engine
+def _scan_of(plan: str, index: str) -> str:
+    """The plan's line of the scan of that index and the next one (whether it ran)."""
+    lines = plan.splitlines()
+    at = next(i for i, line in enumerate(lines) if f"using {index} on" in line)
+    return " ".join(lines[at : at + 2])
+
+
+@pytest.mark.parametrize(("owner", "exact_up_to"), [(OWNER, MINE), (LARGE, LARGE_ROWS), (LARGE, LARGE_ROWS - 1)])
+def test_one_statement_runs_the_exact_scan_or_the_index_walk_never_both(
+    store: PostgresStore, clean_postgres: Engine, owner: Owner, exact_up_to: int
 ) -> None:
-    assert "beliefs_embedding_wordllama_hnsw" in _plan(clean_postgres, LARGE)
-    assert "beliefs_embedding_wordllama_hnsw" not in _plan(clean_postgres, OWNER)
+    plan = _executed_plan(clean_postgres, owner, exact_up_to)
+    walk = _scan_of(plan, "beliefs_embedding_wordllama_hnsw")
+    scan = _scan_of(plan, "beliefs_owner_subject_live on beliefs beliefs_2")
+    live = LARGE_ROWS if owner == LARGE else MINE
+    if live > exact_up_to:
+        assert "never executed" in scan and "never executed" not in walk
+    else:
+        assert "never executed" in walk and "never executed" not in scan
 
 
-@pytest.mark.parametrize(("owner", "k"), [(OWNER, 1), (OWNER, 10), (OWNER, MINE), (LARGE, 10), (LARGE, 100)])
-def test_k_rows_come_back_whenever_k_live_beliefs_exist(store: PostgresStore, owner: Owner, k: int) -> None:
-    [query] = _unit(np.random.default_rng(11), 1).tolist()
-    with store() as uow:
-        near = uow.beliefs.nearest(owner, MODEL, query, k, EVERY)
-    with store() as uow:
-        exact = uow.beliefs._plain_rows(  # type: ignore[attr-defined]
-            nearest_statement(None),
-            {
-                "tenant_id": owner.tenant_id,
-                "principal_id": owner.principal_id,
-                "sensitivities": sorted(s.value for s in EVERY),
-                "model": MODEL,
-                "vector": "[" + ",".join(f"{x:.7g}" for x in query) + "]",
-                "limit": k,
-            },
-        )
-    assert len(near) == k
-    found = [n.inputs.id for n in near]
-    if owner == OWNER:  # the exact scan
-        assert found == [row[0] for row in exact]
-    else:  # the index is approximate (random vectors are its hardest case): most of the true nearest
-        assert len(set(found) & {row[0] for row in exact}) >= 0.7 * k
-        assert len(set(found)) == k
-        assert [n.similarity for n in near] == sorted((n.similarity for n in near), reverse=True)
+@pytest.mark.parametrize(
+    ("owner", "k", "exact_up_to"),
+    [
+        (OWNER, 1, belief_repository.EXACT_NEAREST_UP_TO),
+        (OWNER, 10, belief_repository.EXACT_NEAREST_UP_TO),
+        (OWNER, MINE, belief_repository.EXACT_NEAREST_UP_TO),
+        (LARGE, 10, belief_repository.EXACT_NEAREST_UP_TO),
+        (LARGE, 100, belief_repository.EXACT_NEAREST_UP_TO),
+        (LARGE, 10, LARGE_ROWS - 1),
+        (LARGE, 100, LARGE_ROWS - 1),
+    ],
+)
+def test_k_rows_come_back_whenever_k_live_beliefs_exist(
+    store: PostgresStore, monkeypatch: pytest.MonkeyPatch, owner: Owner, k: int, exact_up_to: int
+) -> None:
+    monkeypatch.setattr(belief_repository, "EXACT_NEAREST_UP_TO", exact_up_to)
+    for seed in range(5):
+        [query] = _unit(np.random.default_rng(11 + seed), 1).tolist()
+        with store() as uow:
+            near = uow.beliefs.nearest(owner, MODEL, query, k, EVERY)
+        with store() as uow:
+            exact = uow.beliefs._plain_rows(nearest_statement(None), _params(owner, query, k))  # type: ignore[attr-defined]
+        assert len(near) == k
+        found = [n.inputs.id for n in near]
+        if owner == OWNER or LARGE_ROWS <= exact_up_to:  # the exact scan: the exact order
+            assert found == [row[0] for row in exact]
+        else:  # the index is approximate (random vectors are its hardest case): most of the true nearest
+            assert len(set(found) & {row[0] for row in exact}) >= 0.7 * k
+            assert len(set(found)) == k
+            assert [n.similarity for n in near] == sorted((n.similarity for n in near), reverse=True)
