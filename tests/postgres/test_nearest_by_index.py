@@ -89,6 +89,7 @@ def _executed_plan(engine: Engine, owner: Owner, exact_up_to: int) -> str:
 def _scan_of(plan: str, index: str) -> str:
     """The plan's line of the scan of that index and the next one (whether it ran)."""
     lines = plan.splitlines()
+    print(plan)
     at = next(i for i, line in enumerate(lines) if f"using {index} on" in line)
     return " ".join(lines[at : at + 2])
 

@@ -179,19 +179,25 @@ _WALKED_COLUMNS = (
     "id, tenant_id, principal_id, valid_to, sensitivity, last_evidence_at, valid_from, confidence, utility,"
     " claim_kind, longevity, derivation, authority, belief_type"
 )
+# The walk reads at most this many rows in distance order, pgvector's default bound on what an iterative scan
+# visits (hnsw.max_scan_tuples): the planner weighs the index against sorting the table by that many.
+_WALKED_UP_TO = 20_000
+
+
 @functools.cache
 def nearest_statement(indexed: tuple[str, int] | None) -> Any:
     """An owner's live beliefs of one model nearest a query vector (cosine distance), then by id, in one
     statement. Without an index for the model: an exact scan of the owner's rows (the plain expression, which
     no index serves). With one, indexed = (model, dimension) of tables.INDEXED_EMBEDDING_MODELS: the owner's
-    live rows are counted up to exact_up_to + 1 (an index-only read), and only one of two branches
-    runs, each gated on that count: the exact scan for a small owner, or the index walk for a large one,
-    which sets pgvector's iterative scan (relaxed order, so the rows are sorted again by exact distance) and
-    its candidate list for this transaction before its first row is read. The walk is the whole index in
-    distance order with the owner filtered above it (OFFSET 0 keeps the filter from being pushed into the
-    scan, where the planner would weigh an exact scan against it, and a prepared statement's generic plan,
-    which knows no owner, would pick one for all); the model is a literal so the partial index's predicate
-    is proven in that plan too. When the walk gives up before limit rows, the exact scan runs instead."""
+    live rows are counted up to exact_up_to + 1 (an index-only read) and only one of two branches runs, each
+    gated on that count: the exact scan for a small owner, or the index walk for a large one, which sets
+    pgvector's iterative scan (relaxed order, so the rows are sorted again by exact distance) and its
+    candidate list for this transaction before its first row is read. The walk is the index in distance
+    order, at most _WALKED_UP_TO rows of it, with the owner filtered above it: the subquery's LIMIT keeps the
+    filter out of the scan, where the planner would weigh an exact scan of the owner's rows against the index
+    (and a prepared statement's generic plan, which knows no owner, would choose one for every owner); the
+    model is a literal so that plan too proves the partial index's predicate. When the walk finds fewer
+    than limit rows, the exact scan runs instead."""
     columns = f"{_RANKING_COLUMNS}, embedding <=> CAST(:vector AS vector) AS distance"
     exact = f"""
             SELECT {columns}
@@ -226,7 +232,7 @@ def nearest_statement(indexed: tuple[str, int] | None) -> Any:
                        AND (SELECT large AND set_config('hnsw.iterative_scan', 'relaxed_order', true) <> ''
                                  AND set_config('hnsw.ef_search', :ef_search, true) <> '' FROM owned)
                      ORDER BY {distance}
-                    OFFSET 0) AS walk
+                     LIMIT {_WALKED_UP_TO}) AS walk
              WHERE {_LIVE_WITHIN}
              LIMIT :limit
         ),
