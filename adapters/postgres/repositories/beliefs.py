@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Connection, func, select, text, tuple_, update
+from sqlalchemy import Connection, func, select, tuple_, update
 
 from adapters.postgres.repositories.belief_statements import (
     EXISTING_IDS,
