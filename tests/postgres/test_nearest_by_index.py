@@ -25,6 +25,7 @@ PER_OTHER = 200
 MINE = 12
 LARGE = Owner(tenant_id="t-large", principal_id="p-large")
 LARGE_ROWS = 2_000
+QUERIES = 5
 
 
 def _unit(rng: np.random.Generator, count: int) -> np.ndarray:
@@ -124,7 +125,9 @@ def test_k_rows_come_back_whenever_k_live_beliefs_exist(
     store: PostgresStore, monkeypatch: pytest.MonkeyPatch, owner: Owner, k: int, exact_up_to: int
 ) -> None:
     monkeypatch.setattr(belief_repository, "EXACT_NEAREST_UP_TO", exact_up_to)
-    for seed in range(5):
+    walked = owner == LARGE and exact_up_to < LARGE_ROWS
+    shared = 0
+    for seed in range(QUERIES):
         [query] = _unit(np.random.default_rng(11 + seed), 1).tolist()
         with store() as uow:
             near = uow.beliefs.nearest(owner, MODEL, query, k, EVERY)
@@ -132,9 +135,10 @@ def test_k_rows_come_back_whenever_k_live_beliefs_exist(
             exact = uow.beliefs._plain_rows(nearest_statement(None), _params(owner, query, k))  # type: ignore[attr-defined]
         assert len(near) == k
         found = [n.inputs.id for n in near]
-        if owner == OWNER or exact_up_to >= LARGE_ROWS:  # the exact scan: the exact order
+        if not walked:  # the exact scan: the exact order
             assert found == [row[0] for row in exact]
-        else:  # the index is approximate (random vectors are its hardest case): most of the true nearest
-            assert len(set(found) & {row[0] for row in exact}) >= 0.7 * k
-            assert len(set(found)) == k
-            assert [n.similarity for n in near] == sorted((n.similarity for n in near), reverse=True)
+        assert len(set(found)) == k
+        assert [n.similarity for n in near] == sorted((n.similarity for n in near), reverse=True)
+        shared += len(set(found) & {row[0] for row in exact})
+    # the index is approximate (random vectors are its hardest case): most of the true nearest
+    assert shared >= 0.7 * k * QUERIES
