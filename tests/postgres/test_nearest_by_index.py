@@ -1,6 +1,6 @@
 """An owner's nearest beliefs, one statement: an exact scan of the owner's rows for an owner holding at most
 EXACT_NEAREST_UP_TO live beliefs, the HNSW index (with pgvector's iterative scan) for a larger one, and only
-that branch runs; k rows whenever k exist, in the exact order for a small owner, most of the true nearest
+that branch runs (and the exact scan after a walk that finds fewer than k); k rows whenever k exist, in the exact order for a small owner, most of the true nearest
 for a large one."""
 
 import numpy as np
@@ -75,14 +75,14 @@ def _params(owner: Owner, query: list[float], k: int) -> dict[str, object]:
     }
 
 
-def _executed_plan(engine: Engine, owner: Owner, exact_up_to: int) -> str:
+def _executed_plan(engine: Engine, owner: Owner, exact_up_to: int, k: int) -> str:
     [query] = _unit(np.random.default_rng(3), 1).tolist()
     with engine.begin() as connection:
         return "\n".join(
             row[0]
             for row in connection.execute(
                 text("EXPLAIN (ANALYZE, COSTS OFF) " + str(nearest_statement((MODEL, 256)))),
-                _params(owner, query, 10) | {"exact_up_to": exact_up_to},
+                _params(owner, query, k) | {"exact_up_to": exact_up_to},
             )
         )
 
@@ -99,14 +99,24 @@ def _ran(plan: str) -> tuple[bool, bool]:
 
 
 @pytest.mark.parametrize(
-    ("owner", "exact_up_to"), [(OWNER, MINE), (LARGE, LARGE_ROWS), (LARGE, LARGE_ROWS - 1)]
+    ("owner", "exact_up_to", "k", "ran"),
+    [
+        (OWNER, MINE, 10, (False, True)),
+        (LARGE, LARGE_ROWS, 10, (False, True)),
+        (LARGE, LARGE_ROWS - 1, 10, (True, False)),
+        # the walk finds fewer than k: the exact scan runs after it
+        (LARGE, LARGE_ROWS - 1, LARGE_ROWS + 1, (True, True)),
+    ],
 )
-def test_one_statement_runs_the_exact_scan_or_the_index_walk_never_both(
-    store: PostgresStore, clean_postgres: Engine, owner: Owner, exact_up_to: int
+def test_one_statement_runs_the_exact_scan_or_the_index_walk(
+    store: PostgresStore,
+    clean_postgres: Engine,
+    owner: Owner,
+    exact_up_to: int,
+    k: int,
+    ran: tuple[bool, bool],
 ) -> None:
-    live = LARGE_ROWS if owner == LARGE else MINE
-    large = live > exact_up_to
-    assert _ran(_executed_plan(clean_postgres, owner, exact_up_to)) == (large, not large)
+    assert _ran(_executed_plan(clean_postgres, owner, exact_up_to, k)) == ran
 
 
 @pytest.mark.parametrize(
