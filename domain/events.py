@@ -36,6 +36,8 @@ class EventRefusalReason(StrEnum):
     NOT_AN_OBJECT = "not_an_object"
     NOT_UTF8 = "not_utf8"
     TEXT_CONTROL_CHARACTER = "text_control_character"
+    TEXT_BLANK = "text_blank"
+    TEXT_TOO_LONG = "text_too_long"
     SEQ_OUT_OF_RANGE = "seq_out_of_range"
     OCCURRED_AT_OUT_OF_RANGE = "occurred_at_out_of_range"
     # More than FUTURE_TOLERANCE ahead of the server's clock when it arrived: a wrong client clock.
@@ -106,9 +108,11 @@ class SourceEvent(BaseModel):
             raise _refused(EventRefusalReason.TEXT_CONTROL_CHARACTER, "text must not contain NUL")
         # (A lone surrogate never gets here: pydantic refuses it as string_unicode.)
         if not text.strip():
-            raise ValueError("text must not be blank")
+            raise _refused(EventRefusalReason.TEXT_BLANK, "text must not be blank")
         if len(text.encode("utf-8")) > MAX_EVENT_TEXT_BYTES:
-            raise ValueError(f"text exceeds {MAX_EVENT_TEXT_BYTES} bytes")
+            raise _refused(
+                EventRefusalReason.TEXT_TOO_LONG, f"text must be at most {MAX_EVENT_TEXT_BYTES} bytes"
+            )
         return text
 
     @property

@@ -25,6 +25,7 @@ from domain.beliefs.retrieval import RankingInputs
 from domain.candidates import Sensitivity
 from domain.episodes import IntegratedEpisode
 from domain.events import EventRef, SourceEvent, SourceEventKind
+from domain.formation.segments import SegmentRef, segment_events
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
 from domain.staging import StagedKind, StagedOutput
@@ -150,6 +151,47 @@ class Tombstones:
     by_verb: dict[str, list[MemoryRecord]]
 
 
+@dataclass(frozen=True)
+class BeliefLookups:
+    """A commit's belief reads asked at once (BeliefRepository.look_up): the live beliefs under subjects
+    (by_subjects), each verb key's entries (verb_entries, at most match_limit each), the tombstones of
+    tombstone_subjects and tombstone_verbs (closed_by_user_each, at most tombstone_limit each) and which of
+    ids exist (existing_ids)."""
+
+    subjects: Sequence[str] = ()
+    verb_keys: Sequence[VerbKey] = ()
+    match_limit: int = 0
+    tombstone_subjects: Sequence[str] = ()
+    tombstone_verbs: Sequence[str] = ()
+    tombstone_limit: int = 0
+    ids: Sequence[UUID] = ()
+
+
+@dataclass(frozen=True)
+class LookedUp:
+    """BeliefRepository.look_up's answers, each as its own read answers it."""
+
+    live: list[MemoryRecord]
+    entries: dict[VerbKey, list[VerbEntry]]
+    tombstones: Tombstones
+    existing: set[UUID]
+
+
+def look_up_each(repository: "BeliefRepository", owner: Owner, wanted: BeliefLookups) -> LookedUp:
+    """BeliefRepository.look_up as its four reads, one after another."""
+    return LookedUp(
+        live=repository.by_subjects(owner, wanted.subjects),
+        entries=repository.verb_entries(owner, wanted.verb_keys, limit_per_key=wanted.match_limit),
+        tombstones=repository.closed_by_user_each(
+            owner,
+            subjects=wanted.tombstone_subjects,
+            verbs=wanted.tombstone_verbs,
+            limit_per_key=wanted.tombstone_limit,
+        ),
+        existing=repository.existing_ids(owner, wanted.ids),
+    )
+
+
 class BeliefRepository(Protocol):
     def get(self, owner: Owner, belief_id: UUID) -> MemoryRecord | None: ...
 
@@ -260,6 +302,11 @@ class BeliefRepository(Protocol):
 
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         """The ids among ids that name one of the owner's beliefs, live or closed (one indexed query)."""
+        ...
+
+    def look_up(self, owner: Owner, wanted: BeliefLookups) -> LookedUp:
+        """by_subjects, verb_entries, closed_by_user_each and existing_ids for wanted, answered as each
+        answers on its own (look_up_each), in one round trip where the store can."""
         ...
 
     def upsert(self, record: MemoryRecord) -> None: ...
@@ -403,6 +450,12 @@ class UnitOfWork(Protocol):
         one principal (concurrent sessions) run one after the other, each seeing the other's beliefs."""
         ...
 
+    def segment_reads(self, ref: SegmentRef, dedupe_key: str) -> "SegmentReads":
+        """What a segment's commit reads after taking the principal's lock, in this transaction: the audit
+        recorded under dedupe_key, the segment's staged documents and its events, answered as their own
+        reads answer (segment_reads_each), in one round trip where the store can."""
+        ...
+
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE
     ) -> SweepPage:
@@ -417,6 +470,24 @@ class UnitOfWork(Protocol):
         ...
 
     def erase_tenant(self, tenant_id: str) -> ErasureCounts: ...
+
+
+@dataclass(frozen=True)
+class SegmentReads:
+    """UnitOfWork.segment_reads' answers."""
+
+    recorded: FormationAudit | None
+    staged: dict[StagedKind, dict[str, Any]]
+    events: list[SourceEvent]
+
+
+def segment_reads_each(uow: UnitOfWork, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
+    """UnitOfWork.segment_reads as three reads, one after another."""
+    return SegmentReads(
+        recorded=uow.audits.get(ref.owner, dedupe_key),
+        staged=uow.staged.get_all(ref.owner, ref.segment_key),
+        events=segment_events(uow.events, ref),
+    )
 
 
 class UnitOfWorkFactory(Protocol):

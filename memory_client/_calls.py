@@ -103,6 +103,11 @@ def edit(
     return Call("POST", f"/v1/beliefs/{_segment(memory_id)}/edit", GovernedResult, _params(user_id), body)
 
 
+def reject(memory_id: str | UUID, user_id: str | None, request_id: UUID | None) -> Call[GovernedResult]:
+    body = {"request_id": str(request_id or uuid4())}
+    return Call("POST", f"/v1/beliefs/{_segment(memory_id)}/reject", GovernedResult, _params(user_id), body)
+
+
 def forget(memory_id: str | UUID, user_id: str | None) -> Call[GovernedResult]:
     return Call("DELETE", f"/v1/beliefs/{_segment(memory_id)}", GovernedResult, _params(user_id))
 

@@ -143,6 +143,12 @@ class MemoryClient:
     ) -> GovernedResult:
         return self._send(_calls.edit(memory_id, statement, user_id, request_id))
 
+    def reject(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
+        """The user says a memory is wrong; formation will not form it again from the same evidence."""
+        return self._send(_calls.reject(memory_id, user_id, request_id))
+
     def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
         """Delete a memory at the user's request; formation will not form it again."""
         return self._send(_calls.forget(memory_id, user_id))
@@ -261,6 +267,11 @@ class AsyncMemoryClient:
         request_id: UUID | None = None,
     ) -> GovernedResult:
         return await self._send(_calls.edit(memory_id, statement, user_id, request_id))
+
+    async def reject(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
+        return await self._send(_calls.reject(memory_id, user_id, request_id))
 
     async def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
         return await self._send(_calls.forget(memory_id, user_id))

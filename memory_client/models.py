@@ -100,8 +100,12 @@ class MemoryPage(_Model):
 
 
 class GovernedResult(_Model):
-    outcome: Literal["applied", "already_applied"]
+    outcome: Literal["applied", "already_applied", "already_closed"]
+    """already_applied: this act was done before (a retry); already_closed: another act had closed the
+    memory (closed_as says which), so nothing changed."""
     belief_id: UUID | None
+    closed_as: str | None = None
+    """With already_closed: rejected, deleted, retracted, edited, superseded or retired_*."""
 
 
 class RunCompletion(_Model):

@@ -55,6 +55,7 @@ def append_session_events(
     ones in one unit of work (idempotent per seq)."""
     report = ImportReport()
     shaped: list[tuple[int, Any]] = []
+    messages: set[int] = set()
     for index, data in enumerate(events):
         if not is_message(data):
             # An event, or no object at all (a list element is not a message's refusals).
@@ -64,6 +65,7 @@ def append_session_events(
         if isinstance(event, list):
             report.refusals.extend(Refusal(index, field, reason) for field, reason in event)
         else:
+            messages.add(index)
             shaped.append((index, event))
     objects = [event for _, event in shaped if isinstance(event, dict)]
     last_seq = 0
@@ -78,7 +80,11 @@ def append_session_events(
     for index, data in shaped:
         checked = validated_event(index, data, owner, session_id, now)
         if isinstance(checked, list):
-            report.refusals.extend(checked)
+            # A message's text is the content it sent: its refusal names the field the caller wrote.
+            report.refusals.extend(
+                Refusal(r.line, "content", r.reason) if index in messages and r.field == "text" else r
+                for r in checked
+            )
         else:
             valid.append((index, checked))
     if valid:

@@ -28,7 +28,7 @@ from adapters.api.auth import Authenticator, Scope
 from adapters.api.page import memory_page
 from adapters.api.person import PersonSurface
 from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
-from domain.beliefs.governed import GovernedOutcome, GovernedResult
+from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference, WrongSchemaRevision
@@ -89,6 +89,18 @@ class CloseRequest(_Body):
     request_id: UUID | None = None
 
 
+def _field_reason(error: dict[str, Any], json_body: bool) -> str:
+    """The reason code of one invalid field: pydantic's type, except for a JSON body sent without its media
+    type, which reaches the model as bytes and would read as a body that is no object."""
+    if (
+        not json_body
+        and tuple(error.get("loc", ())) == ("body",)
+        and error.get("type") == "model_attributes_type"
+    ):
+        return "content_type_not_json"
+    return str(error.get("type", "invalid"))
+
+
 def _error(status: int, reason: str, **details: Any) -> JSONResponse:
     return JSONResponse(status_code=status, content={"error": {"reason": reason, **details}})
 
@@ -114,9 +126,13 @@ class AllRefused(Exception):
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
         raise NOT_FOUND
-    if result.outcome in (GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION):
+    if result.outcome in REFUSALS:
         raise ApiError(422, result.outcome.value)
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id) if result.belief_id else None}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id) if result.belief_id else None,
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
 
 
 def create_app(
@@ -179,9 +195,10 @@ def create_app(
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        json_body = "json" in request.headers.get("content-type", "")
         fields = [
-            {"field": ".".join(str(p) for p in e.get("loc", ())), "reason": str(e.get("type", "invalid"))}
+            {"field": ".".join(str(p) for p in e.get("loc", ())), "reason": _field_reason(e, json_body)}
             for e in error.errors()
         ]
         return _error(422, "invalid_request", fields=fields)
@@ -286,7 +303,8 @@ def create_app(
 
     @app.post("/v1/beliefs", status_code=201, tags=["governed"], response_model=models.GovernedResult)
     def remember(body: RememberRequest, caller: Caller) -> dict[str, Any]:
-        """Explicit remember, sourced from one of the caller's events; idempotent on request_id."""
+        """Explicit remember, sourced from one of the user's own messages (another event is refused as
+        source_not_user); idempotent on request_id."""
         return _governed(
             surface.remember(
                 caller,

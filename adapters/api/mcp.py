@@ -20,14 +20,14 @@ import anyio.to_thread
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import AnyHttpUrl, Field, StrictInt
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from pydantic import AnyHttpUrl, Field, StrictInt, ValidationError
 
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
 from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
-from domain.beliefs.governed import GovernedOutcome, GovernedResult
+from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
 from domain.errors import AmbiguousReference
@@ -128,15 +128,37 @@ def _session(scope: Scope, raw: str) -> UUID:
 
 
 def _governed(result: GovernedResult | None) -> dict[str, Any]:
+    if result is not None and result.outcome in REFUSALS:
+        raise ToolError(result.outcome.value)
     if result is None or result.outcome is GovernedOutcome.NOT_FOUND or result.belief_id is None:
         raise ToolError("not_found")
-    if result.outcome in (GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION):
-        raise ToolError(result.outcome.value)
-    return {"outcome": result.outcome.value, "belief_id": str(result.belief_id)}
+    return {
+        "outcome": result.outcome.value,
+        "belief_id": str(result.belief_id),
+        "closed_as": result.closed_as.value if result.closed_as else None,
+    }
+
+
+class _ReasonCodedServer(MCPServer):
+    """The SDK's server, with arguments that fail validation refused by field names and a reason code: the
+    SDK's own message quotes the rejected values, which are the caller's data."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as refused:
+            invalid = refused.__cause__
+            if isinstance(refused, UnexpectedToolError) or not isinstance(invalid, ValidationError):
+                raise
+            fields = sorted({".".join(str(part) for part in e["loc"]) for e in invalid.errors()})
+            # The cause stays the ValidationError, so the SDK logs the field names only, as before.
+            raise ToolError(f"invalid_arguments: {', '.join(fields)}") from invalid
 
 
 def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth: Any) -> MCPServer:
-    server = MCPServer("memory", instructions=INSTRUCTIONS, **auth)
+    server = _ReasonCodedServer("memory", instructions=INSTRUCTIONS, **auth)
 
     @server.tool()
     def add_messages(

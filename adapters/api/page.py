@@ -289,7 +289,8 @@ def memory_page(
             return refused(404, "That memory is not one of yours, or it is already closed.")
         if result.outcome in REFUSAL_WORDS:
             return refused(422, REFUSAL_WORDS[result.outcome])
-        code = "already" if result.outcome is GovernedOutcome.ALREADY_APPLIED else ACT_DONE[act]
+        done_before = (GovernedOutcome.ALREADY_APPLIED, GovernedOutcome.ALREADY_CLOSED)
+        code = "already" if result.outcome in done_before else ACT_DONE[act]
         replaced = act in (Act.EDIT, Act.CONFIRM) or code == "already"
         return finished(f"beliefs/{result.belief_id}" if replaced else "removed", code)
 

@@ -172,11 +172,7 @@ class AgentSurface:
         claim_kind: ClaimKind,
         source: EventRef,
         sensitivity: Sensitivity,
-    ) -> GovernedResult | None:
-        """None when the source event is not one of the caller's."""
-        with self.store() as uow:
-            if not uow.events.facts(scope.owner, [source]):
-                return None
+    ) -> GovernedResult:
         return self.governed.remember(
             scope.owner,
             request_id=request_id,

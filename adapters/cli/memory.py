@@ -124,10 +124,11 @@ def _summary(report: ReadReport, rows: int, sessions: int, err: Console) -> None
         err.print(f"skipped {count} {kind} event(s): not an owner assertion, forms nothing", highlight=False)
     if report.duplicates:
         err.print(f"skipped {report.duplicates} duplicate event(s): same session and seq", highlight=False)
+    # The words of `agent events import`: a refused line is "refused line N: field: reason".
     for reason, count in sorted(report.bad_by_reason.items()):
-        err.print(f"rejected {count} line(s): {reason}", highlight=False)
+        err.print(f"refused {count} line(s): {reason}", highlight=False)
     for number, reason in report.bad_lines[:_MAX_REPORTED_LINES]:
-        err.print(f"  line {number}: {reason}", highlight=False)
+        err.print(f"refused line {number}: {reason}", highlight=False)
     if len(report.bad_lines) > _MAX_REPORTED_LINES:
         err.print(f"  ... {len(report.bad_lines) - _MAX_REPORTED_LINES} more", highlight=False)
 
@@ -154,7 +155,8 @@ def form(
         bool, typer.Option("--json", help="Print one JSON object per candidate instead of a table.")
     ] = False,
 ) -> None:
-    """Form memories offline from FILE: no Temporal, no database; each session is its own consolidation."""
+    """Form memories offline from FILE: no Temporal, no database; each session is its own consolidation.
+    Exits 1 if a line was refused (the other lines are formed)."""
     err = Console(stderr=True)
     report = read_events(file)
     rows = form_rows(report.events, policy)
@@ -187,5 +189,6 @@ def form(
             )
         Console().print(table)
     _summary(report, len(rows), len(sessions_of(report.events)), err)
-    if report.bad_by_reason and not report.events:
+    # As `agent events import`: the valid lines are formed, and a refused line makes the exit 1.
+    if report.bad_lines:
         raise typer.Exit(code=1)

@@ -22,6 +22,12 @@ def bounded_id(value: str) -> str:
         ) from None
 
 
+def command_app(help: str) -> typer.Typer:
+    """A command of options alone (dev, worker, api, mcp), kept a Typer app of its own so its module owns it:
+    its usage names no COMMAND, since it has none."""
+    return typer.Typer(help=help, invoke_without_command=True, subcommand_metavar="")
+
+
 Tenant = Annotated[str, typer.Option("--tenant", help="Tenant id.", callback=bounded_id)]
 Principal = Annotated[str, typer.Option("--principal", help="Principal (user) id.", callback=bounded_id)]
 

@@ -94,7 +94,8 @@ def list_memories(
                 _print_json_lines(explain(uow, owner, records, now))
             return
     ranked = [project(r, now) for r in records]
-    console = Console(highlight=False)
+    # One line per field whatever the terminal's width: piped output stays greppable.
+    console = Console(highlight=False, soft_wrap=True)
     for belief in ranked:
         console.print(escape(render_belief(belief)))
         used = belief.last_used_at.isoformat() if belief.last_used_at else "never"
@@ -123,7 +124,7 @@ def show_memory(
     if as_json:
         _print_json_lines([view])
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(escape(render_belief(project(record, now))))
     for key in ("claim_kind", "last_evidence_at", "last_used_at", "expires_at", "valid_to", "closed_reason"):
         console.print(f"  {key}: {view[key] if view[key] is not None else '-'}")
@@ -183,7 +184,10 @@ def _find(store: UnitOfWorkFactory, owner: Owner, wanted: str) -> MemoryRecord |
     except AmbiguousReference as ambiguous:
         raise typer.BadParameter(str(ambiguous)) from None
     except ValueError:
-        raise typer.BadParameter("give a full id or an m:xxxxxxxx reference") from None
+        raise typer.BadParameter(
+            "give a belief's id or its reference: m: and at least 8 hex digits, as in m:6b6cd163",
+            param_hint="'BELIEF'",
+        ) from None
 
 
 @memory_app.command("cite")

@@ -11,6 +11,8 @@ from rich.table import Table
 
 from adapters.cli.options import Principal, Tenant
 from adapters.settings import Settings
+from domain.messages import MAX_CLIENT_SESSION_CHARS, session_uuid
+from domain.owner import Owner
 
 if TYPE_CHECKING:
     from activities.contracts import Quarantine
@@ -18,12 +20,32 @@ if TYPE_CHECKING:
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
 
+ClientSession = Annotated[
+    str,
+    typer.Option(
+        "--session",
+        help="Session id, as the agent sent it to the API (a UUID is used as given; any other string names "
+        "the same stored session the API and MCP map it to for this tenant and principal).",
+    ),
+]
+
+
+def stored_session(tenant: str, principal: str, session: str) -> UUID:
+    """The stored session a client's session id names for the owner, as the HTTP API and MCP resolve it."""
+    try:
+        return session_uuid(Owner(tenant_id=tenant, principal_id=principal), session)
+    except ValueError:
+        raise typer.BadParameter(
+            f"session_id_invalid: a UUID, or 1-{MAX_CLIENT_SESSION_CHARS} characters without control characters",
+            param_hint="'--session'",
+        ) from None
+
 
 @session_app.command("idle")
 def idle(
     tenant: Tenant,
     principal: Principal,
-    session: Annotated[UUID, typer.Option("--session", help="Session id (a UUID).")],
+    session: ClientSession,
     wait: Annotated[
         bool,
         typer.Option("--wait/--no-wait", help="Wait for the consolidation to finish and print its outcome."),
@@ -34,6 +56,7 @@ def idle(
     from adapters.temporal.client import connect, session_idle
     from adapters.temporal.connection import connect_config
 
+    stored = stored_session(tenant, principal, session)
     settings = Settings()
     console = Console(stderr=True, highlight=False)
     # The consolidation's trace starts here when tracing is on (flushed by the provider's exit handler).
@@ -42,7 +65,7 @@ def idle(
     async def run() -> None:
         client = await connect(connect_config(settings), interceptors=tracing_interceptors(tracer_provider))
         handle = await session_idle(
-            client, tenant, principal, session, task_queue=settings.temporal_task_queue
+            client, tenant, principal, stored, task_queue=settings.temporal_task_queue
         )
         typer.echo(f"idle sent to {handle.id}")
         if wait:
@@ -95,7 +118,7 @@ def quarantined(
 def release(
     tenant: Tenant,
     principal: Principal,
-    session: Annotated[UUID, typer.Option("--session", help="Session id (a UUID).")],
+    session: ClientSession,
     skip: Annotated[
         bool,
         typer.Option(
@@ -110,11 +133,12 @@ def release(
     from adapters.temporal.connection import connect_config
     from adapters.temporal.quarantine import NotQuarantined, release_session
 
+    stored = stored_session(tenant, principal, session)
     settings = Settings()
 
     async def run() -> None:
         client = await connect(connect_config(settings))
-        held = await release_session(client, tenant, principal, session, skip=skip)
+        held = await release_session(client, tenant, principal, stored, skip=skip)
         typer.echo(f"{'skipping' if skip else 'retrying'} events {_held_range(held)}")
 
     try:

@@ -6,16 +6,16 @@ from typing import Annotated
 
 import typer
 
+from adapters.cli.options import command_app
 from adapters.composition import Composition
 from adapters.settings import Settings
 from domain.errors import WrongSchemaRevision
 from domain.policy.activation import ActivationRefused, FormationMode
 
-worker_app = typer.Typer(
-    help="Run a consolidation worker (configuration from the environment: the Temporal profile "
+worker_app = command_app(
+    "Run a consolidation worker (configuration from the environment: the Temporal profile "
     "(TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, "
-    "TEMPORAL_TLS_*), TEMPORAL_TASK_QUEUE, DATABASE_URL, WORKER_*). Stops gracefully on SIGTERM.",
-    invoke_without_command=True,
+    "TEMPORAL_TLS_*), TEMPORAL_TASK_QUEUE, DATABASE_URL, WORKER_*). Stops gracefully on SIGTERM."
 )
 
 EXIT_NOT_CONFIGURED = 2

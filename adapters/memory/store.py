@@ -35,17 +35,23 @@ from domain.episodes import IntegratedEpisode
 from domain.errors import EventConflict
 from domain.events import EventRef, SourceEvent
 from domain.formation.equivalence import match_keys
+from domain.formation.segments import SegmentRef
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
 from domain.ports import (
     ALL_SENSITIVITIES,
     AppendResult,
+    BeliefLookups,
     EpisodePut,
     ErasureCounts,
     EventFacts,
+    LookedUp,
+    SegmentReads,
     Tombstones,
     VerbEntry,
     VerbKey,
+    look_up_each,
+    segment_reads_each,
 )
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import AuditKind, ConsolidationRun, FormationAudit
@@ -388,6 +394,9 @@ class InMemoryBeliefs(_Repo):
     def existing_ids(self, owner: Owner, ids: Sequence[UUID]) -> set[UUID]:
         return {i for i in ids if self.get(owner, i) is not None}
 
+    def look_up(self, owner: Owner, wanted: BeliefLookups) -> LookedUp:
+        return look_up_each(self, owner, wanted)
+
     def upsert(self, record: MemoryRecord) -> None:
         before = self._s.beliefs.get(record.id)
         if before is None or (before.subject, before.statement) != (record.subject, record.statement):
@@ -689,6 +698,9 @@ class InMemoryUnitOfWork:
 
     def serialize_principal(self, owner: Owner) -> None:
         """Already so: the store's one lock serializes every unit of work."""
+
+    def segment_reads(self, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
+        return segment_reads_each(self, ref, dedupe_key)
 
     def _rebind(self) -> None:
         for repo in (

@@ -13,6 +13,7 @@ from adapters.postgres.repositories.events import PostgresSourceEvents
 from adapters.postgres.repositories.formation_choices import PostgresFormationChoices
 from adapters.postgres.repositories.retirement import retire_expired_page
 from adapters.postgres.repositories.runs import PostgresRuns
+from adapters.postgres.repositories.segment_reads import segment_reads
 from adapters.postgres.repositories.staged import PostgresStaged
 from adapters.postgres.repositories.watermarks import PostgresWatermarks
 from adapters.postgres.schema import (
@@ -41,6 +42,7 @@ from adapters.postgres.tables import (
 )
 from domain.beliefs.lifecycle import WHOLE_ID_SPACE, ExpiryCursor, SweepLane, SweepPage
 from domain.beliefs.sweep import sweep_page_by_facts
+from domain.formation.segments import SegmentRef
 from domain.owner import Owner
 from domain.ports import (
     BeliefRepository,
@@ -49,6 +51,7 @@ from domain.ports import (
     FormationAuditRepository,
     FormationChoiceRepository,
     IntegratedEpisodeRepository,
+    SegmentReads,
     SourceEventRepository,
     StagedOutputRepository,
     WatermarkRepository,
@@ -192,6 +195,9 @@ class PostgresUnitOfWork:
             text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
             {"key": f"commit/{owner.tenant_id}/{owner.principal_id}"},
         )
+
+    def segment_reads(self, ref: SegmentRef, dedupe_key: str) -> SegmentReads:
+        return segment_reads(self._c, ref, dedupe_key)
 
     def retire_expired_page(
         self, now: datetime, after: ExpiryCursor | None, limit: int, lane: SweepLane = WHOLE_ID_SPACE

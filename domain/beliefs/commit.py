@@ -26,7 +26,7 @@ from domain.events import COMMUNICATION_KINDS, MAX_SEQ, EventRef, SourceEvent
 from domain.formation.equivalence import negated, retraction_ends
 from domain.formation.grounding import admitted_sources, span_rejection
 from domain.formation.merging import ClaimMatcher, distinct_key, file_second_claims, merge_batch
-from domain.formation.segments import SegmentRef, segment_events
+from domain.formation.segments import SegmentRef
 from domain.formation.stage_schemas import Prediction
 from domain.policy.versions import LIFECYCLE
 from domain.ports import EpisodePut, UnitOfWork, VerbKey
@@ -99,10 +99,16 @@ class _Tally:
 
 class _SegmentCommit:
     def __init__(
-        self, uow: UnitOfWork, ref: SegmentRef, run_id: UUID, now: datetime, predictions: Sequence[Prediction]
+        self,
+        uow: UnitOfWork,
+        ref: SegmentRef,
+        run_id: UUID,
+        now: datetime,
+        predictions: Sequence[Prediction],
+        events: list[SourceEvent],
     ) -> None:
         self.uow, self.ref, self.run_id, self.now = uow, ref, run_id, now
-        self.admitted: dict[int, SourceEvent] = admitted_sources(ref, segment_events(uow.events, ref))
+        self.admitted: dict[int, SourceEvent] = admitted_sources(ref, events)
         self.tally = _Tally()
         # The anticipation's attributed predictions: memory id -> the statements it was predicted to hold.
         self.attributed: dict[str, list[str]] = {}
@@ -640,16 +646,18 @@ def commit_segment(
     """Commit one segment's staged outputs; the caller commits the unit of work."""
     # First: the beliefs this commit matches against include every commit of the principal before it.
     uow.serialize_principal(ref.owner)
-    recorded = uow.audits.get(ref.owner, _commit_key(ref, run_id))
-    if recorded is not None:
-        return CommitReport.model_validate_json(str(recorded.details["report"]))
+    # Then, in one read: the report a commit of this run and segment recorded, the staged documents and the
+    # segment's events (read here, in this transaction: what it grounds is what the store holds now).
+    reads = uow.segment_reads(ref, _commit_key(ref, run_id))
+    if reads.recorded is not None:
+        return CommitReport.model_validate_json(str(reads.recorded.details["report"]))
 
-    staged = uow.staged.get_all(ref.owner, ref.segment_key)
+    staged = reads.staged
     integration = IntegrationDocument.of(staged)
     anticipation = AnticipationDocument.of(staged)
     distillation = DistillationDocument.of(staged)
 
-    work = _SegmentCommit(uow, ref, run_id, now, anticipation.predictions)
+    work = _SegmentCommit(uow, ref, run_id, now, anticipation.predictions, reads.events)
     stored, conflicts = work.store_episodes(integration.episodes)
     proposed = distillation.candidates
     rejections = distillation.rejections

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from domain.beliefs.records import Authority, ClosedReason, MemoryRecord
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
-from domain.events import EventRef
+from domain.events import OWNER_ASSERTION_KINDS, EventRef
 from domain.formation.grounding import holds_credential, holds_injection
 from domain.owner import Owner
 from domain.policy.versions import LIFECYCLE
@@ -39,10 +39,19 @@ class GovernedAction(StrEnum):
 class GovernedOutcome(StrEnum):
     APPLIED = "applied"
     ALREADY_APPLIED = "already_applied"
+    # A reject or delete of a belief another act already closed (closed_as says which): nothing changed.
+    ALREADY_CLOSED = "already_closed"
     NOT_FOUND = "not_found"
     REFUSED_CREDENTIAL = "refused_credential"
     REFUSED_INJECTION = "refused_injection"
+    # A remember must rest on the user's own words: an assistant reply, a tool result or read mail is not.
+    SOURCE_NOT_USER = "source_not_user"
 
+
+# The outcomes that refuse a request and store nothing, each its own reason code.
+REFUSALS: frozenset[GovernedOutcome] = frozenset(
+    {GovernedOutcome.REFUSED_CREDENTIAL, GovernedOutcome.REFUSED_INJECTION, GovernedOutcome.SOURCE_NOT_USER}
+)
 
 _CLOSING: dict[GovernedAction, ClosedReason] = {
     GovernedAction.REJECT: ClosedReason.REJECTED,
@@ -62,6 +71,8 @@ _REPLACING: dict[GovernedAction, tuple[ClosedReason, Authority]] = {
 class GovernedResult:
     outcome: GovernedOutcome
     belief_id: UUID | None = None
+    # With ALREADY_CLOSED: how the belief was closed (rejected, deleted, edited, superseded, retired...).
+    closed_as: ClosedReason | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +100,9 @@ class GovernedMemory:
         now: datetime,
         sensitivity: Sensitivity = Sensitivity.INTERNAL,
     ) -> GovernedResult:
-        """Explicit remember: confidence 0.95, durable, outside automatic expiry (authority says so)."""
+        """Explicit remember: confidence 0.95, durable, outside automatic expiry (authority says so).
+        Sourced from one of the owner's own events (NOT_FOUND otherwise) in which the owner speaks: a user
+        message or a paired-surface message (SOURCE_NOT_USER otherwise)."""
         refused = _refusal(statement)
         if refused is not None:
             return GovernedResult(refused)
@@ -97,6 +110,11 @@ class GovernedMemory:
         with self._uow_factory() as uow:
             if uow.beliefs.get(owner, belief_id) is not None:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+            facts = uow.events.facts(owner, [source])
+            if not facts:
+                return GovernedResult(GovernedOutcome.NOT_FOUND)
+            if facts[0].kind not in OWNER_ASSERTION_KINDS:
+                return GovernedResult(GovernedOutcome.SOURCE_NOT_USER)
             uow.beliefs.upsert(
                 _record(owner, belief_id, subject, statement, claim_kind, sensitivity, (source,), now)
             )
@@ -208,7 +226,11 @@ class GovernedMemory:
                 existing = uow.beliefs.get(owner, belief_id)
                 if existing is None:
                     return GovernedResult(GovernedOutcome.NOT_FOUND)
-                return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+                # The same act again (a retried request, or a second delete) is done already; another
+                # act's close stands and is named, so a delete never reads as done after a reject.
+                if existing.closed_reason is _CLOSING[action]:
+                    return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+                return GovernedResult(GovernedOutcome.ALREADY_CLOSED, belief_id, existing.closed_reason)
             _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, belief_id)

@@ -17,7 +17,7 @@ from domain.formation.equivalence import match_keys
 from domain.formation.merging import ClaimMatcher
 from domain.formation.segments import SegmentRef
 from domain.owner import Owner
-from domain.ports import BeliefRepository, VerbEntry, VerbKey
+from domain.ports import BeliefLookups, BeliefRepository, Tombstones, VerbEntry, VerbKey
 
 # Bounds on the indexed lookups: how many same-verb beliefs a candidate is compared against, and how many
 # tombstones; a principal's memory can be large, a commit must not be.
@@ -89,10 +89,27 @@ class SegmentBeliefs:
         tombstone_verbs: Sequence[str],
         ids: Sequence[UUID],
     ) -> None:
-        self._load_subjects(subjects)
-        self._load_pools(verb_keys)
-        self._load_tombstones(tombstone_subjects, tombstone_verbs)
-        self._load_ids(ids)
+        """Every lookup the batch will make, in one read of the store (BeliefRepository.look_up)."""
+        wanted = BeliefLookups(
+            subjects=self._unread_subjects(subjects),
+            verb_keys=self._unread_pools(verb_keys),
+            match_limit=MATCH_POOL,
+            tombstone_subjects=[
+                s for s in dict.fromkeys(tombstone_subjects) if s not in self._tombstones_by_subject
+            ],
+            tombstone_verbs=[v for v in dict.fromkeys(tombstone_verbs) if v not in self._tombstones_by_verb],
+            tombstone_limit=TOMBSTONE_POOL,
+            ids=self._unread_ids(ids),
+        )
+        if not (wanted.subjects or wanted.verb_keys or wanted.tombstone_subjects or wanted.tombstone_verbs):
+            self._load_ids(wanted.ids)
+            return
+        self.flush()
+        found = self._repo.look_up(self._owner, wanted)
+        self._learn_subjects(wanted.subjects, found.live)
+        self._learn_pools(wanted.verb_keys, found.entries)
+        self._learn_tombstones(wanted.tombstone_subjects, wanted.tombstone_verbs, found.tombstones)
+        self._learn_ids(wanted.ids, found.existing)
 
     def _learn(self, record: MemoryRecord) -> MemoryRecord:
         """A belief read from the store; what this commit wrote under its id stays the current state."""
@@ -103,21 +120,32 @@ class SegmentBeliefs:
         self._subject_index.setdefault(record.subject, {})[record.id] = None
         return record
 
+    def _unread_subjects(self, subjects: Sequence[str]) -> list[str]:
+        return [s for s in dict.fromkeys(subjects) if s not in self._subjects]
+
     def _load_subjects(self, subjects: Sequence[str]) -> None:
-        wanted = [s for s in dict.fromkeys(subjects) if s not in self._subjects]
+        wanted = self._unread_subjects(subjects)
         if not wanted:
             return
         self.flush()
-        for record in self._repo.by_subjects(self._owner, wanted):
+        self._learn_subjects(wanted, self._repo.by_subjects(self._owner, wanted))
+
+    def _learn_subjects(self, wanted: Sequence[str], found: Sequence[MemoryRecord]) -> None:
+        for record in found:
             self._learn(record)
         self._subjects.update(wanted)
 
+    def _unread_pools(self, keys: Sequence[VerbKey], *, again: bool = False) -> list[VerbKey]:
+        return [k for k in dict.fromkeys(keys) if again or k not in self._pools]
+
     def _load_pools(self, keys: Sequence[VerbKey], *, again: bool = False) -> None:
-        wanted = [k for k in dict.fromkeys(keys) if again or k not in self._pools]
+        wanted = self._unread_pools(keys, again=again)
         if not wanted:
             return
         self.flush()
-        found = self._repo.verb_entries(self._owner, wanted, limit_per_key=MATCH_POOL)
+        self._learn_pools(wanted, self._repo.verb_entries(self._owner, wanted, limit_per_key=MATCH_POOL))
+
+    def _learn_pools(self, wanted: Sequence[VerbKey], found: dict[VerbKey, list[VerbEntry]]) -> None:
         for key in wanted:
             members = []
             for entry in found.get(key, []):
@@ -137,6 +165,9 @@ class SegmentBeliefs:
         found = self._repo.closed_by_user_each(
             self._owner, subjects=subjects, verbs=verbs, limit_per_key=TOMBSTONE_POOL
         )
+        self._learn_tombstones(subjects, verbs, found)
+
+    def _learn_tombstones(self, subjects: Sequence[str], verbs: Sequence[str], found: Tombstones) -> None:
         for subject in subjects:
             self._tombstones_by_subject[subject] = [
                 self._learn(r).id for r in found.by_subject.get(subject, [])
@@ -144,12 +175,18 @@ class SegmentBeliefs:
         for verb in verbs:
             self._tombstones_by_verb[verb] = [self._learn(r).id for r in found.by_verb.get(verb, [])]
 
+    def _unread_ids(self, ids: Sequence[UUID]) -> list[UUID]:
+        return [i for i in dict.fromkeys(ids) if i not in self._checked_ids and i not in self._records]
+
     def _load_ids(self, ids: Sequence[UUID]) -> None:
         # No flush: an id this commit wrote is known to the view, every other one is as it was.
-        wanted = [i for i in dict.fromkeys(ids) if i not in self._checked_ids and i not in self._records]
+        wanted = self._unread_ids(ids)
         if wanted:
-            self._existing_ids |= self._repo.existing_ids(self._owner, wanted)
-            self._checked_ids.update(wanted)
+            self._learn_ids(wanted, self._repo.existing_ids(self._owner, wanted))
+
+    def _learn_ids(self, wanted: Sequence[UUID], existing: set[UUID]) -> None:
+        self._existing_ids |= existing
+        self._checked_ids.update(wanted)
 
     def live_under_subject(self, subject: str) -> list[MemoryRecord]:
         """Live beliefs filed under subject, by id."""

@@ -168,6 +168,12 @@ STOPWORDS: frozenset[str] = frozenset(
         "way",
     ]
 )
+# Filler and interjections typed in passing ("I love seafood actually haha"): no part of what a claim is about,
+# so no part of the key it is filed under.
+FILLER_WORDS: frozenset[str] = frozenset(
+    {"actually", "haha", "hahaha", "hehe", "lol", "lmao", "rofl", "tho", "btw", "tbh", "imo", "idk", "jk"}
+    | {"um", "umm", "uh", "uhh", "hmm", "ugh", "omg", "oh", "ah", "wow", "yay", "oops", "whoops"}
+)
 
 # simplemma has no part of speech, so these gerunds come back as nouns; a verb slot needs the verb.
 _GERUND_NOUNS: dict[str, str] = {
@@ -187,6 +193,10 @@ _GERUND_NOUNS: dict[str, str] = {
     "fishing": "fish",
     "sailing": "sail",
 }
+
+# simplemma's lemma is no word here ("playing" -> "playe"): "I stopped playing the cello" must retract
+# "User plays the cello", and a statement's main verb and key must not carry the misspelling.
+_LEMMA_FIXES: dict[str, str] = {"playing": "play"}
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’.\-/][^\W_]+)*", re.UNICODE)
 # The same scan with the gap before each word captured: findall hands back plain strings, so offsets come
@@ -218,7 +228,7 @@ def lemma(word: str) -> str:
     if not word.isalpha() or not word.isascii():
         result = word
     else:
-        result = simplemma.lemmatize(word, lang=_LANG).lower()
+        result = _LEMMA_FIXES.get(word) or simplemma.lemmatize(word, lang=_LANG).lower()
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[word] = result

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Derivation, Polarity
-from domain.formation.language import STOPWORDS, tokenize
+from domain.formation.language import FILLER_WORDS, STOPWORDS, tokenize
 
 UNCERTAINTY_WORDS: frozenset[str] = frozenset({"likely", "may", "tentatively"})
 
@@ -181,7 +181,7 @@ def conflict_key(namespace: str, words: list[str] | str, max_words: int = 5) -> 
         if not cleaned.isalnum():
             # An alphanumeric word is all word characters already: nothing to strip.
             cleaned = _NOT_SLUG.sub("", cleaned).strip(".-")
-        if not cleaned or cleaned in STOPWORDS or cleaned in parts:
+        if not cleaned or cleaned in STOPWORDS or cleaned in FILLER_WORDS or cleaned in parts:
             continue
         parts.append(cleaned)
         if len(parts) >= max_words:

@@ -1,14 +1,17 @@
-"""What the memory page asks of every store: a principal's events read out page by page, a guess confirmed
-by its owner, and principal erasure at the owner's request, audited content-free."""
+"""What the memory page and the governed writes ask of every store: a principal's events read out page by
+page, a remember sourced from the owner's own words only, a guess confirmed by its owner, and principal
+erasure at the owner's request, audited content-free."""
 
 import json
 from datetime import timedelta
 from uuid import UUID, uuid4
 
+import pytest
+
 from domain.beliefs.governed import GovernedMemory, GovernedOutcome
 from domain.beliefs.records import Authority, ClosedReason, SourceSpan
 from domain.candidates import ClaimKind, Derivation, Longevity
-from domain.events import EventRef
+from domain.events import EventRef, SourceEventKind
 from domain.ports import UnitOfWorkFactory
 from domain.telemetry import AuditKind
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
@@ -36,6 +39,81 @@ def test_events_page_reads_every_session_of_the_owner_in_key_order_and_nothing_e
                 break
             after = EventRef(session_id=page[-1].session_id, seq=page[-1].seq)
     assert read == [(FIRST, 1), (FIRST, 2), (FIRST, 3), (SECOND, 1), (SECOND, 2)]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        k
+        for k in SourceEventKind
+        if k not in (SourceEventKind.USER_MESSAGE, SourceEventKind.PAIRED_SURFACE_MESSAGE)
+    ],
+)
+def test_a_remember_sourced_from_words_not_the_owners_is_refused_and_stores_nothing(
+    uow_factory: UnitOfWorkFactory, kind: SourceEventKind
+) -> None:
+    with uow_factory() as uow:
+        uow.events.append(
+            [event(1, session_id=FIRST), event(2, "Coffee is great.", session_id=FIRST, kind=kind)]
+        )
+        uow.commit()
+    governed = GovernedMemory(uow_factory)
+
+    def remember(seq: int) -> GovernedOutcome:
+        return governed.remember(
+            OWNER,
+            request_id=uuid4(),
+            subject="preference:coffee",
+            statement="User prefers coffee.",
+            claim_kind=ClaimKind.PREFERENCE,
+            source=EventRef(session_id=FIRST, seq=seq),
+            now=LATER,
+        ).outcome
+
+    assert remember(2) is GovernedOutcome.SOURCE_NOT_USER
+    assert remember(3) is GovernedOutcome.NOT_FOUND
+    with uow_factory() as uow:
+        assert uow.beliefs.page(OWNER, None, 10, live_only=False) == []
+        assert uow.audits.for_owner(OWNER, AuditKind.GOVERNED_WRITE) == []
+    assert remember(1) is GovernedOutcome.APPLIED
+
+
+def test_a_delete_after_a_reject_says_the_belief_is_already_closed_as_rejected_and_changes_nothing(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    wrong, gone = belief(statement="User likes jazz."), belief(statement="User likes opera.")
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many([wrong, gone])
+        uow.commit()
+    governed = GovernedMemory(uow_factory)
+    rejecting = uuid4()
+
+    rejected = governed.reject(OWNER, wrong.id, request_id=rejecting, now=LATER)
+    retried = governed.reject(OWNER, wrong.id, request_id=rejecting, now=LATER)
+    deleted_after = governed.delete(OWNER, wrong.id, request_id=uuid4(), now=LATER)
+    deleted = governed.delete(OWNER, gone.id, request_id=uuid4(), now=LATER)
+    deleted_again = governed.delete(OWNER, gone.id, request_id=uuid4(), now=LATER)
+    rejected_after = governed.reject(OWNER, gone.id, request_id=uuid4(), now=LATER)
+
+    assert (rejected.outcome, retried.outcome) == (GovernedOutcome.APPLIED, GovernedOutcome.ALREADY_APPLIED)
+    assert (deleted_after.outcome, deleted_after.belief_id, deleted_after.closed_as) == (
+        GovernedOutcome.ALREADY_CLOSED,
+        wrong.id,
+        ClosedReason.REJECTED,
+    )
+    assert (deleted.outcome, deleted_again.outcome) == (
+        GovernedOutcome.APPLIED,
+        GovernedOutcome.ALREADY_APPLIED,
+    )
+    assert (rejected_after.outcome, rejected_after.closed_as) == (
+        GovernedOutcome.ALREADY_CLOSED,
+        ClosedReason.DELETED,
+    )
+    with uow_factory() as uow:
+        still = uow.beliefs.get(OWNER, wrong.id)
+        audits = uow.audits.for_owner(OWNER, AuditKind.GOVERNED_WRITE)
+    assert still is not None and still.closed_reason is ClosedReason.REJECTED
+    assert sorted(str(a.details["action"]) for a in audits) == ["delete", "reject"]
 
 
 def test_confirming_a_guess_supersedes_it_with_a_remembered_belief_that_keeps_its_spans(

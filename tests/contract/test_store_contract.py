@@ -22,9 +22,21 @@ from domain.beliefs.usage import complete_run
 from domain.candidates import ClaimKind, Derivation, Longevity, Sensitivity
 from domain.errors import EventConflict
 from domain.formation.equivalence import match_keys
+from domain.formation.segments import event_footprint, plan_segments
 from domain.owner import Owner
 from domain.policy.alternatives import FormationChoice
-from domain.ports import EpisodePut, UnitOfWorkFactory, VerbEntry
+from domain.policy.versions import FORMATION_9
+from domain.ports import (
+    BeliefLookups,
+    EpisodePut,
+    LookedUp,
+    SegmentReads,
+    Tombstones,
+    UnitOfWorkFactory,
+    VerbEntry,
+    look_up_each,
+    segment_reads_each,
+)
 from domain.staging import StagedKind, StagedOutput
 from domain.telemetry import (
     AuditKind,
@@ -80,6 +92,52 @@ def test_event_reads_are_owner_scoped_ordered_and_bounded(uow_factory: UnitOfWor
         assert [e.seq for e in uow.events.read_range(OWNER, session, 0, 10)] == [1, 2, 3, 4, 5]
         assert [e.text for e in uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10)] == ["Someone else."]
         assert uow.events.read_range(OWNER, uuid4(), 0, 10) == []
+
+
+def test_a_commits_segment_reads_answer_as_their_own_reads(uow_factory: UnitOfWorkFactory) -> None:
+    session = uuid4()
+    big = event(4, " ".join(f"I visited town {i}, café {i}." for i in range(400)), session_id=session)
+    small = [event(s, f"Turn {s}.", session_id=session) for s in (1, 2, 3)]
+    with uow_factory() as uow:
+        uow.events.append([*small, big, event(5, "After.", session_id=session)])
+        uow.events.append([event(1, "Someone else.", session_id=session, owner=OTHER_PRINCIPAL)])
+        uow.commit()
+    refs = plan_segments(OWNER, session, FORMATION_9, [event_footprint(e) for e in (*small, big)])
+    whole, pieces = refs[0], refs[1:]
+    assert (whole.first_seq, whole.last_seq, whole.chars) == (1, 3, None) and len(pieces) > 2
+    # A gap the plan passed: an event stored there later is not the segment's.
+    gapped = whole.model_copy(update={"gaps": ((2, 2),)})
+    report = FormationAudit(
+        id=uuid4(),
+        tenant_id=OWNER.tenant_id,
+        principal_id=OWNER.principal_id,
+        session_id=session,
+        kind=AuditKind.SEGMENT_COMMITTED,
+        dedupe_key="segment_committed/run/key",
+        details={"report": "{}"},
+        created_at=T0,
+    )
+    with uow_factory() as uow:
+        uow.audits.record(report)
+        for stage in (StagedKind.INTEGRATION, StagedKind.DISTILLATION):
+            uow.staged.put(staged_output(OWNER, pieces[1].segment_key, stage, {"stage": stage.value}))
+        uow.commit()
+    with uow_factory() as uow:
+        for ref in (whole, gapped, *pieces):
+            for key in ("segment_committed/run/key", "segment_committed/other/key"):
+                assert uow.segment_reads(ref, key) == segment_reads_each(uow, ref, key)
+        reads = uow.segment_reads(pieces[1], "segment_committed/run/key")
+        assert reads.recorded == report
+        assert set(reads.staged) == {StagedKind.INTEGRATION, StagedKind.DISTILLATION}
+        [piece] = reads.events
+        assert pieces[1].chars is not None and piece.text == big.text[slice(*pieces[1].chars)]
+        assert [e.seq for e in uow.segment_reads(gapped, "none").events] == [1, 3]
+        assert uow.segment_reads(whole, "none") == SegmentReads(recorded=None, staged={}, events=small)
+        foreign = whole.model_copy(update={"principal_id": OTHER_PRINCIPAL.principal_id})
+        assert [e.text for e in uow.segment_reads(foreign, "segment_committed/run/key").events] == [
+            "Someone else."
+        ]
+        assert uow.segment_reads(foreign, "segment_committed/run/key").recorded is None
 
 
 def test_events_record_when_they_were_received_not_when_they_say_they_occurred(
@@ -829,6 +887,35 @@ def test_commit_batched_lookups_answer_per_key_like_the_single_lookups(
             deleted.id,
         }
         assert uow.beliefs.existing_ids(OWNER, []) == set()
+
+        # All four at once, as a commit's prefetch asks them: each answers as it does alone.
+        wanted = BeliefLookups(
+            subjects=["activity:outdoor", "resource:journal", "none"],
+            verb_keys=keys,
+            match_limit=1,
+            tombstone_subjects=["project:agent", "activity:outdoor"],
+            tombstone_verbs=["drive", building, "run"],
+            tombstone_limit=10,
+            ids=[daily.id, closed.id, foreign.id, unknown],
+        )
+        together = uow.beliefs.look_up(OWNER, wanted)
+        assert together == look_up_each(uow.beliefs, OWNER, wanted)
+        assert [b.id for b in together.live] == sorted([daily.id, journal.id])
+        assert together.live == uow.beliefs.get_many(OWNER, [daily.id, journal.id])
+        assert [[e.id for e in together.entries[key]] for key in keys] == [
+            [min(daily.id, mornings.id)],
+            [mornings.id],
+            [journal.id],
+            [],
+            [],
+        ]
+        assert together.tombstones == tombstones
+        assert together.existing == {daily.id, closed.id}
+        assert uow.beliefs.look_up(OTHER_PRINCIPAL, wanted).live == [foreign]
+        nothing = uow.beliefs.look_up(OWNER, BeliefLookups(match_limit=1, tombstone_limit=1))
+        assert nothing == LookedUp(
+            live=[], entries={}, tombstones=Tombstones(by_subject={}, by_verb={}), existing=set()
+        )
 
 
 def test_upsert_many_writes_every_record_and_the_last_of_an_id_wins(

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import Engine
 from typer.testing import CliRunner
@@ -107,7 +108,14 @@ def test_worker_against_a_wrong_revision_refuses_clearly(create_database: Callab
 def agent_dev(tmp_path: Path, ui_port: int, api_port: int | None = None) -> list[str]:
     """`agent dev` on free ports, its data under tmp_path."""
     agent = str(Path(sys.executable).with_name("agent"))
-    ports = ["--port", str(free_port()), "--ui-port", str(ui_port), "--api-port", str(api_port or free_port())]
+    ports = [
+        "--port",
+        str(free_port()),
+        "--ui-port",
+        str(ui_port),
+        "--api-port",
+        str(api_port or free_port()),
+    ]
     return [agent, "dev", *ports, "--data-dir", str(tmp_path / "dev")]
 
 
@@ -151,3 +159,50 @@ def test_dev_stops_on_sigint_within_its_grace(tmp_path: Path) -> None:
     assert code == 0
     # The in-process worker's grace is 5 s, then SHUTDOWN_MARGIN_S; PostgreSQL and Temporal stop after it.
     assert stopped_after < 30, stopped_after
+
+
+@pytest.mark.temporal
+def test_a_second_dev_on_the_same_data_dir_is_refused_at_once_and_the_first_keeps_its_key(
+    tmp_path: Path,
+) -> None:
+    api_port = free_port()
+    first = subprocess.Popen(
+        agent_dev(tmp_path, free_port(), api_port),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None
+        printed: list[str] = []
+        for output in first.stdout:
+            printed.append(output.strip())
+            if "worker running" in output:
+                break
+        key = printed[printed.index(next(p for p in printed if p.startswith("development service key"))) + 1]
+        started = time.monotonic()
+        second = subprocess.run(
+            [*agent_dev(tmp_path, free_port()), "--demo", "--exit"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert time.monotonic() - started < 20
+        assert second.stdout == ""
+        [refusal] = second.stderr.splitlines()
+        assert str((tmp_path / "dev").resolve()) in refusal and "in use" in refusal
+        # The first instance's key still works: the refused start revoked nothing.
+        answer = httpx.get(
+            f"http://127.0.0.1:{api_port}/v1/beliefs",
+            params={"user_id": "alice"},
+            headers={"Authorization": f"Bearer {key}"},
+        )
+        assert answer.status_code == 200, answer.text
+    finally:
+        # Ctrl-C even when an assertion failed: a killed `agent dev` would leave its servers running.
+        first.send_signal(signal.SIGINT)
+        code = first.wait(timeout=60)
+    assert code == 0

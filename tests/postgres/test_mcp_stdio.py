@@ -109,6 +109,25 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 },
             )
             assert added.structured_content is not None and added.structured_content["appended"] == 1
+            # Only the user's own words can be remembered: the assistant's reply is refused by reason code.
+            await client.call_tool(
+                "add_messages",
+                {"session_id": str(session), "messages": [{"role": "assistant", "content": "You climb."}]},
+            )
+            from_assistant = await client.call_tool(
+                "remember",
+                {
+                    "subject": "hobby:climbing",
+                    "statement": "User climbs.",
+                    "claim_kind": "interest",
+                    "source_session_id": str(session),
+                    "source_seq": 3,
+                },
+            )
+            assert from_assistant.is_error
+            assert [part.text for part in from_assistant.content if hasattr(part, "text")] == [
+                "Error executing tool remember: source_not_user"
+            ]
             # A personal key names no other user: the call is refused, not re-scoped.
             named = await client.call_tool("list_beliefs", {"user_id": OTHER_PRINCIPAL.principal_id})
             assert named.is_error
@@ -120,11 +139,18 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 {"run_id": recalled["run_id"], "returned_ids": [str(mine.id)], "cited_ids": [str(mine.id)]},
             )
             assert cited.structured_content is not None and cited.structured_content["cited"] == 1
+            # Arguments that fail validation are refused by field name and reason code, never quoted.
+            invalid = await client.call_tool("recall", {"query": "my secret words", "k": "lots"})
+            assert invalid.is_error
+            assert [part.text for part in invalid.content if hasattr(part, "text")] == [
+                "invalid_arguments: k"
+            ]
             forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
             assert forgotten is not None and forgotten["outcome"] == "applied"
 
     anyio.run(session_calls)
     with store() as uow:
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
+        assert [b.id for b in uow.beliefs.page(OWNER, None, 10, live_only=False)] == [mine.id]
         closed = uow.beliefs.get(OWNER, mine.id)
     assert closed is not None and closed.closed_reason is ClosedReason.DELETED

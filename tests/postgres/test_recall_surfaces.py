@@ -157,6 +157,35 @@ def test_gate_memory_uncertainty_rendered_cli_list_show_and_cite(
     assert missing.exit_code == 1
 
 
+def test_cli_list_and_show_print_a_long_statement_on_one_line(
+    clean_postgres: Engine, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Printed to a pipe (no terminal width), a statement wider than 80 columns is not cut into lines.
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    statement = (
+        "User's hobbies are rock climbing, baking sourdough bread at the weekend and playing the cello."
+    )
+    recent = datetime.now(UTC).replace(microsecond=0) - timedelta(days=1)
+    with PostgresStore(clean_postgres)() as uow:
+        uow.beliefs.upsert(_direct().model_copy(update={"statement": statement, "last_evidence_at": recent}))
+        uow.commit()
+    owner = ["--tenant", "t1", "--principal", "p1"]
+    for args in (["memory", "list", *owner], ["memory", "show", "m:8f21a0c3", *owner]):
+        printed = CliRunner().invoke(app, args)
+        assert printed.exit_code == 0, printed.output
+        assert f"[m:8f21a0c3] {statement}\n" in printed.stdout
+
+
+def test_cli_show_of_a_malformed_reference_says_what_a_reference_is(
+    clean_postgres: Engine, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    malformed = CliRunner().invoke(app, ["memory", "show", "m:zzzz", "--tenant", "t1", "--principal", "p1"])
+    assert malformed.exit_code == 2
+    assert "'BELIEF'" in malformed.stderr and "hex digits" in malformed.stderr
+
+
 def test_cli_memory_recall_with_a_query_renders_the_block_and_json_carries_provenance(
     store: PostgresStore, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

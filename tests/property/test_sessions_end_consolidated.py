@@ -107,11 +107,13 @@ def _refused(draw: st.DrawFn, seq: int, now: datetime) -> Line:
             ("occurred_at", EventRefusalReason.OCCURRED_AT_IN_FUTURE.value),
         )
     if kind == "too_large":
-        return Line(seq, "a" * (MAX_EVENT_TEXT_BYTES + 1), now, ("text", "value_error"))
+        return Line(
+            seq, "a" * (MAX_EVENT_TEXT_BYTES + 1), now, ("text", EventRefusalReason.TEXT_TOO_LONG.value)
+        )
     if kind == "seq_zero":
         return Line(0, "I moved to Porto.", now, ("seq", "greater_than"))
     if kind == "blank":
-        return Line(seq, "   ", now, ("text", "value_error"))
+        return Line(seq, "   ", now, ("text", EventRefusalReason.TEXT_BLANK.value))
     return Line(seq, "I moved\x00 to Faro.", now, ("text", EventRefusalReason.TEXT_CONTROL_CHARACTER.value))
 
 

@@ -16,7 +16,7 @@ from adapters.memory.store import InMemoryStore
 from domain.beliefs.records import SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN
 from domain.candidates import Sensitivity
-from domain.events import EventRef
+from domain.events import MAX_EVENT_TEXT_BYTES, EventRef, SourceEventKind
 from domain.owner import Owner
 from tests.builders import OTHER_PRINCIPAL, OWNER, T0, belief, event
 
@@ -107,6 +107,20 @@ def test_append_scopes_events_by_token_and_refuses_by_index_field_and_reason(
         assert uow.events.read_range(OTHER_PRINCIPAL, session, 0, 10) == []
 
 
+def test_a_messages_text_refusal_names_its_content_with_a_reason_of_its_own(client: TestClient) -> None:
+    messages = [
+        {"role": "user", "content": "   "},
+        {"role": "user", "content": "é" * (MAX_EVENT_TEXT_BYTES // 2 + 1)},
+        {"role": "user", "content": "I climb."},
+    ]
+    response = client.post("/v1/sessions/chat-1/events", json={"events": messages}, headers=auth())
+    assert response.status_code == 200 and response.json()["appended"] == 1
+    assert [(r["index"], r["field"], r["reason"]) for r in response.json()["refused"]] == [
+        (0, "content", "text_blank"),
+        (1, "content", "text_too_long"),
+    ]
+
+
 def test_idle_answers_the_workflow_id_of_the_callers_session(client: TestClient, idle: Idle) -> None:
     session = uuid4()
     response = client.post(f"/v1/sessions/{session}/idle", headers=auth())
@@ -172,6 +186,9 @@ def test_governed_operations_are_authoritative_and_idempotent(
     session = uuid4()
     with store() as uow:
         uow.events.append([event(1, session_id=session)])
+        uow.events.append(
+            [event(2, "You climb.", session_id=session, kind=SourceEventKind.ASSISTANT_MESSAGE)]
+        )
         uow.commit()
     request = {
         "request_id": str(uuid4()),
@@ -185,6 +202,14 @@ def test_governed_operations_are_authoritative_and_idempotent(
     assert client.post("/v1/beliefs", json=request, headers=auth()).json()["outcome"] == "already_applied"
     unsourced = {**request, "request_id": str(uuid4()), "source": {"session_id": str(uuid4()), "seq": 1}}
     assert client.post("/v1/beliefs", json=unsourced, headers=auth()).status_code == 404
+    # The assistant's words are not the user's: refused with a reason of its own, nothing stored.
+    assistants = {**request, "request_id": str(uuid4()), "source": {"session_id": str(session), "seq": 2}}
+    refused_source = client.post("/v1/beliefs", json=assistants, headers=auth())
+    assert (refused_source.status_code, refused_source.json()) == (
+        422,
+        {"error": {"reason": "source_not_user"}},
+    )
+    assert len(client.get("/v1/beliefs", headers=auth()).json()["beliefs"]) == 1
     belief_id = created.json()["belief_id"]
     edit = {"request_id": str(uuid4()), "statement": "User climbs on Sundays."}
     edited = client.post(f"/v1/beliefs/{belief_id}/edit", json=edit, headers=auth()).json()
@@ -195,6 +220,23 @@ def test_governed_operations_are_authoritative_and_idempotent(
         client.delete(f"/v1/beliefs/{edited['belief_id']}", headers=auth()).json()["outcome"]
         == "already_applied"
     )
+    # A delete after a reject is no delete: the answer says the belief is closed already, and by what.
+    remembered = client.post(
+        "/v1/beliefs", json={**request, "request_id": str(uuid4())}, headers=auth()
+    ).json()
+    path = f"/v1/beliefs/{remembered['belief_id']}"
+    rejecting = {"request_id": str(uuid4())}
+    assert client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "applied"
+    assert (
+        client.post(f"{path}/reject", json=rejecting, headers=auth()).json()["outcome"] == "already_applied"
+    )
+    after_reject = client.delete(path, headers=auth())
+    assert after_reject.status_code == 200
+    assert after_reject.json() == {
+        "outcome": "already_closed",
+        "belief_id": remembered["belief_id"],
+        "closed_as": "rejected",
+    }
     secret = {**request, "request_id": str(uuid4()), "statement": "User's password is hunter2-Secret!"}
     refused = client.post("/v1/beliefs", json=secret, headers=auth())
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}
@@ -228,6 +270,19 @@ def test_errors_are_json_reason_codes_without_input_or_traceback(client: TestCli
         "/v1/recall", content=b"{not json", headers={**auth(), "Content-Type": "application/json"}
     )
     assert broken.status_code == 422 and "not json" not in broken.text
+
+
+def test_a_json_body_sent_without_its_media_type_says_so(client: TestClient) -> None:
+    body = b'{"events": [{"role": "user", "content": "I climb."}]}'
+    untyped = client.post(
+        "/v1/sessions/chat-1/events", content=body, headers={**auth(), "Content-Type": "text/plain"}
+    )
+    assert untyped.status_code == 422
+    assert untyped.json()["error"]["fields"] == [{"field": "body", "reason": "content_type_not_json"}]
+    typed = client.post(
+        "/v1/sessions/chat-1/events", content=b"[1]", headers={**auth(), "Content-Type": "application/json"}
+    )
+    assert typed.json()["error"]["fields"] == [{"field": "body", "reason": "model_attributes_type"}]
 
 
 def test_an_unexpected_failure_is_a_500_reason_code(tmp_path: Path) -> None:

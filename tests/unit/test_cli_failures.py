@@ -51,6 +51,8 @@ def test_database_down_for_an_import(tmp_path: Path) -> None:
     "args",
     [
         ["session", "idle", "--tenant", "t1", "--principal", "p1", "--session", SESSION],
+        # A session id as the agent sent it to the API, not a UUID: resolved, then Temporal is asked.
+        ["session", "idle", "--tenant", "t1", "--principal", "p1", "--session", "chat-1"],
         ["repass", "list"],
         ["repass", "retry", f"repass/t1/p1/{SESSION}/1-2"],
         ["schedule", "install"],
@@ -73,3 +75,13 @@ def test_an_id_the_domain_refuses_is_one_line_with_its_reason_code(args: list[st
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "string_pattern_mismatch" in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("session", ["", "chat\t1", "x" * 257])
+def test_a_session_id_the_api_refuses_is_one_line_with_its_reason_code(session: str) -> None:
+    for command in ("idle", "release"):
+        args = ["session", command, "--tenant", "t1", "--principal", "p1", "--session", session]
+        result = CliRunner().invoke(app, args, env=DOWN_TEMPORAL)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "session_id_invalid" in lines[0], result.stderr

@@ -68,11 +68,14 @@ def test_bad_lines_reported_by_line_and_field_without_content(tmp_path: Path) ->
         + "\n"
     )
     result = runner.invoke(app, ["memory", "form", str(path), "--json"])
-    assert result.exit_code == 0
-    assert "line 2: text" in result.stderr
-    assert "line 3: -: invalid_json" in result.stderr
-    assert "line 5: text: text_control_character" in result.stderr
-    assert "line 4: kind" in result.stderr
+    # Refused lines are reported and exit 1 in the words of `agent events import`; the good line is formed.
+    assert result.exit_code == 1
+    assert "refused line 2: text" in result.stderr
+    assert "refused line 3: -: invalid_json" in result.stderr
+    assert "refused line 5: text: text_control_character" in result.stderr
+    assert "refused line 4: kind" in result.stderr
+    assert "refused 1 line(s): -: invalid_json" in result.stderr
+    assert "rejected" not in result.stderr
     assert secret_text not in result.stderr
     rows = _rows(result.stdout)
     assert all(row["source_event_ids"] == [1] for row in rows)

@@ -601,6 +601,9 @@ def test_explicit_remember_is_authoritative_and_automatic_claims_under_it_confli
     governed = GovernedMemory(uow_factory)
     request = uuid4()
     source = EventRef(session_id=uuid4(), seq=1)
+    with uow_factory() as uow:
+        uow.events.append([event(1, session_id=source.session_id)])
+        uow.commit()
     result = governed.remember(
         OWNER,
         request_id=request,

@@ -8,7 +8,7 @@ import pytest
 
 from domain.beliefs.lifecycle import DURABLE_HORIZON_DAYS, HYPOTHESIS_HORIZON, ONGOING_HORIZON
 from domain.event_intake import Refusal, parse_line, parse_lines
-from domain.events import MAX_SEQ, OCCURRED_AT_EARLIEST, OCCURRED_AT_LATEST, SourceEvent
+from domain.events import MAX_EVENT_TEXT_BYTES, MAX_SEQ, OCCURRED_AT_EARLIEST, OCCURRED_AT_LATEST, SourceEvent
 
 SESSION = "7b1e2c84-0000-4000-8000-000000000001"
 SECRET = "Zelmora-secret-phrase"
@@ -84,6 +84,15 @@ def test_seq_zero_keeps_its_reason_code() -> None:
 
 def test_nul_in_text_is_refused() -> None:
     assert refusals(line(text=f"{SECRET}\x00after")) == [("text", "text_control_character")]
+
+
+def test_blank_text_has_a_reason_code_of_its_own() -> None:
+    assert refusals(line(text=" \n\t ")) == [("text", "text_blank")]
+
+
+def test_text_over_the_limit_has_a_reason_code_of_its_own() -> None:
+    assert isinstance(parse_line(line(text="a" * MAX_EVENT_TEXT_BYTES)), SourceEvent)
+    assert refusals(line(text="é" * (MAX_EVENT_TEXT_BYTES // 2 + 1))) == [("text", "text_too_long")]
 
 
 def test_other_control_characters_postgresql_stores_are_kept() -> None:

@@ -4,7 +4,7 @@ typed results out, the API's reason codes as exceptions; the async client answer
 import asyncio
 from collections.abc import Iterator
 from datetime import timedelta
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
@@ -190,3 +190,46 @@ def test_the_async_client_answers_like_the_sync_one(server: tuple[str, str, str]
             return added.appended, status.last_seq, refused.value.reason
 
     assert asyncio.run(run()) == (1, 1, "user_id_required")
+
+
+def test_reject_closes_a_memory_and_a_later_forget_says_it_was_rejected(
+    server: tuple[str, str, str], store: InMemoryStore
+) -> None:
+    url, _, personal = server
+    record = belief(owner=ALICE, subject="diet:vegetarian", statement="User is vegetarian.")
+    with store() as uow:
+        uow.beliefs.upsert_many([record])
+        uow.commit()
+    with MemoryClient(url, api_key=personal) as m:
+        request = uuid4()
+        rejected = m.reject(f"m:{record.id.hex[:8]}", request_id=request)
+        again = m.reject(record.id, request_id=request)
+        forgotten = m.forget(record.id)
+        assert m.list().beliefs == []
+    assert (rejected.outcome, rejected.belief_id) == ("applied", record.id)
+    assert again.outcome == "already_applied"
+    assert (forgotten.outcome, forgotten.closed_as) == ("already_closed", "rejected")
+
+    async def async_reject() -> str:
+        async with AsyncMemoryClient(url, api_key=personal) as m:
+            return (await m.reject(record.id)).outcome
+
+    assert asyncio.run(async_reject()) == "already_applied"
+
+
+def test_remember_refuses_a_source_that_is_not_the_users_own_words(server: tuple[str, str, str]) -> None:
+    url, _, personal = server
+    with MemoryClient(url, api_key=personal) as m:
+        added = m.add(
+            [
+                {"role": "user", "content": "I drink tea."},
+                {"role": "assistant", "content": "You prefer coffee."},
+            ],
+            session_id="chat-1",
+        )
+        with pytest.raises(MemoryApiError) as refused:
+            m.remember("preference:coffee", "User prefers coffee.", "preference", added.session_id, 2)
+        assert (refused.value.status, refused.value.reason) == (422, "source_not_user")
+        assert m.list().beliefs == []
+        kept = m.remember("preference:tea", "User drinks tea.", "preference", added.session_id, 1)
+    assert kept.outcome == "applied"

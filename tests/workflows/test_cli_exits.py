@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from domain.messages import session_uuid
+from domain.owner import Owner
 from tests.workflows.harness import Harness
 
 pytestmark = pytest.mark.temporal
@@ -47,3 +49,24 @@ def test_session_idle_exits_zero_every_time_the_signal_was_sent(harness: Harness
     for session in sessions:
         handle = harness.client.get_workflow_handle(f"consolidate/t1/p1/{session}")
         harness.run(handle.terminate(reason="test cleanup"))
+
+
+def test_session_idle_names_a_session_as_the_api_does(harness: Harness) -> None:
+    # The agent sent its events as session "chat-1": the operator consolidates it by the same name.
+    stored = session_uuid(Owner(tenant_id="t1", principal_id="p1"), "chat-1")
+    done = agent(
+        "session",
+        "idle",
+        "--tenant",
+        "t1",
+        "--principal",
+        "p1",
+        "--session",
+        "chat-1",
+        address=harness.address,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"idle sent to consolidate/t1/p1/{stored}"
+    harness.run(
+        harness.client.get_workflow_handle(f"consolidate/t1/p1/{stored}").terminate(reason="test cleanup")
+    )

@@ -60,7 +60,7 @@ class PostgresAudits(Repo):
         if kind is not None:
             query = query.where(formation_audits.c.kind == kind.value)
         rows = self._c.execute(query.order_by(formation_audits.c.created_at, formation_audits.c.dedupe_key))
-        return [_audit(row) for row in rows]
+        return [audit_of(row) for row in rows]
 
     def get(self, owner: Owner, dedupe_key: str) -> FormationAudit | None:
         row = self._c.execute(
@@ -68,10 +68,10 @@ class PostgresAudits(Repo):
                 owned(formation_audits, owner), formation_audits.c.dedupe_key == dedupe_key
             )
         ).first()
-        return _audit(row) if row else None
+        return audit_of(row) if row else None
 
 
-def _audit(row: Row[Any]) -> FormationAudit:
+def audit_of(row: Row[Any]) -> FormationAudit:
     return FormationAudit(
         id=row.id,
         tenant_id=row.tenant_id,

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import and_, case, null, text
+from sqlalchemy import and_, bindparam, case, null, select, text
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.legacy import LEGACY_DERIVATION, legacy_mapping
@@ -81,13 +81,11 @@ def has_terms(wanted: Sequence[VerbKey]) -> tuple[bool, ...]:
     return tuple(bool(containing) for _, containing in wanted)
 
 
-@functools.cache
-def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
-    """Each key's live beliefs as (key_index, id, statement, terms), by id. One branch per key, UNION ALL:
-    each branch is planned for its own verb (a common verb walks the id index, a rare one reads its few rows
-    from the verb index), which one LATERAL plan for all keys cannot do. The limit is a literal: a generic
-    plan for a prepared statement would assume a LIMIT parameter reads a tenth of the rows and sort them
-    all. Cached by which keys carry content lemmas."""
+def _verb_branches(containing: tuple[bool, ...], limit: int) -> str:
+    """One branch per key, UNION ALL: each branch is planned for its own verb (a common verb walks the id
+    index, a rare one reads its few rows from the verb index), which one LATERAL plan for all keys cannot
+    do. The limit is a literal: a generic plan for a prepared statement would assume a LIMIT parameter reads
+    a tenth of the rows and sort them all."""
     branches = []
     for i, with_terms in enumerate(containing):
         terms = f" AND terms @> CAST(:terms_{i} AS text[])" if with_terms else ""
@@ -96,7 +94,28 @@ def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
             " WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL"
             f" AND main_verb = :verb_{i}{terms} ORDER BY id LIMIT {int(limit)})"
         )
-    return text(f"SELECT * FROM ({' UNION ALL '.join(branches)}) AS found ORDER BY key_index, id")
+    return " UNION ALL ".join(branches)
+
+
+@functools.cache
+def verb_entries_statement(containing: tuple[bool, ...], limit: int) -> Any:
+    """Each key's live beliefs as (key_index, id, statement, terms), by id (_verb_branches). Cached by
+    which keys carry content lemmas."""
+    return text(f"SELECT * FROM ({_verb_branches(containing, limit)}) AS found ORDER BY key_index, id")
+
+
+def _tombstone_branch(kind: str, column: str, keys: str, columns: str, limit: int) -> str:
+    """Each key's newest tombstones, through the partial indexes (whose predicate is spelled here as they
+    spell it); the limit is a literal for the reason _verb_branches gives."""
+    return f"""
+        SELECT '{kind}' AS key_kind, k.key_value, {columns}
+          FROM unnest(CAST(:{keys} AS text[])) AS k(key_value)
+         CROSS JOIN LATERAL (
+               SELECT * FROM beliefs
+                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
+                  AND {column} = k.key_value
+                ORDER BY valid_to DESC, id DESC
+                LIMIT {int(limit)}) AS b"""
 
 
 @functools.cache
@@ -112,30 +131,66 @@ def get_many_statement(columns: tuple[Any, ...]) -> Any:
 
 @functools.cache
 def closed_by_user_each_statement(limit: int) -> Any:
-    """Each subject's and each verb's newest tombstones, through the partial indexes (whose predicate is
-    spelled here as they spell it); the limit is a literal for the reason verb_entries_statement gives."""
+    """Each subject's and each verb's newest tombstones."""
     return text(
         f"""
-        SELECT 'subject' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
-          FROM unnest(CAST(:subjects AS text[])) AS k(key_value)
-         CROSS JOIN LATERAL (
-               SELECT * FROM beliefs
-                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
-                  AND subject = k.key_value
-                ORDER BY valid_to DESC, id DESC
-                LIMIT {int(limit)}) AS b
+        {_tombstone_branch("subject", "subject", "subjects", _BELIEF_COLUMNS, limit)}
         UNION ALL
-        SELECT 'verb' AS key_kind, k.key_value, {_BELIEF_COLUMNS}
-          FROM unnest(CAST(:verbs AS text[])) AS k(key_value)
-         CROSS JOIN LATERAL (
-               SELECT * FROM beliefs
-                WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND {USER_CLOSED_WHERE}
-                  AND main_verb = k.key_value
-                ORDER BY valid_to DESC, id DESC
-                LIMIT {int(limit)}) AS b
+        {_tombstone_branch("verb", "main_verb", "verbs", _BELIEF_COLUMNS, limit)}
         ORDER BY key_kind, key_value, valid_to DESC, id DESC
         """
     )
+
+
+@functools.cache
+def most_recent_statement(columns: tuple[Any, ...]) -> Any:
+    """BeliefRepository.most_recent's read, built once per column set: two stages of every segment read
+    their cue pool with it, and built anew for each read it took 40% more CPU (reading ten beliefs)."""
+    return (
+        select(*columns)
+        .where(
+            beliefs.c.tenant_id == bindparam("tenant_id"),
+            beliefs.c.principal_id == bindparam("principal_id"),
+            beliefs.c.valid_to.is_(None),
+            beliefs.c.sensitivity.in_(bindparam("sensitivities", expanding=True)),
+        )
+        .order_by(beliefs.c.updated_at.desc(), beliefs.c.id.desc())
+        .limit(bindparam("limit"))
+    )
+
+
+@functools.cache
+def look_up_statement(
+    columns: tuple[str, ...], containing: tuple[bool, ...], match_limit: int, tombstone_limit: int
+) -> Any:
+    """BeliefRepository.look_up's four reads as one statement: the branches by_subjects, verb_entries,
+    closed_by_user_each and existing_ids run alone, UNION ALL over one row shape (key_kind, key_value,
+    key_index, then the belief's columns; an entry's or an id's row carries only what its read reads, NULL
+    for the rest). Rows come in no particular order. Cached by the columns and which keys carry lemmas."""
+    full = ", ".join(f"b.{c}" for c in columns)
+
+    def only(kept: dict[str, str]) -> str:
+        return ", ".join(kept.get(c, "NULL") for c in columns)
+
+    owner = "b.tenant_id = :tenant_id AND b.principal_id = :principal_id"
+    branches = [
+        f"SELECT 'live' AS key_kind, NULL AS key_value, 0 AS key_index, {full} FROM beliefs AS b"
+        f" WHERE {owner} AND b.subject = ANY(CAST(:subjects AS text[])) AND b.valid_to IS NULL",
+        f"SELECT 'id', NULL, 0, {only({'id': 'b.id'})} FROM beliefs AS b"
+        f" WHERE {owner} AND b.id = ANY(CAST(:ids AS uuid[]))",
+    ]
+    for kind, column, keys in (
+        ("subject", "subject", "subjects_closed"),
+        ("verb", "main_verb", "verbs_closed"),
+    ):
+        tombstones = _tombstone_branch(kind, column, keys, full, tombstone_limit)
+        branches.append(f"SELECT b.key_kind, b.key_value, 0, {full} FROM ({tombstones}) AS b")
+    if containing:
+        entry = only({"id": "v.id", "statement": "v.statement", "terms": "v.terms"})
+        branches.append(
+            f"SELECT 'entry', NULL, v.key_index, {entry} FROM ({_verb_branches(containing, match_limit)}) AS v"
+        )
+    return text(" UNION ALL ".join(f"({branch})" for branch in branches))
 
 
 # The ranking inputs of a row: the four shape columns travel as one string (a principal's rows have a

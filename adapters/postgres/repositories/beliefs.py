@@ -17,7 +17,9 @@ from adapters.postgres.repositories.belief_statements import (
     closed_by_user_each_statement,
     get_many_statement,
     has_terms,
+    look_up_statement,
     matching_statement,
+    most_recent_statement,
     nearest_statement,
     ranking_inputs_of,
     verb_entries_statement,
@@ -43,7 +45,15 @@ from domain.candidates import Sensitivity
 from domain.errors import WrongSchemaRevision
 from domain.formation.equivalence import match_keys
 from domain.owner import Owner
-from domain.ports import ALL_SENSITIVITIES, Tombstones, VerbEntry, VerbKey
+from domain.ports import (
+    ALL_SENSITIVITIES,
+    BeliefLookups,
+    LookedUp,
+    Tombstones,
+    VerbEntry,
+    VerbKey,
+    look_up_each,
+)
 
 
 class PostgresBeliefs(Repo):
@@ -211,14 +221,13 @@ class PostgresBeliefs(Repo):
         # the owner's size. Before revision 0008 the same query is answered without that index; between the
         # structural revision and the backfill a row with no updated_at yet sorts first (DESC NULLS FIRST).
         rows = self._c.execute(
-            select(*self._columns)
-            .where(
-                owned(beliefs, owner),
-                beliefs.c.valid_to.is_(None),
-                beliefs.c.sensitivity.in_(wanted),
-            )
-            .order_by(beliefs.c.updated_at.desc(), beliefs.c.id.desc())
-            .limit(limit)
+            most_recent_statement(tuple(self._columns)),
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "sensitivities": wanted,
+                "limit": limit,
+            },
         )
         return [memory_record(row) for row in rows]
 
@@ -337,6 +346,51 @@ class PostgresBeliefs(Repo):
             {"tenant_id": owner.tenant_id, "principal_id": owner.principal_id, "ids": list(set(ids))},
         )
         return {row.id for row in rows}
+
+    def look_up(self, owner: Owner, wanted: BeliefLookups) -> LookedUp:
+        if not self._keys or wanted.match_limit <= 0 or wanted.tombstone_limit <= 0:
+            return look_up_each(self, owner, wanted)
+        keys = list(dict.fromkeys((verb, tuple(containing)) for verb, containing in wanted.verb_keys))
+        subjects = list(dict.fromkeys(wanted.tombstone_subjects))
+        verbs = list(dict.fromkeys(wanted.tombstone_verbs))
+        statement = look_up_statement(
+            tuple(c.name for c in self._columns), has_terms(keys), wanted.match_limit, wanted.tombstone_limit
+        )
+        params = verb_parameters(owner, keys) | {
+            "subjects": list(dict.fromkeys(wanted.subjects)),
+            "ids": list(set(wanted.ids)),
+            "subjects_closed": subjects,
+            "verbs_closed": list(dict.fromkeys(v[:64] for v in verbs)),
+        }
+        live: list[MemoryRecord] = []
+        entries: dict[VerbKey, list[VerbEntry]] = {key: [] for key in keys}
+        by_subject: dict[str, list[MemoryRecord]] = {s: [] for s in subjects}
+        by_stored_verb: dict[str, list[MemoryRecord]] = {}
+        existing: set[UUID] = set()
+        for row in self._c.execute(statement, params):
+            if row.key_kind == "entry":
+                entries[keys[row.key_index]].append(VerbEntry(row.id, row.statement, tuple(row.terms or ())))
+            elif row.key_kind == "id":
+                existing.add(row.id)
+            elif row.key_kind == "live":
+                live.append(memory_record(row))
+            elif row.key_kind == "subject":
+                by_subject[row.key_value].append(memory_record(row))
+            else:
+                by_stored_verb.setdefault(row.key_value, []).append(memory_record(row))
+        # In the order each read answers in on its own.
+        for found in (*by_subject.values(), *by_stored_verb.values()):
+            found.sort(key=lambda b: (b.valid_to, b.id), reverse=True)
+        for pool in entries.values():
+            pool.sort(key=lambda e: e.id)
+        return LookedUp(
+            live=sorted(live, key=lambda b: b.id),
+            entries=entries,
+            tombstones=Tombstones(
+                by_subject=by_subject, by_verb={v: list(by_stored_verb.get(v[:64], [])) for v in verbs}
+            ),
+            existing=existing,
+        )
 
     def upsert(self, record: MemoryRecord) -> None:
         self._c.execute(UPSERT[self._keys, self._expires, self._search, self._vectors], self._row(record))

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import Column, Connection, Row, or_, select, text, tuple_, update
+from sqlalchemy import Column, Connection, Row, bindparam, or_, select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 
 from adapters.postgres.repositories.rows import Repo, owned
@@ -64,7 +64,21 @@ _EVENT_FACTS = text(
 )
 
 
-def _event(row: Row[Any]) -> SourceEvent:
+# Built once: the anticipation of every segment reads its cue events with it.
+_READ_BEFORE = (
+    select(*_EVENT_COLUMNS)
+    .where(
+        source_events.c.tenant_id == bindparam("tenant_id"),
+        source_events.c.principal_id == bindparam("principal_id"),
+        source_events.c.session_id == bindparam("session_id"),
+        source_events.c.seq < bindparam("before_seq"),
+    )
+    .order_by(source_events.c.seq.desc())
+    .limit(bindparam("limit"))
+)
+
+
+def event_of(row: Row[Any]) -> SourceEvent:
     try:
         return SourceEvent(
             tenant_id=row.tenant_id,
@@ -82,7 +96,7 @@ def _event(row: Row[Any]) -> SourceEvent:
 
 def _readable(row: Row[Any]) -> SourceEvent | None:
     try:
-        return _event(row)
+        return event_of(row)
     except UnreadableEvent:
         return None
 
@@ -165,7 +179,7 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq)
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def received_at(self, owner: Owner, session_id: UUID, seqs: Sequence[int]) -> dict[int, datetime]:
         if not self._received_at or not seqs:
@@ -192,7 +206,7 @@ class PostgresSourceEvents(Repo):
             .order_by(source_events.c.seq)
             .limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def settle_late(self, owner: Owner, session_id: UUID, first_seq: int, last_seq: int) -> int:
         if not self._late:
@@ -226,14 +240,14 @@ class PostgresSourceEvents(Repo):
 
     def read_before(self, owner: Owner, session_id: UUID, before_seq: int, limit: int) -> list[SourceEvent]:
         rows = self._c.execute(
-            select(*_EVENT_COLUMNS)
-            .where(
-                owned(source_events, owner),
-                source_events.c.session_id == session_id,
-                source_events.c.seq < before_seq,
-            )
-            .order_by(source_events.c.seq.desc())
-            .limit(max(limit, 0))
+            _READ_BEFORE,
+            {
+                "tenant_id": owner.tenant_id,
+                "principal_id": owner.principal_id,
+                "session_id": session_id,
+                "before_seq": before_seq,
+                "limit": max(limit, 0),
+            },
         )
         return [event for row in reversed(rows.all()) if (event := _readable(row)) is not None]
 
@@ -246,7 +260,7 @@ class PostgresSourceEvents(Repo):
         rows = self._c.execute(
             query.order_by(source_events.c.session_id, source_events.c.seq).limit(max(limit, 0))
         )
-        return [_event(row) for row in rows]
+        return [event_of(row) for row in rows]
 
     def facts(self, owner: Owner, refs: Sequence[EventRef]) -> list[EventFacts]:
         wanted = list(dict.fromkeys((r.session_id, r.seq) for r in refs))

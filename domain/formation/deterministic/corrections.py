@@ -18,8 +18,8 @@ from domain.formation.deterministic.parsing import (
     phrase_of,
 )
 from domain.formation.deterministic.rules import predicate_claims
-from domain.formation.language import verb_lemma
-from domain.formation.rendering import Aspect, Predicate, conflict_key
+from domain.formation.language import STOPWORDS, verb_lemma
+from domain.formation.rendering import Aspect, Predicate, conflict_key, third_person
 
 _ANY_MORE = re.compile(r"\bany\s+more\b", re.IGNORECASE)
 # When a habit ended, at the end of what was quit: "in january", "in 2019", "last year", "two years ago".
@@ -28,6 +28,55 @@ _WHEN_ENDED = re.compile(
     r"|november|december|\d{4})|last\s+\w+|(?:a|an|\w+)\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday)$",
     re.IGNORECASE,
 )
+
+
+# "I sold my cello", "I gave away my bike", "I got rid of my car": the past forms that part the user from a
+# thing they had, with the particle each takes before or after the thing.
+_PARTED = {"sold": (), "gave": ("away",), "got": ("rid", "of")}
+_MAX_THING_WORDS = 2
+
+
+def parted_claims(text: str, parse: Parse) -> list[Claim]:
+    """ "I sold my cello last year": the user no longer has (or owns) it. Exact only: a plain past, "my"
+    and a noun of one or two words ending the clause (a time of when may follow); anything more ("to buy a
+    new one", "and my bike", "it") forms nothing. The caller reads it of an asserted predicate with no
+    negation, modal or hedge; a progressive ("I'm selling my car") has no past form to match."""
+    particle = _PARTED.get(parse.verb.lower)
+    if particle is None:
+        return []
+    rest = [t.lower for t in parse.rest]
+    words = parse.rest
+    if particle and rest[: len(particle)] == list(particle):
+        words = words[len(particle) :]
+    elif particle == ("away",) and rest[-1:] == ["away"]:
+        words = words[:-1]  # "I gave my bike away"
+    elif particle:
+        return []
+    if not words or words[0].lower != "my":
+        return []
+    said = phrase_of(text, words[1:])
+    thing = _WHEN_ENDED.sub("", said).split()
+    nouns = words[1 : 1 + len(thing)]
+    if not 0 < len(nouns) <= _MAX_THING_WORDS or any(
+        not t.text.isalpha() or t.lower in STOPWORDS for t in nouns
+    ):
+        return []
+    head = nouns[-1]
+    # A plural is had without an article ("User no longer has skis."), a singular with one, as it was said.
+    article = "" if head.lemma != head.lower else ("an " if head.lower[0] in "aeiou" else "a ")
+    complement = article + " ".join(t.text for t in nouns)
+    key = conflict_key("resource", [t.lemma for t in nouns])
+    return [
+        Claim(
+            ClaimKind.RESOURCE,
+            Derivation.DIRECT,
+            Longevity.DURABLE,
+            Polarity.RETRACT,
+            key,
+            Predicate(verb, third_person(verb), Aspect.SIMPLE, complement),
+        )
+        for verb in ("have", "own")
+    ]
 
 
 def correction_claims(

@@ -17,7 +17,7 @@ from domain.formation.deterministic.attachments import attachment_claims
 from domain.formation.deterministic.belongings import belonging_claims
 from domain.formation.deterministic.claims import Claim
 from domain.formation.deterministic.clause_first import clause_first_claims, opens_question
-from domain.formation.deterministic.corrections import correction_claims
+from domain.formation.deterministic.corrections import correction_claims, parted_claims
 from domain.formation.deterministic.dropped_subject import dropped_subject_claims, opens_with_past
 from domain.formation.deterministic.groups import group_of
 from domain.formation.deterministic.headed_lists import headed_sentences
@@ -34,6 +34,7 @@ from domain.formation.deterministic.positions import position_claims
 from domain.formation.deterministic.possessives import possessive_claims
 from domain.formation.deterministic.preferences import negated_claims
 from domain.formation.deterministic.relatives import held_claims, opens_with_kin, relative_claims
+from domain.formation.deterministic.replacements import CUES, replaced_claims
 from domain.formation.deterministic.reported import only_introduces, reported_by_other, reported_clause
 from domain.formation.deterministic.requests import hints_request, request_claims
 from domain.formation.deterministic.rules import predicate_claims
@@ -327,6 +328,9 @@ def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim
             if asserted:
                 stated = any(claim.derivation is Derivation.DIRECT for claim in found)
                 found.extend(clause_first_claims(text, parse, parse.lead, coordinated_only=stated))
+                if _HEDGES.isdisjoint(before) and _HEDGES.isdisjoint(parse.adverbs):
+                    # "I sold my cello": what the user did stands, and that they no longer have it.
+                    found.extend(parted_claims(text, parse))
         if found and (not _HEDGES.isdisjoint(before) or not _HEDGES.isdisjoint(parse.adverbs)):
             for claim in found:
                 if claim.derivation is Derivation.DIRECT:
@@ -336,6 +340,9 @@ def clause_claims(text: str, clause: Clause, agent_turn: str = "") -> list[Claim
         claims.extend(refusal_claims(text, tokens))
     if " with " in body:
         claims = attachment_claims(claims)
+    if not CUES.isdisjoint(lowers):
+        # "Correction: we're actually going to Porto, not Lisbon": what the claim replaces is retracted.
+        claims.extend(replaced_claims(body, lowers, claims))
     return claims[:MAX_CLAIMS_PER_CLAUSE]
 
 
