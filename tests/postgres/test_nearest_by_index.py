@@ -1,7 +1,7 @@
 """An owner's nearest beliefs, one statement: an exact scan of the owner's rows for an owner holding at most
 EXACT_NEAREST_UP_TO live beliefs, the HNSW index (with pgvector's iterative scan) for a larger one, and only
-that branch runs (and the exact scan after a walk that finds fewer than k); k rows whenever k exist, in the exact order for a small owner, most of the true nearest
-for a large one."""
+that branch runs (and the exact scan after a walk that finds fewer than k); k rows whenever k exist, in the
+exact order for a small owner, most of the true nearest for a large one."""
 
 import numpy as np
 import pytest
