@@ -229,26 +229,72 @@ def _ranking_page_statement(with_after: bool) -> Any:
 RANKING_PAGE = {with_after: _ranking_page_statement(with_after) for with_after in (False, True)}
 
 
+# What the walk passes up for _RANKING_COLUMNS and _LIVE_WITHIN to read.
+_WALKED_COLUMNS = (
+    "id, tenant_id, principal_id, valid_to, sensitivity, last_evidence_at, valid_from, confidence, utility,"
+    " claim_kind, longevity, derivation, authority, belief_type"
+)
+# The walk reads at most this many rows in distance order, pgvector's default bound on what an iterative scan
+# visits (hnsw.max_scan_tuples): the planner weighs the index against sorting the table by that many.
+_WALKED_UP_TO = 20_000
+
+
 @functools.cache
-def nearest_statement(indexed_dimension: int | None) -> Any:
-    """An owner's live beliefs of one model nearest a query vector (cosine distance), then by id. Through the
-    model's HNSW index (tables.INDEXED_EMBEDDING_MODELS) when it has one: the vector cast to the index's
-    dimension, as the index expression is, with pgvector's iterative scan so the owner filter applied after
-    the index does not leave fewer than limit rows (relaxed order, so the rows are sorted again by exact
-    distance); without one (or to fall back), the plain expression, which no index serves: an exact scan of
-    the owner's rows."""
-    vector = f"embedding::vector({indexed_dimension})" if indexed_dimension else "embedding"
-    query = (
-        f"CAST(:vector AS vector({indexed_dimension}))" if indexed_dimension else "CAST(:vector AS vector)"
-    )
+def nearest_statement(indexed: tuple[str, int] | None) -> Any:
+    """An owner's live beliefs of one model nearest a query vector (cosine distance), then by id, in one
+    statement. Without an index for the model: an exact scan of the owner's rows (the plain expression, which
+    no index serves). With one, indexed = (model, dimension) of tables.INDEXED_EMBEDDING_MODELS: the owner's
+    live rows are counted up to exact_up_to + 1 (an index-only read) and only one of two branches runs, each
+    gated on that count: the exact scan for a small owner, or the index walk for a large one, which sets
+    pgvector's iterative scan (relaxed order, so the rows are sorted again by exact distance) and its
+    candidate list for this transaction before its first row is read. The walk is the index in distance
+    order, at most _WALKED_UP_TO rows of it, with the owner filtered above it: the subquery's LIMIT keeps the
+    filter out of the scan, where the planner would weigh an exact scan of the owner's rows against the index
+    (and a prepared statement's generic plan, which knows no owner, would choose one for every owner); the
+    model is a literal so that plan too proves the partial index's predicate. When the walk finds fewer
+    than limit rows, the exact scan runs instead."""
+    columns = f"{_RANKING_COLUMNS}, embedding <=> CAST(:vector AS vector) AS distance"
+    exact = f"""
+            SELECT {columns}
+              FROM beliefs
+             WHERE {_LIVE_WITHIN} AND embedding_model = :model{{gate}}
+             ORDER BY embedding <=> CAST(:vector AS vector)
+             LIMIT :limit"""
+    if indexed is None:
+        return text(
+            f"""
+            WITH near AS MATERIALIZED ({exact.format(gate="")})
+            SELECT id, last_evidence_at, confidence, utility, shape, 1 - distance FROM near ORDER BY distance, id
+            """
+        )
+    model, dimension = indexed
+    if "'" in model:
+        raise ValueError(f"an indexed model's name is written into SQL: {model!r}")
+    distance = f"embedding::vector({dimension}) <=> CAST(:vector AS vector({dimension}))"
     return text(
         f"""
-        WITH near AS MATERIALIZED (
-            SELECT {_RANKING_COLUMNS}, {vector} <=> {query} AS distance
-              FROM beliefs
-             WHERE {_LIVE_WITHIN} AND embedding_model = :model
-             ORDER BY {vector} <=> {query}
+        WITH owned AS MATERIALIZED (
+            SELECT count(*) > :exact_up_to AS large
+              FROM (SELECT FROM beliefs
+                     WHERE tenant_id = :tenant_id AND principal_id = :principal_id AND valid_to IS NULL
+                     LIMIT :exact_up_to + 1) AS live
+        ),
+        walked AS MATERIALIZED (
+            SELECT {_RANKING_COLUMNS}, distance
+              FROM (SELECT {_WALKED_COLUMNS}, {distance} AS distance
+                      FROM beliefs
+                     WHERE valid_to IS NULL AND embedding_model = '{model}'
+                       AND (SELECT large AND set_config('hnsw.iterative_scan', 'relaxed_order', true) <> ''
+                                 AND set_config('hnsw.ef_search', :ef_search, true) <> '' FROM owned)
+                     ORDER BY {distance}
+                     LIMIT {_WALKED_UP_TO}) AS walk
+             WHERE {_LIVE_WITHIN}
              LIMIT :limit
+        ),
+        near AS MATERIALIZED (
+            SELECT * FROM walked WHERE (SELECT count(*) FROM walked) = :limit
+            UNION ALL
+            ({exact.format(gate=" AND (SELECT count(*) FROM walked) < :limit")})
         )
         SELECT id, last_evidence_at, confidence, utility, shape, 1 - distance FROM near ORDER BY distance, id
         """
