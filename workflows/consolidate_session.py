@@ -69,11 +69,17 @@ with workflow.unsafe.imports_passed_through():
         CONSOLIDATION_OUTCOME,
         FORMATION_POLICY,
     )
-    from workflows.session_contracts import ConsolidateSessionInput, ConsolidationSummary, RoundResult
+    from workflows.session_contracts import (
+        ConsolidateSessionInput,
+        ConsolidationProgress,
+        ConsolidationSummary,
+        RoundResult,
+    )
 
 IDLE_SIGNAL = "idle"
 RELEASE_SIGNAL = "release"
 QUARANTINE_QUERY = "quarantine"
+PROGRESS_QUERY = "progress"
 # A gap whose following events keep looking recent (a skewed client clock) must not hold a run open forever.
 MAX_GAP_WAITS = 3
 
@@ -92,6 +98,8 @@ class ConsolidateSessionWorkflow:
         self._quarantine: Quarantine | None = None
         self._release: bool | None = None
         self._resume = params.resume
+        # Only for the progress query: set from what the workflow code already decided, so replay-safe.
+        self._progress = ConsolidationProgress(rounds=params.rounds_before)
 
     @workflow.signal(name=IDLE_SIGNAL)
     def idle(self) -> None:
@@ -109,6 +117,11 @@ class ConsolidateSessionWorkflow:
     def quarantine(self) -> Quarantine | None:
         return self._quarantine
 
+    @workflow.query(name=PROGRESS_QUERY)
+    def progress(self) -> ConsolidationProgress:
+        """Rounds completed and, while a round forms its segments, how many it planned and committed."""
+        return self._progress
+
     @workflow.run
     async def run(self, params: ConsolidateSessionInput) -> ConsolidationSummary:
         # session_idle sets the attribute at start; a start without it (an older client) still shows it.
@@ -121,6 +134,7 @@ class ConsolidateSessionWorkflow:
             self._idle_pending = False
             last = await self._round(params)
             rounds += 1
+            self._progress = ConsolidationProgress(rounds=rounds)
             gap_waits = gap_waits + 1 if last.held_back else 0
             if last.quarantine is not None:
                 await self._hold(params, last.quarantine)
@@ -173,6 +187,7 @@ class ConsolidateSessionWorkflow:
                 quarantine=unplanned,
             )
         self._show_selection(plan, params.revision)
+        self._progress = self._progress.model_copy(update={"segments_planned": len(plan.segments)})
         if plan.more_pending:
             # A backlog larger than one batch is worked off without waiting for another idle.
             self._idle_pending = True
@@ -208,6 +223,7 @@ class ConsolidateSessionWorkflow:
                 break
             admitted += outcome.commit.admitted
             outcomes.append(outcome)
+            self._progress = self._progress.model_copy(update={"segments_committed": len(outcomes)})
         if poisoned is not None:
             # Late segments (planned first) end below the watermark: they never move it; nor does an event
             # whose last piece did not commit.
@@ -363,6 +379,7 @@ class ConsolidateSessionWorkflow:
 
 __all__ = [
     "IDLE_SIGNAL",
+    "PROGRESS_QUERY",
     "QUARANTINE_QUERY",
     "RELEASE_SIGNAL",
     "BatchPlan",

@@ -49,6 +49,18 @@ class RoundResult(BaseModel):
     late: tuple[SeqRange, ...] = ()
 
 
+class ConsolidationProgress(BaseModel):
+    """Where a consolidation is, for a waiting caller: counts only."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Rounds completed, those of earlier runs (before continue-as-new) included, as in the summary.
+    rounds: NonNegativeInt
+    # The running round's: None until its batch is planned, and again once the round has ended.
+    segments_planned: NonNegativeInt | None = None
+    segments_committed: NonNegativeInt = 0
+
+
 class ConsolidationSummary(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

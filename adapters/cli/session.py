@@ -15,8 +15,11 @@ from domain.messages import MAX_CLIENT_SESSION_CHARS, session_uuid
 from domain.owner import Owner
 
 if TYPE_CHECKING:
+    from rich.status import Status
+
     from activities.contracts import Quarantine
-    from workflows.session_contracts import RoundResult
+    from adapters.temporal.client import SessionHandle
+    from workflows.session_contracts import ConsolidationProgress, RoundResult
 
 session_app = typer.Typer(help="Trigger and follow session consolidations.", no_args_is_help=True)
 
@@ -69,8 +72,12 @@ def idle(
         )
         typer.echo(f"idle sent to {handle.id}")
         if wait:
-            with console.status("consolidating…"):
-                summary = await handle.result()
+            with console.status("consolidating…") as status:
+                shown = asyncio.create_task(show_progress(handle, status))
+                try:
+                    summary = await handle.result()
+                finally:
+                    shown.cancel()
             last = summary.last_round
             if last is None:
                 typer.echo(f"{summary.rounds} round(s), nothing to do")
@@ -81,6 +88,31 @@ def idle(
                 )
 
     asyncio.run(run())
+
+
+async def show_progress(handle: "SessionHandle", status: "Status") -> None:
+    """Show the consolidation's progress query on the status line, about once a second, until cancelled."""
+    from temporalio.client import WorkflowQueryFailedError
+    from temporalio.service import RPCError
+
+    from workflows.consolidate_session import ConsolidateSessionWorkflow
+
+    while True:
+        await asyncio.sleep(1)
+        try:
+            progress = await handle.query(ConsolidateSessionWorkflow.progress)
+        except WorkflowQueryFailedError:
+            return  # a worker from before the query: the spinner alone stays
+        except RPCError:
+            continue  # not answered this time (no worker polling yet): ask again
+        status.update(progress_line(progress))
+
+
+def progress_line(progress: "ConsolidationProgress") -> str:
+    running = f"consolidating… round {progress.rounds + 1}"
+    if progress.segments_planned is None:
+        return running
+    return f"{running}: {progress.segments_committed} of {progress.segments_planned} segment(s) committed"
 
 
 @session_app.command("quarantined")
