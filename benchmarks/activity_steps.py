@@ -9,9 +9,10 @@ step's CPU (this process only) and its SQL statements and units of work. The fir
 
     .venv/bin/python -m benchmarks.activity_steps --sessions 300
 
-Last reading (2 cores shared, load average 2-4), ms of CPU / statements / units of work: load_batch 1.7 / 3 / 1,
-integrate_episodes 2.0 / 2 / 2, anticipate 2.9 / 4 / 2, distill 3.9 / 5 / 2, commit_segment 7.3 / 14 / 1,
-advance_watermark 1.9 / 3 / 1; 20 ms and 31 statements in all.
+Last reading (2 cores, 150 sessions), ms of CPU / statements / units of work: load_batch 1.4 / 3 / 1,
+integrate_episodes 1.4 / 2 / 2, anticipate 1.5 / 4 / 2, distill 2.5 / 4 / 2, commit_segment 5.2 / 8 / 1,
+advance_watermark 1.7 / 3 / 1; 14 ms and 24 statements in all (the stages' units of work are autocommit: no
+BEGIN or COMMIT around their statements).
 """
 
 import argparse

@@ -286,7 +286,7 @@ def memory_page(
     def governed(result: GovernedResult | None, act: Act) -> Response:
         """Where the person sees what the act did: the memory filed in its place, or the removed list."""
         if result is None or result.outcome is GovernedOutcome.NOT_FOUND:
-            return refused(404, "That memory is not one of yours, or it is already closed.")
+            return refused(404, "That memory is not one of yours.")
         if result.outcome in REFUSAL_WORDS:
             return refused(422, REFUSAL_WORDS[result.outcome])
         done_before = (GovernedOutcome.ALREADY_APPLIED, GovernedOutcome.ALREADY_CLOSED)

@@ -39,7 +39,7 @@ class GovernedAction(StrEnum):
 class GovernedOutcome(StrEnum):
     APPLIED = "applied"
     ALREADY_APPLIED = "already_applied"
-    # A reject or delete of a belief another act already closed (closed_as says which): nothing changed.
+    # An act on a belief another act already closed (closed_as says which): nothing changed.
     ALREADY_CLOSED = "already_closed"
     NOT_FOUND = "not_found"
     REFUSED_CREDENTIAL = "refused_credential"
@@ -156,7 +156,8 @@ class GovernedMemory:
                 return GovernedResult(GovernedOutcome.ALREADY_APPLIED, new_id)
             old = uow.beliefs.close_validity(owner, belief_id, now, closing)
             if old is None:
-                return GovernedResult(GovernedOutcome.NOT_FOUND)
+                # Not this request again (its replacement would exist above): another act closed it.
+                return _not_live(uow, owner, belief_id, same=None)
             replacement = _record(
                 owner,
                 new_id,
@@ -223,17 +224,22 @@ class GovernedMemory:
         with self._uow_factory() as uow:
             closed = uow.beliefs.close_validity(owner, belief_id, now, _CLOSING[action])
             if closed is None:
-                existing = uow.beliefs.get(owner, belief_id)
-                if existing is None:
-                    return GovernedResult(GovernedOutcome.NOT_FOUND)
-                # The same act again (a retried request, or a second delete) is done already; another
-                # act's close stands and is named, so a delete never reads as done after a reject.
-                if existing.closed_reason is _CLOSING[action]:
-                    return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
-                return GovernedResult(GovernedOutcome.ALREADY_CLOSED, belief_id, existing.closed_reason)
+                return _not_live(uow, owner, belief_id, same=_CLOSING[action])
             _audit(uow, owner, action, request_id, belief_id, now)
             uow.commit()
         return GovernedResult(GovernedOutcome.APPLIED, belief_id)
+
+
+def _not_live(uow: UnitOfWork, owner: Owner, belief_id: UUID, *, same: ClosedReason | None) -> GovernedResult:
+    """The answer to an act on a belief that is not live: unknown, or closed. The same act again (a retried
+    request, or a second delete) is done already; another act's close stands and is named, so a delete
+    never reads as done after a reject, nor an edit of a rejected belief as not found."""
+    existing = uow.beliefs.get(owner, belief_id)
+    if existing is None:
+        return GovernedResult(GovernedOutcome.NOT_FOUND)
+    if same is not None and existing.closed_reason is same:
+        return GovernedResult(GovernedOutcome.ALREADY_APPLIED, belief_id)
+    return GovernedResult(GovernedOutcome.ALREADY_CLOSED, belief_id, existing.closed_reason)
 
 
 def _written_id(owner: Owner, request_id: UUID) -> UUID:

@@ -200,7 +200,8 @@ def _near(
 
 
 def user_trace_view(trace: RecallTrace) -> dict[str, Any]:
-    """What a person may see of a recall: which memories, their shape and clocks; no scores, no internals."""
+    """What a person may see of a recall: which memories, their shape and clocks in the words of the API's
+    memories (api_view), so one memory reads the same in both; no scores, no internals."""
     return {
         "policy": trace.policy,
         "as_of": trace.as_of.isoformat(),
@@ -210,7 +211,7 @@ def user_trace_view(trace: RecallTrace) -> dict[str, Any]:
                 "claim_kind": entry.claim_kind.value,
                 "derivation": entry.derivation.value,
                 "longevity": entry.longevity.value,
-                "confidence": f"{entry.confidence_band.value} confidence",
+                "confidence": entry.confidence_band.value,
                 "last_evidence_at": entry.last_evidence_at.isoformat(),
                 "last_used_at": entry.last_used_at.isoformat() if entry.last_used_at else None,
             }

@@ -116,6 +116,45 @@ def test_a_delete_after_a_reject_says_the_belief_is_already_closed_as_rejected_a
     assert sorted(str(a.details["action"]) for a in audits) == ["delete", "reject"]
 
 
+def test_an_edit_or_confirm_of_a_closed_belief_says_it_is_already_closed_and_by_which_act(
+    uow_factory: UnitOfWorkFactory,
+) -> None:
+    wrong, reworded = belief(statement="User likes jazz."), belief(statement="User likes opera.")
+    with uow_factory() as uow:
+        uow.beliefs.upsert_many([wrong, reworded])
+        uow.commit()
+    governed = GovernedMemory(uow_factory)
+    editing = uuid4()
+
+    governed.reject(OWNER, wrong.id, request_id=uuid4(), now=LATER)
+    edited = governed.edit(OWNER, reworded.id, request_id=editing, statement="User likes ballet.", now=LATER)
+    retried = governed.edit(OWNER, reworded.id, request_id=editing, statement="User likes ballet.", now=LATER)
+    after_reject = [
+        governed.edit(OWNER, wrong.id, request_id=uuid4(), statement="User likes blues.", now=LATER),
+        governed.confirm(OWNER, wrong.id, request_id=uuid4(), now=LATER),
+    ]
+    after_edit = [
+        governed.edit(OWNER, reworded.id, request_id=uuid4(), statement="User likes tango.", now=LATER),
+        governed.confirm(OWNER, reworded.id, request_id=uuid4(), now=LATER),
+    ]
+    foreign = governed.edit(OTHER_PRINCIPAL, wrong.id, request_id=uuid4(), statement="x", now=LATER)
+
+    assert edited.outcome is GovernedOutcome.APPLIED
+    assert (retried.outcome, retried.belief_id) == (GovernedOutcome.ALREADY_APPLIED, edited.belief_id)
+    assert [(r.outcome, r.belief_id, r.closed_as) for r in after_reject] == [
+        (GovernedOutcome.ALREADY_CLOSED, wrong.id, ClosedReason.REJECTED)
+    ] * 2
+    assert [(r.outcome, r.belief_id, r.closed_as) for r in after_edit] == [
+        (GovernedOutcome.ALREADY_CLOSED, reworded.id, ClosedReason.EDITED)
+    ] * 2
+    assert foreign.outcome is GovernedOutcome.NOT_FOUND
+    with uow_factory() as uow:
+        live = uow.beliefs.page(OWNER, None, 10)
+        audits = uow.audits.for_owner(OWNER, AuditKind.GOVERNED_WRITE)
+    assert [b.statement for b in live] == ["User likes ballet."]
+    assert sorted(str(a.details["action"]) for a in audits) == ["edit", "reject"]
+
+
 def test_confirming_a_guess_supersedes_it_with_a_remembered_belief_that_keeps_its_spans(
     uow_factory: UnitOfWorkFactory,
 ) -> None:

@@ -40,6 +40,13 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
         last_evidence_at=now,
         updated_at=now,
     )
+    wrong = belief(
+        subject="hobby:climbing",
+        statement="User climbs indoors only.",
+        valid_from=now,
+        last_evidence_at=now,
+        updated_at=now,
+    )
     theirs = belief(
         owner=OTHER_PRINCIPAL,
         subject="hobby:climbing",
@@ -51,7 +58,7 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
     store = PostgresStore(clean_postgres)
     with store() as uow:
         uow.events.append([event(1, "I go bouldering every Tuesday.", session_id=session)])
-        uow.beliefs.upsert_many([mine, theirs])
+        uow.beliefs.upsert_many([mine, wrong, theirs])
         uow.commit()
     tokens = tmp_path / "tokens.json"
     entry = {
@@ -83,8 +90,23 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 "get_belief",
                 "list_beliefs",
                 "cite",
+                "reject",
                 "forget",
             }
+            # The user says a memory is wrong: closed as rejected, once per request, and never another's.
+            rejecting = {"belief": str(wrong.id), "request_id": str(uuid4())}
+            rejected = (await client.call_tool("reject", rejecting)).structured_content
+            retried = (await client.call_tool("reject", rejecting)).structured_content
+            assert rejected == {"outcome": "applied", "belief_id": str(wrong.id), "closed_as": None}
+            assert retried is not None and retried["outcome"] == "already_applied"
+            refusals = [
+                await client.call_tool("reject", {"belief": str(theirs.id)}),
+                await client.call_tool("reject", {"belief": str(mine.id), "request_id": "r-1"}),
+            ]
+            assert [[part.text for part in r.content if hasattr(part, "text")] for r in refusals] == [
+                ["Error executing tool reject: not_found"],
+                ["Error executing tool reject: invalid_id: request_id"],
+            ]
             recalled = (
                 await client.call_tool("recall", {"query": "when do I go bouldering?"})
             ).structured_content
@@ -151,6 +173,5 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
     anyio.run(session_calls)
     with store() as uow:
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
-        assert [b.id for b in uow.beliefs.page(OWNER, None, 10, live_only=False)] == [mine.id]
-        closed = uow.beliefs.get(OWNER, mine.id)
-    assert closed is not None and closed.closed_reason is ClosedReason.DELETED
+        stored = {b.id: b.closed_reason for b in uow.beliefs.page(OWNER, None, 10, live_only=False)}
+    assert stored == {mine.id: ClosedReason.DELETED, wrong.id: ClosedReason.REJECTED}

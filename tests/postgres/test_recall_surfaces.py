@@ -106,9 +106,13 @@ def test_gate_memory_uncertainty_rendered_trace_and_api_views_carry_the_fields_w
     assert "personal AI agent" not in json.dumps(trace)
     view = user_trace_view(recalled.trace)
     hypothesis = next(m for m in view["memories"] if m["ref"] == "m:9d02b117")
-    assert hypothesis["confidence"] == "low confidence" and hypothesis["longevity"] == "tentative"
+    assert hypothesis["confidence"] == "low" and hypothesis["longevity"] == "tentative"
     assert hypothesis["last_evidence_at"] == T0.isoformat() and hypothesis["last_used_at"] is None
     projected = [api_view(b) for b in recalled.beliefs]
+    # A memory's shape reads the same in the trace as in the memories beside it.
+    shape = ("claim_kind", "derivation", "longevity", "confidence", "last_evidence_at", "last_used_at")
+    traced = [{f: m[f] for f in shape} for m in view["memories"]]
+    assert traced == [{f: p[f] for f in shape} for p in projected]
     for shown in (json.dumps(view), json.dumps(projected)):
         assert "0.35" not in shown and "0.65" not in shown and "0.95" not in shown and "score" not in shown
 

@@ -237,6 +237,13 @@ def test_governed_operations_are_authoritative_and_idempotent(
         "belief_id": remembered["belief_id"],
         "closed_as": "rejected",
     }
+    # So is an edit of it: the belief GET still shows is closed, not missing.
+    edit_after = client.post(f"{path}/edit", json={**edit, "request_id": str(uuid4())}, headers=auth())
+    assert (edit_after.status_code, edit_after.json()["outcome"], edit_after.json()["closed_as"]) == (
+        200,
+        "already_closed",
+        "rejected",
+    )
     secret = {**request, "request_id": str(uuid4()), "statement": "User's password is hunter2-Secret!"}
     refused = client.post("/v1/beliefs", json=secret, headers=auth())
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}

@@ -192,7 +192,7 @@ def test_the_async_client_answers_like_the_sync_one(server: tuple[str, str, str]
     assert asyncio.run(run()) == (1, 1, "user_id_required")
 
 
-def test_reject_closes_a_memory_and_a_later_forget_says_it_was_rejected(
+def test_reject_closes_a_memory_and_a_later_forget_or_edit_says_it_was_rejected(
     server: tuple[str, str, str], store: InMemoryStore
 ) -> None:
     url, _, personal = server
@@ -205,10 +205,16 @@ def test_reject_closes_a_memory_and_a_later_forget_says_it_was_rejected(
         rejected = m.reject(f"m:{record.id.hex[:8]}", request_id=request)
         again = m.reject(record.id, request_id=request)
         forgotten = m.forget(record.id)
+        reworded = m.edit(record.id, "User is vegan.")
         assert m.list().beliefs == []
     assert (rejected.outcome, rejected.belief_id) == ("applied", record.id)
     assert again.outcome == "already_applied"
     assert (forgotten.outcome, forgotten.closed_as) == ("already_closed", "rejected")
+    assert (reworded.outcome, reworded.belief_id, reworded.closed_as) == (
+        "already_closed",
+        record.id,
+        "rejected",
+    )
 
     async def async_reject() -> str:
         async with AsyncMemoryClient(url, api_key=personal) as m:
