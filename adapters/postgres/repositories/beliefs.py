@@ -484,10 +484,10 @@ class PostgresBeliefs(Repo):
         return row is not None
 
 
-# pgvector's default is 40. In the 1M store 400 finds more of a 100k owner's exact nearest 50 than 100 (34.9
-# against 30.4 of them) for about 1 ms more a walk; 800 finds 37.5 for about 2 ms more (a tenth of recall's
-# goal), and costs about 4 ms more at a 12,500-row owner (docs/evaluation/recall-by-meaning.md).
-HNSW_EF_SEARCH = 400
+# pgvector's default is 40. In the 1M store 200 finds more of a 100k owner's exact nearest 50 than 100 (33.7
+# against 30.4 of them) for about half a millisecond more a recall; 400 finds 34.9 for about 1.3 ms, 800 37.5
+# for about 2 ms (recall's goal is 20 ms at that owner; docs/evaluation/recall-by-meaning.md).
+HNSW_EF_SEARCH = 200
 # An owner holding at most this many live beliefs has its nearest read by an exact scan of its rows, a larger
 # one through the model's HNSW index. In a store of 1M beliefs the two cost the same at about 10,000 rows
 # (the scan about 2 us a row; the index walk passes over every other owner's vectors it meets, so its cost
