@@ -9,13 +9,13 @@ Sessions are seeded before the CPU is sampled and started by this process throug
 Stage latency L is injected by the scripted provider, so every segment costs exactly three provider waits.
 For each worker count and variant it reports:
   * one session end to end / (3 L)                                   goal <= 1.10
-  * CPU ms per consolidation of the workers, the Temporal dev server and PostgreSQL, from /proc (a busy
-    shared machine barely moves these)                               goal: total <= 100, worker <= 40
+  * CPU ms per consolidation of the workers, the Temporal dev server and PostgreSQL, from /proc (other work on
+    the machine barely moves these)                                  goal: total <= 100, worker <= 40
   * throughput at --sessions concurrent sessions, as a share of the CPU-bound ceiling (cores / CPU per
     consolidation)                                                   goal >= 0.9
   * history events, workflow tasks, activity tasks and local activities per consolidation
 
-    .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # the tree before issue #20
+    .venv/bin/python -m benchmarks.consolidation_benchmark --baseline e0db602   # an earlier tree
     .venv/bin/python -m benchmarks.consolidation_benchmark --floor floor floor-no-child floor-bare
 
 --floor SHAPE... adds, after the real code, workers running benchmarks/floor_workflows.py: the same workflow
