@@ -221,7 +221,7 @@ class PostgresBeliefs(Repo):
         # the owner's size. Before revision 0008 the same query is answered without that index; between the
         # structural revision and the backfill a row with no updated_at yet sorts first (DESC NULLS FIRST).
         rows = self._c.execute(
-            most_recent_statement(tuple(self._columns)),
+            most_recent_statement(self._columns),
             {
                 "tenant_id": owner.tenant_id,
                 "principal_id": owner.principal_id,
