@@ -7,7 +7,7 @@ their knobs from here. Secrets are `SecretStr`, so neither a repr, a log line no
 from pathlib import Path
 from typing import Final, Literal
 
-from pydantic import AliasChoices, Field, PositiveInt, SecretStr
+from pydantic import AliasChoices, Field, PositiveInt, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from domain.policy.activation import FormationMode, PinnablePolicy
@@ -25,6 +25,16 @@ DEFAULT_DEPLOYMENT_NAME: Final = "memory-consolidation"
 class ConfigurationError(Exception):
     """A setting missing or malformed. The message names the setting and what to do, never its value: a
     DATABASE_URL carries a password."""
+
+    @classmethod
+    def of(cls, invalid: ValidationError) -> "ConfigurationError":
+        """The variables Settings refused and why (pydantic's reason, without the input: an operator may
+        have pasted a secret into the wrong variable)."""
+        reasons = [
+            f"{'.'.join(map(str, error['loc'])).upper()} is not valid: {error['msg']}"
+            for error in invalid.errors(include_input=False, include_url=False)
+        ]
+        return cls("; ".join(reasons))
 
 
 class Settings(BaseSettings):

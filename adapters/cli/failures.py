@@ -10,9 +10,10 @@ import sys
 from typing import Any, Final, NoReturn
 
 import typer
+from pydantic import ValidationError
 from typer.core import TyperGroup
 
-from adapters.settings import ConfigurationError
+from adapters.settings import ConfigurationError, Settings
 from domain.errors import DomainError
 
 EX_UNAVAILABLE: Final = 69
@@ -31,6 +32,11 @@ class AgentGroup(TyperGroup):
             _fail(refused.format_message(), EXIT_USAGE)
         except ConfigurationError as misconfigured:
             _fail(str(misconfigured), EXIT_USAGE)
+        except ValidationError as invalid:
+            # An environment variable Settings refuses; any other validation error is a bug to show.
+            if invalid.title != Settings.__name__:
+                raise
+            _fail(str(ConfigurationError.of(invalid)), EXIT_USAGE)
         except DomainError as refused:
             # Domain errors carry a reason code and never quote user content.
             _fail(f"refused ({refused.reason_code}): {_first_line(refused)}", EXIT_REFUSED)

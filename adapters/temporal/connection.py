@@ -7,16 +7,34 @@ Settings' own address, namespace and API key win when set (from the environment 
 variables win over the file; whatever neither sets is the Settings default.
 """
 
+from typing import Final
+
 from temporalio.envconfig import ClientConfigProfile, ClientConnectConfig
 
-from adapters.settings import DEFAULT_NAMESPACE, Settings
+from adapters.settings import DEFAULT_NAMESPACE, ConfigurationError, Settings
+
+DEFAULT_PROFILE: Final = "default"
 
 
 def connect_config(settings: Settings) -> ClientConnectConfig:
-    """The keyword arguments of `Client.connect` for this process's profile."""
-    profile = ClientConfigProfile.load(
-        profile=settings.temporal_profile, config_source=settings.temporal_config_file
-    )
+    """The keyword arguments of `Client.connect` for this process's profile. A TEMPORAL_CONFIG_FILE that
+    names no file, a profile it does not hold, or a file that does not parse is a ConfigurationError: envconfig
+    would quietly fall back to localhost for the first."""
+    source, name = settings.temporal_config_file, settings.temporal_profile or DEFAULT_PROFILE
+    if source is not None and not source.is_file():
+        raise ConfigurationError(
+            f"TEMPORAL_CONFIG_FILE names no file ({source}); the profile {name!r} cannot be read from it"
+        )
+    try:
+        profile = ClientConfigProfile.load(profile=settings.temporal_profile, config_source=source)
+    except RuntimeError as refused:
+        # The SDK's core raises its ConfigError (a RuntimeError). Its first line only: a parse error
+        # quotes the file's line after it, and that line may hold an api_key.
+        reason = (str(refused).strip().splitlines() or [type(refused).__name__])[0]
+        raise ConfigurationError(
+            f"the Temporal profile {name!r} cannot be loaded ({reason}): check TEMPORAL_PROFILE and "
+            f"TEMPORAL_CONFIG_FILE ({source or 'the temporal CLI default'})"
+        ) from None
     config = profile.to_client_connect_config()
     explicit = settings.model_fields_set
     if "temporal_address" in explicit or "target_host" not in config:

@@ -85,3 +85,46 @@ def test_a_session_id_the_api_refuses_is_one_line_with_its_reason_code(session: 
         assert result.exit_code == 2, result.output
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "session_id_invalid" in lines[0], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "args"),
+    [
+        ("WORKER_METRICS_PORT", "abc", ["worker"]),
+        ("MEMORY_FORMATION_MODE", "bogus", ["worker"]),
+        ("WORKER_MAX_CONCURRENT_ACTIVITIES", "-7", ["worker"]),
+        ("DEPLOYMENT", "staging", ["memory", "policy"]),
+        ("AGENT_MEMORY_FORMATION_POLICY_PIN", "formation@3", ["memory", "policy"]),
+        ("RELEASE_COMMIT", "deadbeef", ["schedule", "install"]),
+        ("DATABASE_POOL_SIZE", "many", ["db", "current"]),
+    ],
+)
+def test_a_malformed_setting_is_one_line_naming_the_variable_not_its_value(
+    variable: str, value: str, args: list[str]
+) -> None:
+    result = CliRunner().invoke(app, args, env=DOWN_DATABASE | DOWN_TEMPORAL | {variable: value})
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"agent: {variable} "), result.stderr
+    # The value may be a secret an operator pasted into the wrong variable.
+    assert value not in lines[0].removeprefix(f"agent: {variable} "), lines[0]
+
+
+def test_a_temporal_profile_that_is_not_there_is_one_line(tmp_path: Path) -> None:
+    profiles = tmp_path / "temporal.toml"
+    profiles.write_text('[profile.default]\naddress = "127.0.0.1:1"\n')
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[profile.production]\napi_key = "sekrit-key\n')
+    for config_file, profile, named in (
+        (profiles, "production", "TEMPORAL_PROFILE"),
+        (tmp_path / "absent.toml", "default", "TEMPORAL_CONFIG_FILE"),
+        (broken, "production", "TEMPORAL_CONFIG_FILE"),
+    ):
+        env = {"TEMPORAL_CONFIG_FILE": str(config_file), "TEMPORAL_PROFILE": profile}
+        result = CliRunner().invoke(app, ["repass", "list"], env=env)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output and "sekrit" not in result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("agent: "), result.stderr
+        assert named in lines[0] and profile in lines[0], lines[0]
