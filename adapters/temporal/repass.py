@@ -14,7 +14,8 @@ WORKFLOW_TYPE = "Repass"
 
 
 class RepassNotRetryable(Exception):
-    """The re-pass does not exist or is still running; the message carries the workflow id only."""
+    """The re-pass does not exist, is still running, succeeded, or the id names another workflow type; the
+    message carries the workflow id and type only."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ async def list_repasses(client: Client, state: str | RepassState | None, limit: 
 
 async def retry_repass(client: Client, workflow_id: str, task_queue: str) -> str:
     """Start the range's re-pass again from its recorded input (ids and a range, no content), with a fresh
-    attempt budget; returns the new run id. Refuses a re-pass that is still running."""
+    attempt budget; returns the new run id. Refuses a re-pass that is still running or that succeeded, and
+    a workflow of another type (its input is no re-pass's)."""
     handle = client.get_workflow_handle(workflow_id)
     try:
         described = await handle.describe()
@@ -58,8 +60,12 @@ async def retry_repass(client: Client, workflow_id: str, task_queue: str) -> str
         if error.status is RPCStatusCode.NOT_FOUND:
             raise RepassNotRetryable(f"no re-pass {workflow_id}") from None
         raise
+    if described.workflow_type != WORKFLOW_TYPE:
+        raise RepassNotRetryable(f"{workflow_id} is no re-pass (a {described.workflow_type} workflow)")
     if described.status is WorkflowExecutionStatus.RUNNING:
         raise RepassNotRetryable(f"re-pass {workflow_id} is still running")
+    if described.typed_search_attributes.get(REPASS_STATE) == RepassState.SUCCEEDED.value:
+        raise RepassNotRetryable(f"re-pass {workflow_id} succeeded: nothing to retry")
     # The first run's input: every run of this id was started from it.
     history = await client.get_workflow_handle(workflow_id, run_id=described.run_id).fetch_history()
     started = history.events[0].workflow_execution_started_event_attributes

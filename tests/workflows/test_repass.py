@@ -611,3 +611,44 @@ def test_exhausted_repass_is_listable_by_query_and_retried_from_its_input(
         with pytest.raises(RepassNotRetryable):
             harness.run(retry_repass(harness.client, wf_id, worker.task_queue))
         harness.run(retried.terminate(reason="test cleanup"))
+
+
+def test_retry_refuses_a_workflow_that_is_no_repass_and_a_repass_that_succeeded(harness: Harness) -> None:
+    """Neither is started again: the operator gets one line, not a decoded input or a traceback."""
+    from temporalio.common import SearchAttributePair, TypedSearchAttributes
+
+    session = uuid.uuid4()
+    closed = {
+        "ConsolidateSession": (f"consolidate/t1/p1/{session}", []),
+        "Repass": (
+            f"repass/t1/p1/{session}/1-2",
+            [SearchAttributePair(REPASS_STATE, RepassState.SUCCEEDED.value)],
+        ),
+    }
+    for workflow_type, (wf_id, attributes) in closed.items():
+        # Started on a queue no worker polls and closed at once: only its type and attributes matter.
+        handle = harness.run(
+            harness.client.start_workflow(
+                workflow_type,
+                id=wf_id,
+                task_queue="no-worker",
+                search_attributes=TypedSearchAttributes(attributes),
+            )
+        )
+        harness.run(handle.terminate(reason="test"))
+    env = {"TEMPORAL_ADDRESS": harness.address, "COLUMNS": "400"}
+    for wf_id, expected in (
+        (closed["ConsolidateSession"][0], "is no re-pass"),
+        (closed["Repass"][0], "succeeded"),
+    ):
+        result = CliRunner().invoke(app, ["repass", "retry", wf_id], env=env)
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and expected in lines[0] and wf_id in lines[0], result.stderr
+        runs = harness.run(_runs(harness, wf_id))
+        assert runs == 1, f"{wf_id} was started again"
+
+
+async def _runs(harness: Harness, wf_id: str) -> int:
+    return len([e async for e in harness.client.list_workflows(f'WorkflowId="{wf_id}"')])
