@@ -1,7 +1,6 @@
 """`agent worker`: one consolidation worker on the Temporal profile and DATABASE_URL."""
 
 import asyncio
-import logging
 from typing import Annotated
 
 import typer
@@ -60,10 +59,11 @@ def worker(
 ) -> None:
     """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision, or
     (--formation-mode required) without evidence for the policy it must run."""
+    from adapters.observability.logs import configure_logging
     from adapters.postgres.schema import require_expected_revision
     from adapters.temporal.service import WorkerOptions, serve
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    configure_logging()
     settings = Settings()
     if not settings.database_url:
         typer.echo("DATABASE_URL is not set; a worker runs against PostgreSQL", err=True)
