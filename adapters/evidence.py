@@ -2,12 +2,15 @@
 
 The paths are the reference's and live here only. A corpus file that is absent has no digest, and an
 artifact that does not parse is skipped with the file name and the failing fields (artifacts are
-content-free), so a tree without its corpora or evidence activates no provider policy and says why.
+content-free), so a tree without its corpora or evidence activates no provider policy and says why; so is an
+operator path that names no file, or a directory without one.
 """
 
 import hashlib
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -57,6 +60,22 @@ def bundled_artifact_files() -> list[Traversable]:
     )
 
 
+class SkipReason(StrEnum):
+    NOT_FOUND = "not_found"  # MEMORY_EVIDENCE_PATH names nothing
+    NO_ARTIFACT_FILE = "no_artifact_file"  # a directory without a .json file
+    DOES_NOT_VALIDATE = "does_not_validate"
+
+
+@dataclass(frozen=True)
+class SkippedArtifact:
+    """An artifact file activation could not consider, with why (content-free: names and field paths)."""
+
+    name: str
+    source: ArtifactSource
+    reason: SkipReason
+    fields: tuple[str, ...] = ()
+
+
 def operator_artifact_files(path: Path) -> list[Path]:
     """An operator-supplied artifact: one file, or every .json file of a directory."""
     if path.is_dir():
@@ -64,25 +83,53 @@ def operator_artifact_files(path: Path) -> list[Path]:
     return [path] if path.is_file() else []
 
 
-def _parsed(files: Iterable[Traversable | Path], source: ArtifactSource) -> list[FoundArtifact]:
+def _parsed(
+    files: Iterable[Traversable | Path], source: ArtifactSource
+) -> tuple[list[FoundArtifact], list[SkippedArtifact]]:
     found: list[FoundArtifact] = []
+    skipped: list[SkippedArtifact] = []
     for entry in files:
         try:
             evidence = parse_artifact(entry.read_bytes())
         except ValidationError as invalid:
-            fields = sorted({".".join(map(str, error["loc"])) for error in invalid.errors()})
-            log.warning(
-                "evidence artifact skipped: it does not validate",
-                extra={"artifact": entry.name, "source": source.value, "fields": ",".join(fields[:8])},
+            # A file that is no JSON at all fails at the root, which names no field.
+            fields = sorted({".".join(map(str, error["loc"])) for error in invalid.errors()} - {""})
+            skipped.append(
+                SkippedArtifact(entry.name, source, SkipReason.DOES_NOT_VALIDATE, tuple(fields[:8]))
             )
             continue
         found.append(FoundArtifact(name=entry.name, source=source, evidence=evidence))
-    return found
+    return found, skipped
+
+
+def read_artifacts(
+    operator_path: Path | None,
+) -> tuple[tuple[FoundArtifact, ...], tuple[SkippedArtifact, ...]]:
+    """Bundled artifacts first, then the operator's; and every file (or operator path) that was skipped."""
+    found, skipped = _parsed(bundled_artifact_files(), ArtifactSource.BUNDLED)
+    if operator_path is not None:
+        files = operator_artifact_files(operator_path)
+        if not files:
+            reason = SkipReason.NO_ARTIFACT_FILE if operator_path.is_dir() else SkipReason.NOT_FOUND
+            skipped.append(SkippedArtifact(operator_path.name, ArtifactSource.OPERATOR, reason))
+        operator_found, operator_skipped = _parsed(files, ArtifactSource.OPERATOR)
+        found += operator_found
+        skipped += operator_skipped
+    return tuple(found), tuple(skipped)
 
 
 def found_artifacts(operator_path: Path | None) -> tuple[FoundArtifact, ...]:
-    """Bundled artifacts first, then the operator's; selection takes the first that matches."""
-    found = _parsed(bundled_artifact_files(), ArtifactSource.BUNDLED)
-    if operator_path is not None:
-        found += _parsed(operator_artifact_files(operator_path), ArtifactSource.OPERATOR)
-    return tuple(found)
+    """The artifacts selection considers (bundled first; it takes the first that matches); each skipped
+    file is logged with why."""
+    found, skipped = read_artifacts(operator_path)
+    for skip in skipped:
+        log.warning(
+            "evidence artifact skipped",
+            extra={
+                "artifact": skip.name,
+                "source": skip.source.value,
+                "reason": skip.reason.value,
+                "fields": ",".join(skip.fields),
+            },
+        )
+    return found

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from adapters.cli.memory import memory_app
 from adapters.composition import Composition
+from adapters.evidence import read_artifacts
 from adapters.settings import Settings
 from domain.policy.activation import FormationMode
 from domain.policy.evidence import TUPLE_FIELDS
@@ -29,11 +30,17 @@ def policy(
         settings = settings.model_copy(update={"memory_formation_mode": formation_mode})
     composition = Composition(settings=settings)
     decision = composition.activation
+    # What selection could not even consider: a mistyped MEMORY_EVIDENCE_PATH looks like no evidence.
+    _, skipped = read_artifacts(settings.memory_evidence_path)
     if as_json:
         document = {
             **decision.audit_details(),
             "summary": decision.summary(),
             "verdicts": [v.model_dump(mode="json") for v in decision.verdicts],
+            "skipped": [
+                {"name": s.name, "source": s.source.value, "reason": s.reason.value, "fields": list(s.fields)}
+                for s in skipped
+            ],
         }
         typer.echo(json.dumps(document, sort_keys=True))
         raise typer.Exit(1 if decision.refused else 0)
@@ -53,7 +60,12 @@ def policy(
         if verdict.build_ref_unverified:
             outcome += " (build ref unverified outside production)"
         artifacts.add_row(escape(verdict.name), verdict.source.value, verdict.policy, escape(outcome))
-    if not decision.verdicts:
+    for skip in skipped:
+        fields = f" ({', '.join(skip.fields)})" if skip.fields else ""
+        artifacts.add_row(
+            escape(skip.name), skip.source.value, "-", escape(f"skipped: {skip.reason.value}{fields}")
+        )
+    if not decision.verdicts and not skipped:
         artifacts.add_row("none", "", "", "")
     console.print(artifacts)
     pin = settings.formation_policy_pin or "none"

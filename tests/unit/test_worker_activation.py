@@ -2,7 +2,9 @@
 says so once and audits why; required refuses before anything polls; a matching artifact builds the
 provider; a pin without evidence falls back with a pinned_policy_unevidenced audit."""
 
+import json
 import logging
+from pathlib import Path
 from typing import cast
 
 import pytest
@@ -136,7 +138,9 @@ def test_plain_words_say_what_to_change(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     evidenced = composition(InMemoryStore()).activation
     assert evidenced.summary().startswith("Memories are formed by openai ")
-    assert "(formation@9), evaluated on this release (evidence: memory-distillation.json)" in evidenced.summary()
+    assert (
+        "(formation@9), evaluated on this release (evidence: memory-distillation.json)" in evidenced.summary()
+    )
 
 
 def test_settings_default_to_auto_without_a_pin_and_refuse_an_unknown_pin(
@@ -149,3 +153,24 @@ def test_settings_default_to_auto_without_a_pin_and_refuse_an_unknown_pin(
     monkeypatch.setenv("AGENT_MEMORY_FORMATION_POLICY_PIN", "formation@7")
     with pytest.raises(ValidationError, match="formation@8"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_agent_memory_policy_names_an_operator_artifact_it_could_not_use(tmp_path: Path) -> None:
+    """A mistyped MEMORY_EVIDENCE_PATH, an empty directory or a file that is no artifact is named with why,
+    instead of the table saying no artifact was found."""
+    unparsable = tmp_path / "evidence.json"
+    unparsable.write_text('{"formation_policy_version": "formation@9"}')
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for path, reason in (
+        (tmp_path / "evidnce.json", "not_found"),
+        (empty, "no_artifact_file"),
+        (unparsable, "does_not_validate"),
+    ):
+        env = {"MEMORY_EVIDENCE_PATH": str(path), "COLUMNS": "400"}
+        shown = CliRunner().invoke(app, ["memory", "policy"], env=env)
+        assert shown.exit_code == 0, shown.output
+        assert path.name in shown.output and reason in shown.output, shown.output
+        as_json = CliRunner().invoke(app, ["memory", "policy", "--json"], env=env)
+        skipped = json.loads(as_json.stdout)["skipped"]
+        assert [(s["name"], s["source"], s["reason"]) for s in skipped] == [(path.name, "operator", reason)]
