@@ -20,6 +20,7 @@ from adapters.observability.tracing import configure_tracing, tracing_intercepto
 from adapters.settings import ConfigurationError, Settings
 from adapters.temporal.client import connect
 from adapters.temporal.connection import connect_config
+from adapters.temporal.search_attributes import require_search_attributes
 from adapters.temporal.versioning import deployment_config
 from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker, run_until_signalled
 
@@ -87,6 +88,7 @@ async def serve(
         connect_config(settings), runtime=runtime, interceptors=tracing_interceptors(tracer_provider)
     )
     try:
+        await require_search_attributes(client)
         with activity_executor(options.max_activities) as executor:
             worker = build_worker(
                 client,

@@ -120,3 +120,35 @@ def test_log_lines_carry_their_context_and_no_content(
     # Readiness probes read the schema revision: that is no news for the log.
     assert not [entry for entry in lines if "alembic" in entry], log[-3000:]
     assert not [name for name in NAMES if name in log], "source text reached the log"
+
+
+def test_a_namespace_without_the_search_attributes_is_refused_at_start(
+    harness: Harness, postgres_url: str
+) -> None:
+    """Otherwise every workflow task that sets one would fail and retry, and consolidations would hang."""
+    from google.protobuf.duration_pb2 import Duration
+    from temporalio.api.workflowservice.v1 import RegisterNamespaceRequest
+
+    namespace = f"bare-{uuid.uuid4().hex[:8]}"
+    harness.run(
+        harness.client.workflow_service.register_namespace(
+            RegisterNamespaceRequest(
+                namespace=namespace, workflow_execution_retention_period=Duration(seconds=86_400)
+            )
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "adapters.cli.main", "worker"],
+        cwd=REPO,
+        env=worker_env(harness, postgres_url, f"tq-{uuid.uuid4().hex[:8]}")
+        | {"TEMPORAL_NAMESPACE": namespace},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr[-3000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("agent: ") and namespace in last, done.stderr[-3000:]
+    for attribute in ("FormationPolicy", "ConsolidationOutcome", "RepassState"):
+        assert attribute in last
+    assert "temporal operator search-attribute create" in last
