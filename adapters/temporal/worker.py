@@ -169,14 +169,27 @@ async def run_until(worker: Worker, stop: asyncio.Event) -> None:
     its attempt is lost with this worker and Temporal retries it elsewhere, as for a crash."""
     running = asyncio.create_task(worker.run())
     stopping = asyncio.create_task(stop.wait())
-    log.info("worker polling", extra={"task_queue": worker.task_queue})
+    config = worker.config()
+    deployment = config.get("deployment_config")
+    version = deployment.version if deployment is not None else None
+    log.info(
+        "worker polling",
+        extra={
+            "namespace": worker.client.namespace,
+            "task_queue": worker.task_queue,
+            # The version an operator makes current with `temporal worker deployment set-current-version`.
+            "deployment": version.deployment_name if version else None,
+            "build_id": version.build_id if version else None,
+            "versioning": deployment.use_worker_versioning if deployment is not None else False,
+        },
+    )
     await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
     stopping.cancel()
     if running.done():
         running.result()  # the worker failed on its own: say why
         return
     log.info("worker shutting down")
-    grace = worker.config().get("graceful_shutdown_timeout") or timedelta()
+    grace = config.get("graceful_shutdown_timeout") or timedelta()
     shutdown = asyncio.create_task(worker.shutdown())
     done, _ = await asyncio.wait({running}, timeout=grace.total_seconds() + SHUTDOWN_MARGIN_S)
     if not done:

@@ -110,7 +110,10 @@ def test_log_lines_carry_their_context_and_no_content(
         assert found, f"no {message!r} line in:\n{log[-3000:]}"
         return found[0]
 
-    assert f"task_queue={queue}" in line("worker polling")
+    polling = line("worker polling")
+    # What an operator needs for `temporal worker deployment set-current-version` and to find the worker.
+    assert f"task_queue={queue}" in polling and "namespace=default" in polling
+    assert "deployment=memory-consolidation" in polling and "build_id=" in polling
     assert f"port={health}" in line("health endpoint listening")
     planned = line("batch planned")
     assert "event_count=6" in planned and "segment_count=" in planned
