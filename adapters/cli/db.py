@@ -31,15 +31,18 @@ def upgrade(
     embedded: Embedded = False,
 ) -> None:
     """Upgrade the schema to REVISION (default: head), running every revision in between."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from adapters.postgres import schema
 
     composition = database_composition(embedded)
+    console = Console(stderr=True)
     try:
         before = schema.current_revision(composition.engine)
-        # The lifecycle@2 backfill pages through every old belief: the bar shows its rows, nothing else.
-        with Progress(transient=True) as progress:
+        # The lifecycle@2 backfill pages through every old belief: the bar shows its rows, nothing else,
+        # on a terminal only (a pipe or a job's log gets the summary line alone).
+        with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
             backfill = progress.add_task("backfilling lifecycle@2 values", total=None, visible=False)
 
             def on_page(total: int, done: int) -> None:

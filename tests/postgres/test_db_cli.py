@@ -25,6 +25,10 @@ def test_db_commands_upgrade_report_and_downgrade_explicitly(
     upgraded = runner.invoke(db_app, ["upgrade"])
     assert upgraded.exit_code == 0, upgraded.output
     assert f"-> {schema.script_directory().get_current_head()}" in upgraded.output
+    # Scripts read the outcome from stdout: one line, and no progress bar's leftovers around it.
+    assert upgraded.stdout.splitlines() == [
+        f"upgraded empty database -> {schema.script_directory().get_current_head()}"
+    ]
 
     current = runner.invoke(db_app, ["current"])
     assert current.exit_code == 0 and "status:   ok" in current.output
