@@ -1,6 +1,7 @@
 """The documentation stays true to the repository: every command of `agent` has its reference entry, nothing
 points outside the repository, and the README stays a ten-minute read."""
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -33,6 +34,26 @@ def test_every_command_and_subcommand_is_in_the_cli_reference() -> None:
     assert "agent memory formation-tuple set" in paths and "agent db upgrade" in paths
     missing = [path for path in paths if f"`{path}`" not in reference]
     assert missing == [], f"not documented in {CLI_REFERENCE.relative_to(ROOT)}: {missing}"
+
+
+def test_every_argument_row_of_the_cli_reference_says_what_the_argument_is() -> None:
+    """An argument's row gives its help text, as an option's does, not just the word "argument"."""
+    reference = CLI_REFERENCE.read_text(encoding="utf-8")
+    missing: list[str] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        for param in getattr(command, "params", []):
+            if isinstance(param, typer.core.TyperArgument):
+                row = f"| `{param.name.upper()}` | {(param.help or '').strip()} |"
+                header = re.search(rf"^#+ `{re.escape(' '.join(path))}`$", reference, re.MULTILINE)
+                section = reference[header.end() :].split("\n#", 1)[0] if header else ""
+                if row not in section:
+                    missing.append(f"{' '.join(path)} {param.name.upper()}")
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), ["agent"])
+    assert missing == [], f"argument rows without their help in {CLI_REFERENCE.relative_to(ROOT)}: {missing}"
 
 
 def test_no_tracked_file_references_a_path_outside_the_repository() -> None:
