@@ -8,7 +8,8 @@ workflow answers the `quarantine` query with the held range, the failing activit
 from dataclasses import dataclass
 from uuid import UUID
 
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.contracts import Quarantine
 from domain.telemetry import RunOutcome
@@ -51,6 +52,16 @@ async def release_session(
     """Signal the operator's decision to the session's workflow; returns the quarantine released."""
     workflow_id = session_workflow_id(tenant, principal, session)
     handle = client.get_workflow_handle_for(ConsolidateSessionWorkflow.run, workflow_id)
+    try:
+        described = await handle.describe()
+    except RPCError as error:
+        if error.status is RPCStatusCode.NOT_FOUND:
+            raise NotQuarantined(f"{workflow_id} was never consolidated: nothing is held") from None
+        raise
+    if described.status is not WorkflowExecutionStatus.RUNNING:
+        # A closed consolidation holds nothing; asking it would wait on a worker to replay it.
+        closed = described.status.name if described.status else "closed"
+        raise NotQuarantined(f"{workflow_id} is not running ({closed}): nothing is held")
     quarantine = await handle.query(ConsolidateSessionWorkflow.quarantine)
     if quarantine is None:
         raise NotQuarantined(f"{workflow_id} holds no quarantined segment")

@@ -286,3 +286,29 @@ def test_a_step_that_overruns_its_time_bound_on_every_attempt_is_quarantined_and
     with store() as uow:
         (quarantined,) = uow.audits.for_owner(OWNER, AuditKind.SEGMENT_QUARANTINED)
     assert quarantined.details["failure_type"] == "StepTimedOut"
+
+
+def test_release_of_a_session_that_holds_nothing_says_so_in_one_line(harness: Harness) -> None:
+    """Never consolidated, or its workflow closed: nothing is held, and the operator is told that (not to
+    check the namespace's search attributes, and without waiting on a query no worker answers)."""
+    from typer.testing import CliRunner
+
+    from adapters.cli.main import app
+
+    closed = uuid.uuid4()
+    handle = harness.run(
+        harness.client.start_workflow(
+            "ConsolidateSession",
+            id=session_workflow_id(OWNER.tenant_id, OWNER.principal_id, closed),
+            task_queue="no-worker",
+        )
+    )
+    harness.run(handle.terminate(reason="test"))
+    env = {"TEMPORAL_ADDRESS": harness.address, "COLUMNS": "400"}
+    for session, expected in ((uuid.uuid4(), "never consolidated"), (closed, "not running")):
+        args = ["session", "release", "--tenant", OWNER.tenant_id, "--principal", OWNER.principal_id]
+        result = CliRunner().invoke(app, [*args, "--session", str(session)], env=env)
+        assert result.exit_code == 1, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and expected in lines[0] and str(session) in lines[0], result.stderr
+        assert "search attributes" not in lines[0]
