@@ -56,6 +56,18 @@ def test_every_argument_row_of_the_cli_reference_says_what_the_argument_is() -> 
     assert missing == [], f"argument rows without their help in {CLI_REFERENCE.relative_to(ROOT)}: {missing}"
 
 
+def test_every_setting_is_in_the_configuration_reference() -> None:
+    from adapters.settings import Settings
+
+    reference = (ROOT / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
+    variables = []
+    for name, field in Settings.model_fields.items():
+        aliases = getattr(field.validation_alias, "choices", None) or [name]
+        variables.append(str(aliases[0]).upper())
+    missing = [variable for variable in variables if f"`{variable}`" not in reference]
+    assert missing == [], f"settings not in docs/reference/configuration.md: {missing}"
+
+
 def test_no_tracked_file_references_a_path_outside_the_repository() -> None:
     tracked = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True
