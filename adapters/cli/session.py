@@ -2,7 +2,8 @@
 (signal-with-start); list sessions held before a poisoned segment, and release one."""
 
 import asyncio
-from typing import TYPE_CHECKING, Annotated
+from datetime import timedelta
+from typing import TYPE_CHECKING, Annotated, Final
 from uuid import UUID
 
 import typer
@@ -31,6 +32,11 @@ ClientSession = Annotated[
         "the same stored session the API and MCP map it to for this tenant and principal).",
     ),
 ]
+
+
+# How long a progress query may go unanswered before the status line says no worker answered (the server's
+# own limit is 30 s).
+QUERY_PATIENCE: Final = timedelta(seconds=5)
 
 
 def stored_session(tenant: str, principal: str, session: str) -> UUID:
@@ -73,7 +79,7 @@ def idle(
         typer.echo(f"idle sent to {handle.id}")
         if wait:
             with console.status("consolidating…") as status:
-                shown = asyncio.create_task(show_progress(handle, status))
+                shown = asyncio.create_task(show_progress(handle, status, settings.temporal_task_queue))
                 try:
                     summary = await handle.result()
                 finally:
@@ -90,7 +96,7 @@ def idle(
     asyncio.run(run())
 
 
-async def show_progress(handle: "SessionHandle", status: "Status") -> None:
+async def show_progress(handle: "SessionHandle", status: "Status", task_queue: str) -> None:
     """Show the consolidation's progress query on the status line, about once a second, until cancelled."""
     from temporalio.client import WorkflowQueryFailedError
     from temporalio.service import RPCError
@@ -100,11 +106,13 @@ async def show_progress(handle: "SessionHandle", status: "Status") -> None:
     while True:
         await asyncio.sleep(1)
         try:
-            progress = await handle.query(ConsolidateSessionWorkflow.progress)
+            progress = await handle.query(ConsolidateSessionWorkflow.progress, rpc_timeout=QUERY_PATIENCE)
         except WorkflowQueryFailedError:
             return  # a worker from before the query: the spinner alone stays
         except RPCError:
-            continue  # not answered this time (no worker polling yet): ask again
+            # Not answered in time: no worker polls the queue (or every one is busy). Say where one should be.
+            status.update(f"consolidating… waiting for a worker on task queue {task_queue}")
+            continue
         status.update(progress_line(progress))
 
 

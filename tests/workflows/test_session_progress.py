@@ -103,3 +103,35 @@ def test_idle_wait_shows_the_progress_and_prints_the_same_summary(
     outcomes = "|".join(outcome.value for outcome in RunOutcome)
     summary = rf"1 round\(s\); last: ({outcomes}), events 1-{len(events)}, {segments} segment\(s\)"
     assert re.fullmatch(summary, done.stdout.splitlines()[-1]), done.stdout
+
+
+def test_idle_wait_with_no_worker_says_which_task_queue_needs_one(harness: Harness) -> None:
+    session = uuid.uuid4()
+    queue = f"unpolled-{uuid.uuid4().hex[:8]}"
+    waiting = subprocess.Popen(
+        [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait"]
+        + ["--tenant", "t1", "--principal", "p1", "--session", str(session)],
+        cwd=REPO,
+        env=os.environ
+        | {
+            "PYTHONPATH": str(REPO),
+            "TEMPORAL_ADDRESS": harness.address,
+            "TEMPORAL_TASK_QUEUE": queue,
+            "TTY_COMPATIBLE": "1",
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _, shown = waiting.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        waiting.terminate()
+        _, shown = waiting.communicate(timeout=30)
+    finally:
+        harness.run(
+            harness.client.get_workflow_handle(f"consolidate/t1/p1/{session}").terminate(
+                reason="test cleanup"
+            )
+        )
+    assert f"waiting for a worker on task queue {queue}" in shown, shown[-2000:]
