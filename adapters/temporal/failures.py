@@ -23,7 +23,7 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from domain.errors import DomainError
+from domain.errors import DomainError, EmbeddingFailed
 
 # ValueError covers pydantic's ValidationError and UnicodeError; ArithmeticError an OverflowError in date
 # arithmetic; DataError a value PostgreSQL refuses (out of range, NUL, bad encoding).
@@ -47,12 +47,24 @@ class _ContentFreeInbound(ActivityInboundInterceptor):
 
 
 def content_free(error: Exception) -> ApplicationError:
-    """The error's class and the innermost frame it came from, never its message or arguments."""
+    """The error's class, its normalized reason code if it has one, and the innermost frame it came from;
+    never its message or arguments."""
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
     kind = type(error).__name__
+    reason = _normalized_reason(error)
     return ApplicationError(
-        f"{kind}{where} (message withheld: it may quote stored content)",
+        f"{kind}{f' ({reason})' if reason else ''}{where} (message withheld: it may quote stored content)",
         type=kind,
         non_retryable=isinstance(error, DETERMINISTIC_ERRORS),
     )
+
+
+def _normalized_reason(error: Exception) -> str | None:
+    """The reason an error carries by design as a fixed code, never text it was given: what tells an
+    operator a missing key from an endpoint that is down, or which refusal it was."""
+    if isinstance(error, DomainError):
+        return error.reason_code
+    if isinstance(error, EmbeddingFailed):
+        return error.failure_class
+    return None
