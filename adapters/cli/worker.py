@@ -59,6 +59,7 @@ def worker(
 ) -> None:
     """Poll the task queue until SIGTERM; refuse to start against a database at the wrong revision, or
     (--formation-mode required) without evidence for the policy it must run."""
+    from adapters.embeddings.factory import require_embedding_credentials
     from adapters.observability.logs import configure_logging
     from adapters.postgres.schema import require_expected_revision
     from adapters.temporal.service import WorkerOptions, serve
@@ -68,6 +69,7 @@ def worker(
     if not settings.database_url:
         typer.echo("DATABASE_URL is not set; a worker runs against PostgreSQL", err=True)
         raise typer.Exit(EXIT_NOT_CONFIGURED)
+    require_embedding_credentials(settings)
     if formation_mode is not None:
         settings = settings.model_copy(update={"memory_formation_mode": formation_mode})
     composition = Composition(settings=settings)

@@ -1,7 +1,19 @@
 """The embedder the settings name."""
 
-from adapters.settings import Settings
+from adapters.settings import ConfigurationError, Settings
 from domain.beliefs.embedding import Embedder
+
+
+def require_embedding_credentials(settings: Settings) -> None:
+    """Refuse an OpenAI-compatible endpoint that can only refuse: OpenAI itself, with no key. (Recall and
+    commits go on without vectors, so nothing else would stop; every embedding page would fail instead.)"""
+    if settings.embedding_provider != "openai" or settings.embedding_base_url:
+        return
+    if settings.embedding_api_key is None and settings.openai_api_key is None:
+        raise ConfigurationError(
+            "EMBEDDING_PROVIDER=openai with neither EMBEDDING_API_KEY nor OPENAI_API_KEY set: set one, or "
+            "EMBEDDING_BASE_URL for a compatible server that takes no key"
+        )
 
 
 def embedder_for(settings: Settings, model: str | None = None) -> Embedder:

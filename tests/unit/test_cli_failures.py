@@ -128,3 +128,17 @@ def test_a_temporal_profile_that_is_not_there_is_one_line(tmp_path: Path) -> Non
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("agent: "), result.stderr
         assert named in lines[0] and profile in lines[0], lines[0]
+
+
+def test_a_worker_with_an_embeddings_endpoint_and_no_key_refuses_to_start() -> None:
+    """Otherwise it would start, and every embedding page would fail with AuthenticationError, each minute."""
+    keyless = {"EMBEDDING_PROVIDER": "openai", "OPENAI_API_KEY": None, "EMBEDDING_API_KEY": None}
+    result = CliRunner().invoke(app, ["worker"], env=DOWN_DATABASE | keyless | {"EMBEDDING_BASE_URL": None})
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "EMBEDDING_API_KEY" in lines[0] and "EMBEDDING_BASE_URL" in lines[0], lines
+    # A compatible server of the operator's own may take no key: its base URL is enough to start.
+    served = CliRunner().invoke(
+        app, ["worker"], env=DOWN_DATABASE | keyless | {"EMBEDDING_BASE_URL": "http://127.0.0.1:1/v1"}
+    )
+    assert served.exit_code == 69, served.output
