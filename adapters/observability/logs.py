@@ -9,6 +9,7 @@ The SDK's own workflow and activity loggers already append that context to the m
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Final
 
 from temporalio import activity
@@ -35,11 +36,19 @@ class ContextFormatter(logging.Formatter):
     def formatMessage(self, record: logging.LogRecord) -> str:
         line = super().formatMessage(record)
         context = [
-            f"{key}={_logfmt(value)}"
+            pair
             for key, value in vars(record).items()
             if key not in _RECORD_FIELDS and not key.startswith(_SDK_CONTEXT_PREFIX)
+            for pair in _pairs(key, value)
         ]
         return " ".join([line, *context])
+
+
+def _pairs(key: str, value: object) -> list[str]:
+    """`key=value`; a mapping (an audit's details) as one `key.field=value` pair per field."""
+    if isinstance(value, Mapping):
+        return [pair for field, inner in value.items() for pair in _pairs(f"{key}.{field}", inner)]
+    return [f"{key}={_logfmt(value)}"]
 
 
 class ActivityContext(logging.Filter):

@@ -110,6 +110,8 @@ def test_log_lines_carry_their_context_and_no_content(
         assert found, f"no {message!r} line in:\n{log[-3000:]}"
         return found[0]
 
+    # A mapping of context (the selection audit) is one pair per field, as logfmt readers expect.
+    assert "selection.chosen_policy=deterministic" in line("Memories are formed by")
     polling = line("worker polling")
     # What an operator needs for `temporal worker deployment set-current-version` and to find the worker.
     assert f"task_queue={queue}" in polling and "namespace=default" in polling
