@@ -1,8 +1,11 @@
 """`agent db`: the schema's Alembic revisions, against DATABASE_URL or the embedded dev server."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
+from sqlalchemy import Engine
 
 from adapters.cli.options import Embedded
 from adapters.composition import Composition
@@ -13,6 +16,35 @@ db_app = typer.Typer(
     help="Inspect and migrate the PostgreSQL schema (Alembic). Uses DATABASE_URL, or --embedded.",
     no_args_is_help=True,
 )
+
+
+EXIT_USAGE = 2
+# As `agent worker`'s: the database is at a revision this release cannot work with.
+EXIT_WRONG_REVISION = 3
+
+
+@contextmanager
+def alembic_refusals(engine: Engine) -> Iterator[None]:
+    """Alembic's refusals as one line: a database at a revision this release does not ship (a release rolled
+    back under a newer schema), or a target revision it does not know."""
+    from alembic.util import CommandError
+
+    from adapters.postgres import schema
+
+    try:
+        yield
+    except CommandError as refused:
+        current = schema.current_revision(engine)
+        if current is not None and current not in schema.known_revisions():
+            typer.echo(
+                f"agent: the database is at revision {current}, which this release does not ship: run the "
+                "release that wrote it, whose `agent db downgrade` can take the schema back to one this "
+                "release knows",
+                err=True,
+            )
+            raise typer.Exit(EXIT_WRONG_REVISION) from None
+        typer.echo(f"agent: {(str(refused).strip().splitlines() or ['alembic refused'])[0]}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
 
 
 def database_composition(embedded: bool) -> Composition:
@@ -48,7 +80,8 @@ def upgrade(
             def on_page(total: int, done: int) -> None:
                 progress.update(backfill, total=total, completed=done, visible=True)
 
-            schema.upgrade(composition.engine, revision, backfill_progress=on_page)
+            with alembic_refusals(composition.engine):
+                schema.upgrade(composition.engine, revision, backfill_progress=on_page)
         typer.echo(f"upgraded {before or 'empty database'} -> {schema.current_revision(composition.engine)}")
     finally:
         composition.close()
@@ -72,7 +105,8 @@ def downgrade(
     composition = database_composition(embedded)
     try:
         before = schema.current_revision(composition.engine)
-        schema.downgrade(composition.engine, revision)
+        with alembic_refusals(composition.engine):
+            schema.downgrade(composition.engine, revision)
         after = schema.current_revision(composition.engine)
         typer.echo(f"downgraded {before or 'empty database'} -> {after or 'base (empty)'}")
     finally:

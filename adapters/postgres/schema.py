@@ -111,14 +111,18 @@ def accepted_revisions() -> frozenset[str]:
     return frozenset(accepted)
 
 
+def known_revisions() -> frozenset[str]:
+    """Every revision this release ships."""
+    return frozenset(script.revision for script in script_directory().walk_revisions())
+
+
 def require_expected_revision(engine: Engine) -> str:
     """Return the database's revision, or refuse with what is wrong and the command that fixes it."""
     current = current_revision(engine)
     if current in accepted_revisions():
         assert current is not None
         return current
-    known = {script.revision for script in script_directory().walk_revisions()}
-    if current is not None and current not in known:
+    if current is not None and current not in known_revisions():
         raise WrongSchemaRevision(
             f"database schema is at revision {current}, which this release does not know (expected "
             f"{EXPECTED_REVISION} or later); run a release that ships it, or `agent db downgrade` with it"
