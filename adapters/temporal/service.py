@@ -21,7 +21,7 @@ from adapters.settings import ConfigurationError, Settings
 from adapters.temporal.client import connect
 from adapters.temporal.connection import connect_config
 from adapters.temporal.search_attributes import require_search_attributes
-from adapters.temporal.versioning import deployment_config
+from adapters.temporal.versioning import deployment_config, require_reachable
 from adapters.temporal.worker import WorkerPorts, activity_executor, build_worker, run_until_signalled
 
 SERVICE_NAME = "memory-worker"
@@ -89,6 +89,7 @@ async def serve(
     )
     try:
         await require_search_attributes(client)
+        await require_reachable(client, settings)
         with activity_executor(options.max_activities) as executor:
             worker = build_worker(
                 client,

@@ -14,10 +14,13 @@ unversioned production worker is. docs/operations/worker-versioning.md has the r
 from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
+from temporalio.api.workflowservice.v1 import DescribeWorkerDeploymentRequest
+from temporalio.client import Client
 from temporalio.common import VersioningBehavior, WorkerDeploymentVersion
+from temporalio.service import RPCError, RPCStatusCode
 from temporalio.worker import WorkerDeploymentConfig
 
-from adapters.settings import Settings
+from adapters.settings import ConfigurationError, Settings
 
 DISTRIBUTION: Final = "memory-consolidation"
 COMMIT_DIGITS: Final = 12
@@ -45,3 +48,32 @@ def deployment_config(settings: Settings) -> WorkerDeploymentConfig:
             VersioningBehavior.AUTO_UPGRADE if settings.worker_versioning else VersioningBehavior.UNSPECIFIED
         ),
     )
+
+
+async def require_reachable(client: Client, settings: Settings) -> None:
+    """Refuse to start an unversioned worker while its deployment has a current build: the server routes
+    every task to that build, so this worker would poll and receive nothing (typically: versioning was
+    turned off without handing the queue back to unversioned workers)."""
+    if settings.worker_versioning:
+        return
+    name = settings.worker_deployment_name
+    try:
+        described = await client.workflow_service.describe_worker_deployment(
+            DescribeWorkerDeploymentRequest(namespace=client.namespace, deployment_name=name)
+        )
+    except RPCError as refused:
+        # Never versioned (no such deployment), or a server or role that cannot say: nothing to guard.
+        if refused.status in (
+            RPCStatusCode.NOT_FOUND,
+            RPCStatusCode.PERMISSION_DENIED,
+            RPCStatusCode.UNIMPLEMENTED,
+        ):
+            return
+        raise
+    current = described.worker_deployment_info.routing_config.current_deployment_version.build_id
+    if current:
+        raise ConfigurationError(
+            f"deployment {name} routes every task to build {current}, so a worker without WORKER_VERSIONING "
+            "would receive none: set WORKER_VERSIONING=true, or hand the queue back to unversioned workers "
+            f"with `temporal worker deployment set-current-version --deployment-name {name} --unversioned`"
+        )

@@ -1,8 +1,12 @@
 """Worker Versioning: a worker registers its deployment name and build id, and with versioning on a
 consolidation runs once that build is made current (the rollout docs/operations/worker-versioning.md describes)."""
 
+import os
+import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from temporalio.api.workflowservice.v1 import SetWorkerDeploymentCurrentVersionRequest
@@ -22,6 +26,8 @@ from tests.workflows.support import OWNER, append
 
 pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 def test_versioning_is_opt_in_and_then_auto_upgrade() -> None:
     plain = deployment_config(Settings(_env_file=None))  # type: ignore[call-arg]
@@ -38,7 +44,7 @@ def test_build_id_names_the_release_and_the_commit() -> None:
 
 
 def test_a_versioned_worker_runs_a_consolidation_once_its_build_is_current(
-    harness: Harness, store: PostgresStore
+    harness: Harness, store: PostgresStore, postgres_url: str
 ) -> None:
     deployment = f"memory-test-{uuid.uuid4().hex[:8]}"
     settings = Settings(  # type: ignore[call-arg]
@@ -69,3 +75,25 @@ def test_a_versioned_worker_runs_a_consolidation_once_its_build_is_current(
     assert summary.last_round is not None and summary.last_round.outcome is not RunOutcome.NOTHING_TO_DO
     versioning = described.raw_description.workflow_execution_info.versioning_info
     assert versioning.deployment_version.build_id == config.version.build_id
+
+    # The build stays current after its workers are gone: a worker started without versioning would
+    # receive no task at all, so it refuses to start and says how to hand the queue back.
+    done = subprocess.run(
+        [sys.executable, "-m", "adapters.cli.main", "worker"],
+        cwd=REPO,
+        env=os.environ
+        | {
+            "PYTHONPATH": str(REPO),
+            "TEMPORAL_ADDRESS": harness.address,
+            "TEMPORAL_TASK_QUEUE": worker.task_queue,
+            "DATABASE_URL": postgres_url,
+            "WORKER_DEPLOYMENT_NAME": deployment,
+            "WORKER_VERSIONING": "false",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr[-3000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert config.version.build_id in last and f"--deployment-name {deployment} --unversioned" in last, last
