@@ -51,6 +51,12 @@ def service_failure(failure: BaseException) -> tuple[str, int] | None:
     # Each check runs only if the command imported that library: most commands never import either.
     client = sys.modules.get("adapters.temporal.client")
     if client is not None and isinstance(failure, client.TemporalUnavailable):
+        if failure.tls:
+            return (
+                f"{failure}: check that the server at TEMPORAL_ADDRESS runs and serves TLS (TEMPORAL_API_KEY "
+                "or the profile's tls turns TLS on)",
+                EX_UNAVAILABLE,
+            )
         return (
             f"{failure}: start it (`agent dev` runs one) or set TEMPORAL_ADDRESS to a running server",
             EX_UNAVAILABLE,

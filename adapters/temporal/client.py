@@ -39,11 +39,12 @@ SessionHandle = WorkflowHandle[ConsolidateSessionWorkflow, ConsolidationSummary]
 
 
 class TemporalUnavailable(Exception):
-    """No Temporal server answered at the address."""
+    """No Temporal server answered at the address (over TLS when `tls`: a plaintext server cannot)."""
 
-    def __init__(self, address: str) -> None:
-        super().__init__(f"Temporal is not reachable at {address}")
+    def __init__(self, address: str, *, tls: bool = False) -> None:
+        super().__init__(f"Temporal is not reachable at {address}{' over TLS' if tls else ''}")
         self.address = address
+        self.tls = tls
 
 
 async def connect(
@@ -64,7 +65,7 @@ async def connect(
         )
     except RuntimeError as failed:
         # The SDK's core reports every failure to connect (refused, TLS handshake) as a bare RuntimeError.
-        raise TemporalUnavailable(config["target_host"]) from failed
+        raise TemporalUnavailable(config["target_host"], tls=bool(config.get("tls"))) from failed
 
 
 async def session_idle(

@@ -142,3 +142,10 @@ def test_a_worker_with_an_embeddings_endpoint_and_no_key_refuses_to_start() -> N
         app, ["worker"], env=DOWN_DATABASE | keyless | {"EMBEDDING_BASE_URL": "http://127.0.0.1:1/v1"}
     )
     assert served.exit_code == 69, served.output
+
+
+def test_a_temporal_unreachable_over_tls_says_tls_is_on() -> None:
+    # An API key alone turns TLS on: against a plaintext server that is the likely cause, not a server down.
+    line = one_line_failure(["repass", "list"], DOWN_TEMPORAL | {"TEMPORAL_API_KEY": "not-a-real-key"})
+    assert "over TLS" in line and "TEMPORAL_API_KEY" in line, line
+    assert "not-a-real-key" not in line
