@@ -74,7 +74,9 @@ class Settings(BaseSettings):
         default=None, description="the source commit the image was built from; part of the worker's build id"
     )
     otel_exporter_otlp_endpoint: str | None = Field(
-        default=None, description="OTLP endpoint for traces; unset means tracing is off"
+        default=None,
+        pattern=r"^https?://",
+        description="OTLP/HTTP endpoint for traces (http://collector:4318); unset means tracing is off",
     )
     database_pool_size: PositiveInt = 5
     dev_data_dir: Path = Path(".dev")

@@ -97,6 +97,8 @@ def test_a_session_id_the_api_refuses_is_one_line_with_its_reason_code(session: 
         ("AGENT_MEMORY_FORMATION_POLICY_PIN", "formation@3", ["memory", "policy"]),
         ("RELEASE_COMMIT", "deadbeef", ["schedule", "install"]),
         ("DATABASE_POOL_SIZE", "many", ["db", "current"]),
+        # Without a scheme the exporter would fail on every batch of spans, long after start-up.
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", ["worker"]),
     ],
 )
 def test_a_malformed_setting_is_one_line_naming_the_variable_not_its_value(
