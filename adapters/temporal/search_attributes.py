@@ -49,5 +49,5 @@ async def require_search_attributes(client: Client) -> None:
         )
         raise ConfigurationError(
             f"namespace {client.namespace} has no search attribute {', '.join(k.name for k in missing)}, "
-            f"which the workflows set: register it ({commands})"
+            f"which the workflows set: register {'it' if len(missing) == 1 else 'them'} ({commands})"
         )
