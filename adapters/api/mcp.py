@@ -22,11 +22,11 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from pydantic import AnyHttpUrl, Field, StrictInt, ValidationError
+from pydantic import AnyHttpUrl, Field, ValidationError
 
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
-from adapters.api.surface import MAX_LIST_PAGE, MAX_RECALL, AgentSurface
+from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
 from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -219,10 +219,14 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         )
 
     @server.tool()
-    def recall(query: str, k: StrictInt = DEFAULT_RECALL_LIMIT, user_id: UserId = None) -> dict[str, Any]:
+    def recall(
+        query: Annotated[str, Field(max_length=MAX_QUERY_CHARS)],
+        k: Annotated[int, Field(ge=1, le=MAX_RECALL, strict=True)] = DEFAULT_RECALL_LIMIT,
+        user_id: UserId = None,
+    ) -> dict[str, Any]:
         """Memories relevant to the query (most relevant and freshest first), as a rendered context block,
         each memory's projection with provenance, the ids to cite and the run_id to cite them under."""
-        recalled = surface.recall(caller(user_id), query, max(1, min(k, MAX_RECALL)))
+        recalled = surface.recall(caller(user_id), query, k)
         return {**recalled, "run_id": str(uuid4())}
 
     @server.tool()
@@ -239,11 +243,13 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
 
     @server.tool()
     def list_beliefs(
-        after: str | None = None, limit: StrictInt = 50, user_id: UserId = None
+        after: str | None = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIST_PAGE, strict=True)] = 50,
+        user_id: UserId = None,
     ) -> dict[str, Any]:
         """The user's live memories in id order, a page at a time; pass the answer's next as after."""
         cursor = _uuid(after, "after") if after else None
-        return surface.page(caller(user_id), cursor, max(1, min(limit, MAX_LIST_PAGE)))
+        return surface.page(caller(user_id), cursor, limit)
 
     @server.tool()
     def cite(

@@ -17,6 +17,7 @@ from mcp.types import CallToolResult, TextContent
 from sqlalchemy import Engine
 
 from adapters.api.auth import token_digest
+from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL
 from adapters.postgres.uow import PostgresStore
 from domain.beliefs.records import ClosedReason, SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN, short_ref
@@ -178,6 +179,22 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
             assert invalid.is_error
             assert [part.text for part in invalid.content if hasattr(part, "text")] == [
                 "invalid_arguments: k"
+            ]
+            # The HTTP API's bounds, stated in the tools' schemas: a query over its length, k or a page
+            # size out of range is refused, not cut or clamped.
+            out_of_bounds = [
+                await client.call_tool("recall", {"query": "words " * (MAX_QUERY_CHARS // 6 + 1)}),
+                await client.call_tool("recall", {"query": "bouldering", "k": 0}),
+                await client.call_tool("recall", {"query": "bouldering", "k": MAX_RECALL + 1}),
+                await client.call_tool("list_beliefs", {"limit": 0}),
+                await client.call_tool("list_beliefs", {"limit": MAX_LIST_PAGE + 1}),
+            ]
+            assert [texts(r) for r in out_of_bounds] == [
+                ["invalid_arguments: query"],
+                ["invalid_arguments: k"],
+                ["invalid_arguments: k"],
+                ["invalid_arguments: limit"],
+                ["invalid_arguments: limit"],
             ]
             forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
             assert forgotten is not None and forgotten["outcome"] == "applied"
