@@ -249,6 +249,49 @@ def test_governed_operations_are_authoritative_and_idempotent(
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}
 
 
+def test_remember_names_its_source_by_the_session_id_the_append_took(client: TestClient) -> None:
+    """The session id a conversation was added under names its source, as MCP's remember takes it: the
+    client's own string or the stored UUID the append answered, the same session either way."""
+    appended = client.post(
+        "/v1/sessions/chat-1/events",
+        json={"events": [{"role": "user", "content": "I climb."}]},
+        headers=auth(),
+    ).json()
+    request = {"subject": "hobby:climbing", "statement": "User climbs.", "claim_kind": "interest"}
+    by_client_id = {**request, "request_id": str(uuid4()), "source": {"session_id": "chat-1", "seq": 1}}
+    created = client.post("/v1/beliefs", json=by_client_id, headers=auth())
+    assert (created.status_code, created.json()["outcome"]) == (201, "applied")
+    stored = {"session_id": appended["session_id"], "seq": 1}
+    again = client.post("/v1/beliefs", json={**by_client_id, "source": stored}, headers=auth())
+    assert again.json() == {**created.json(), "outcome": "already_applied"}
+    [source] = client.get(f"/v1/beliefs/{created.json()['belief_id']}", headers=auth()).json()["belief"][
+        "provenance"
+    ]
+    assert source["session_id"] == appended["session_id"]
+    # Another user's "chat-1" is another session: nothing of theirs to source from.
+    theirs = client.post(
+        "/v1/beliefs", json={**by_client_id, "request_id": str(uuid4())}, headers=auth(THEIRS)
+    )
+    assert (theirs.status_code, theirs.json()) == (404, {"error": {"reason": "not_found"}})
+    unnamed = {**by_client_id, "request_id": str(uuid4()), "source": {"session_id": "x" * 257, "seq": 1}}
+    refused = client.post("/v1/beliefs", json=unnamed, headers=auth())
+    assert (refused.status_code, refused.json()) == (422, {"error": {"reason": "session_id_invalid"}})
+
+
+def test_a_reject_needs_no_body(client: TestClient, store: InMemoryStore) -> None:
+    """request_id is optional, so is the body that would carry it: a bare POST rejects, as a bare DELETE
+    deletes."""
+    record = belief()
+    with store() as uow:
+        uow.beliefs.upsert(record)
+        uow.commit()
+    rejected = client.post(f"/v1/beliefs/{record.id}/reject", headers=auth())
+    assert (rejected.status_code, rejected.json()) == (
+        200,
+        {"outcome": "applied", "belief_id": str(record.id), "closed_as": None},
+    )
+
+
 def test_completing_a_run_moves_the_usage_clock(client: TestClient, store: InMemoryStore) -> None:
     record = belief()
     with store() as uow:
