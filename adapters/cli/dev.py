@@ -68,8 +68,8 @@ def dev(
     exit_after_demo: Annotated[
         bool, typer.Option("--exit", help="With --demo: stop everything after printing instead of serving.")
     ] = False,
-    port: Annotated[int, typer.Option(help="Temporal frontend port on 127.0.0.1.")] = 7233,
-    ui_port: Annotated[int, typer.Option(help="Temporal web UI port on 127.0.0.1.")] = 8233,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Temporal frontend port on 127.0.0.1.")] = 7233,
+    ui_port: Annotated[int, typer.Option(min=1, max=65535, help="Temporal web UI port on 127.0.0.1.")] = 8233,
     api_port: Annotated[
         int, typer.Option(min=1, max=65535, help="The HTTP API's port on 127.0.0.1 (/v1, /docs).")
     ] = 8080,
@@ -79,6 +79,7 @@ def dev(
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
     from adapters.embedded.lock import DataDirInUse, DataDirLock
+    from adapters.embedded.temporal import LOCALHOST, port_is_free
 
     console = Console(highlight=False)
     settings = Settings()
@@ -91,6 +92,14 @@ def dev(
         Console(stderr=True, highlight=False).print(f"[red]{escape(str(busy))}[/red]", soft_wrap=True)
         raise typer.Exit(2) from None
     with held:
+        # Every port before anything starts: a taken API port found after PostgreSQL and Temporal started
+        # would end in the server's own error line.
+        for wanted, option in ((port, "--port"), (ui_port, "--ui-port"), (api_port, "--api-port")):
+            if not port_is_free(wanted):
+                typer.echo(
+                    f"agent: port {wanted} on {LOCALHOST} is in use; pick another with {option}", err=True
+                )
+                raise typer.Exit(2)
         _run(settings, console, demo=demo, exit_after_demo=exit_after_demo, ports=(port, ui_port, api_port))
 
 

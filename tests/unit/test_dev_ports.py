@@ -1,0 +1,60 @@
+"""`agent dev` on a port something else listens on: one line naming the port and the option that moves it,
+exit 2, before PostgreSQL or Temporal start (not a server's own error after they did)."""
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.ports import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("option", ["--api-port", "--port", "--ui-port"])
+def test_a_port_in_use_is_refused_before_anything_starts(tmp_path: Path, option: str) -> None:
+    ports = {"--api-port": free_port(), "--port": free_port(), "--ui-port": free_port()}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        ports[option] = taken.getsockname()[1]
+        data_dir = tmp_path / "dev"
+        done = subprocess.run(
+            [sys.executable, "-m", "adapters.cli.main", "dev", "--data-dir", str(data_dir)]
+            + [str(part) for pair in ports.items() for part in pair],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.splitlines() == [
+        f"agent: port {ports[option]} on 127.0.0.1 is in use; pick another with {option}"
+    ]
+    assert not (data_dir / "postgres").exists() and not (data_dir / "temporal").exists()
+
+
+@pytest.mark.parametrize("option", ["--api-port", "--port", "--ui-port"])
+def test_a_port_out_of_range_is_a_usage_error(tmp_path: Path, option: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "adapters.cli.main",
+            "dev",
+            "--data-dir",
+            str(tmp_path / "dev"),
+            option,
+            "70000",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert (
+        done.stderr == f"agent: Invalid value for '{option}': Input should be less than or equal to 65535\n"
+    )
