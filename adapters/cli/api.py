@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from adapters.cli.db import database_composition
-from adapters.cli.options import Embedded, command_app
+from adapters.cli.options import Embedded, command_app, refuse_port_in_use
 from adapters.composition import Composition
 
 if TYPE_CHECKING:
@@ -77,6 +77,7 @@ def api(
     (/memory) until interrupted."""
     import uvicorn
 
+    refuse_port_in_use(host, port, "--port")
     # Checked here, once, so a missing database or key is one clear error rather than one per worker.
     composition = keyed_composition(embedded)
     settings = composition.settings
@@ -182,6 +183,8 @@ def mcp(
     bearer key of each request, refusing a request without one (401)."""
     from adapters.api.mcp import http_server, key_is_valid, key_resolver, stdio_server
 
+    if transport is Transport.HTTP:
+        refuse_port_in_use(host, port, "--port")
     composition = keyed_composition(embedded)
     resolve = key_resolver(composition.authenticator)
     try:

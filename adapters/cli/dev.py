@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.events import import_events
-from adapters.cli.options import command_app
+from adapters.cli.options import command_app, refuse_port_in_use
 from adapters.composition import Composition
 from adapters.event_append import ImportReport
 from adapters.settings import Settings
@@ -79,7 +79,7 @@ def dev(
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
     from adapters.embedded.lock import DataDirInUse, DataDirLock
-    from adapters.embedded.temporal import LOCALHOST, port_is_free
+    from adapters.embedded.temporal import LOCALHOST
 
     console = Console(highlight=False)
     settings = Settings()
@@ -92,14 +92,8 @@ def dev(
         Console(stderr=True, highlight=False).print(f"[red]{escape(str(busy))}[/red]", soft_wrap=True)
         raise typer.Exit(2) from None
     with held:
-        # Every port before anything starts: a taken API port found after PostgreSQL and Temporal started
-        # would end in the server's own error line.
         for wanted, option in ((port, "--port"), (ui_port, "--ui-port"), (api_port, "--api-port")):
-            if not port_is_free(wanted):
-                typer.echo(
-                    f"agent: port {wanted} on {LOCALHOST} is in use; pick another with {option}", err=True
-                )
-                raise typer.Exit(2)
+            refuse_port_in_use(LOCALHOST, wanted, option)
         _run(settings, console, demo=demo, exit_after_demo=exit_after_demo, ports=(port, ui_port, api_port))
 
 

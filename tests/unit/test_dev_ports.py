@@ -1,6 +1,8 @@
-"""`agent dev` on a port something else listens on: one line naming the port and the option that moves it,
-exit 2, before PostgreSQL or Temporal start (not a server's own error after they did)."""
+"""`agent dev`, `agent api` and `agent mcp --transport http` on a port something else listens on: one line
+naming the port and the option that moves it, exit 2, before anything starts (not a server's own error after
+PostgreSQL, Temporal or the database were opened, with an exit code of its own)."""
 
+import os
 import socket
 import subprocess
 import sys
@@ -58,3 +60,25 @@ def test_a_port_out_of_range_is_a_usage_error(tmp_path: Path, option: str) -> No
     assert (
         done.stderr == f"agent: Invalid value for '{option}': Input should be less than or equal to 65535\n"
     )
+
+
+@pytest.mark.parametrize("command", [["api", "--workers", "1"], ["mcp", "--transport", "http"]])
+def test_a_server_on_a_port_in_use_is_refused_before_it_opens_the_database(command: list[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        # No database at all: the port is what is refused, first.
+        environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        done = subprocess.run(
+            [sys.executable, "-m", "adapters.cli.main", *command, "--port", str(port)],
+            cwd=REPO,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.splitlines() == [
+        f"agent: port {port} on 127.0.0.1 is in use; pick another with --port"
+    ]
