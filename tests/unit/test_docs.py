@@ -45,6 +45,8 @@ def test_every_command_and_subcommand_is_in_the_cli_reference() -> None:
     assert "agent memory formation-tuple set" in paths and "agent db upgrade" in paths
     missing = [path for path in paths if f"`{path}`" not in reference]
     assert missing == [], f"not documented in {CLI_REFERENCE.relative_to(ROOT)}: {missing}"
+    # An argument's row says what to give, as its --help does, not only that it is one.
+    assert re.findall(r"^\| `[A-Z_]+` \| argument \|$", reference, flags=re.MULTILINE) == []
 
 
 def test_no_tracked_file_references_a_path_outside_the_repository() -> None:
