@@ -28,6 +28,7 @@ from adapters.api.auth import Authenticator, Scope
 from adapters.api.page import memory_page
 from adapters.api.person import PersonSurface
 from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
+from adapters.temporal.client import TemporalUnavailable
 from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -220,6 +221,10 @@ def create_app(
     @app.exception_handler(WrongSchemaRevision)
     async def wrong_schema(_: Request, __: WrongSchemaRevision) -> JSONResponse:
         return _error(503, "schema_revision")
+
+    @app.exception_handler(TemporalUnavailable)
+    async def temporal_unavailable(_: Request, __: TemporalUnavailable) -> JSONResponse:
+        return _error(503, "temporal_unavailable")
 
     @app.exception_handler(Exception)
     async def internal(_: Request, __: Exception) -> JSONResponse:

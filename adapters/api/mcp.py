@@ -27,6 +27,7 @@ from pydantic import AnyHttpUrl, Field, ValidationError
 from adapters.api.auth import Authenticator, Scope
 from adapters.api.http import DEFAULT_IDLE_WAIT_S, MAX_EVENTS_PER_CALL, MAX_IDLE_WAIT_S
 from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
+from adapters.temporal.client import TemporalUnavailable
 from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -186,11 +187,14 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         session's status: events stored, consolidated up to, the last round's outcome."""
         scope = await anyio.to_thread.run_sync(caller, user_id)
         stored = _session(scope, session_id)
-        workflow_id = await surface.idle(scope, stored)
-        if not wait:
-            return {"workflow_id": workflow_id}
-        await surface.wait(scope, stored, timeout)
-        return {"workflow_id": workflow_id, "status": await surface.status(scope, stored)}
+        try:
+            workflow_id = await surface.idle(scope, stored)
+            if not wait:
+                return {"workflow_id": workflow_id}
+            await surface.wait(scope, stored, timeout)
+            return {"workflow_id": workflow_id, "status": await surface.status(scope, stored)}
+        except TemporalUnavailable:
+            raise ToolError("temporal_unavailable") from None
 
     @server.tool()
     def remember(

@@ -23,6 +23,7 @@ from domain.beliefs.records import ClosedReason, SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN, short_ref
 from domain.events import EventRef
 from tests.builders import OTHER_PRINCIPAL, OWNER, belief, event
+from tests.ports import free_port
 
 pytestmark = pytest.mark.postgres
 
@@ -45,6 +46,8 @@ def stdio_server(engine: Engine, tmp_path: Path) -> StdioServerParameters:
             "DATABASE_URL": engine.url.render_as_string(hide_password=False),
             "API_TOKENS_FILE": str(tokens),
             "MCP_TOKEN": "mcp-secret",
+            # Nothing listens there: consolidate finds Temporal away.
+            "TEMPORAL_ADDRESS": f"127.0.0.1:{free_port()}",
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         },
         cwd=str(tmp_path),
@@ -196,6 +199,9 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
                 ["invalid_arguments: limit"],
                 ["invalid_arguments: limit"],
             ]
+            # Temporal away: a reason code to retry on, not an unexpected error.
+            unreached = await client.call_tool("consolidate", {"session_id": str(session)})
+            assert texts(unreached) == ["Error executing tool consolidate: temporal_unavailable"]
             forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
             assert forgotten is not None and forgotten["outcome"] == "applied"
 

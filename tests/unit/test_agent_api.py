@@ -13,6 +13,7 @@ from adapters.api.auth import Authenticator, TokenRegistry, token_digest
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.store import InMemoryStore
+from adapters.temporal.client import TemporalUnavailable
 from domain.beliefs.records import SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN
 from domain.candidates import Sensitivity
@@ -290,6 +291,25 @@ def test_a_reject_needs_no_body(client: TestClient, store: InMemoryStore) -> Non
         200,
         {"outcome": "applied", "belief_id": str(record.id), "closed_as": None},
     )
+
+
+def test_temporal_not_answering_is_503_with_a_reason(tmp_path: Path) -> None:
+    """Asking for a consolidation, or its state, while Temporal is away: a reason the agent can retry on."""
+
+    async def away(*_: object) -> str:
+        raise TemporalUnavailable("127.0.0.1:7233")
+
+    async def ready() -> bool:
+        return True
+
+    registry = registry_for({MINE: OWNER}, tmp_path / "tokens.json")
+    surface = AgentSurface(store=InMemoryStore(), idle_signal=away, consolidation_state=away)
+    client = TestClient(create_app(surface, registry, {"database": ready}), raise_server_exceptions=False)
+    for answered in (
+        client.post("/v1/sessions/chat-1/idle", headers=auth()),
+        client.get("/v1/sessions/chat-1", headers=auth()),
+    ):
+        assert (answered.status_code, answered.json()) == (503, {"error": {"reason": "temporal_unavailable"}})
 
 
 def test_completing_a_run_moves_the_usage_clock(client: TestClient, store: InMemoryStore) -> None:
