@@ -94,7 +94,7 @@ class MemoryClient:
     def status(self, session_id: str, user_id: str | None = None) -> SessionStatus:
         return self._send(_calls.status(session_id, user_id))
 
-    def search(self, query: str | None, user_id: str | None = None, k: int = 10) -> RecallResult:
+    def search(self, query: str | None, user_id: str | None = None, k: int | None = None) -> RecallResult:
         """The memories relevant to query (all, freshest first, with None) and the rendered context block."""
         return self._send(_calls.search(query, user_id, k))
 
@@ -224,7 +224,9 @@ class AsyncMemoryClient:
     async def status(self, session_id: str, user_id: str | None = None) -> SessionStatus:
         return await self._send(_calls.status(session_id, user_id))
 
-    async def search(self, query: str | None, user_id: str | None = None, k: int = 10) -> RecallResult:
+    async def search(
+        self, query: str | None, user_id: str | None = None, k: int | None = None
+    ) -> RecallResult:
         return await self._send(_calls.search(query, user_id, k))
 
     async def get(self, memory_id: str | UUID, user_id: str | None = None) -> Memory:
