@@ -110,8 +110,9 @@ def reject(memory_id: str | UUID, user_id: str | None, request_id: UUID | None) 
     return Call("POST", f"/v1/beliefs/{_segment(memory_id)}/reject", GovernedResult, _params(user_id), body)
 
 
-def forget(memory_id: str | UUID, user_id: str | None) -> Call[GovernedResult]:
-    return Call("DELETE", f"/v1/beliefs/{_segment(memory_id)}", GovernedResult, _params(user_id))
+def forget(memory_id: str | UUID, user_id: str | None, request_id: UUID | None) -> Call[GovernedResult]:
+    params = _params(user_id, request_id=str(request_id or uuid4()))
+    return Call("DELETE", f"/v1/beliefs/{_segment(memory_id)}", GovernedResult, params)
 
 
 def complete_run(

@@ -149,9 +149,11 @@ class MemoryClient:
         """The user says a memory is wrong; formation will not form it again from the same evidence."""
         return self._send(_calls.reject(memory_id, user_id, request_id))
 
-    def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
+    def forget(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
         """Delete a memory at the user's request; formation will not form it again."""
-        return self._send(_calls.forget(memory_id, user_id))
+        return self._send(_calls.forget(memory_id, user_id, request_id))
 
     def complete_run(
         self,
@@ -275,8 +277,10 @@ class AsyncMemoryClient:
     ) -> GovernedResult:
         return await self._send(_calls.reject(memory_id, user_id, request_id))
 
-    async def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
-        return await self._send(_calls.forget(memory_id, user_id))
+    async def forget(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
+        return await self._send(_calls.forget(memory_id, user_id, request_id))
 
     async def complete_run(
         self,

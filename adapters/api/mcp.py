@@ -298,9 +298,10 @@ def _server(surface: AgentSurface, caller: Callable[[str | None], Scope], **auth
         return close(belief, "reject", request_id, user_id)
 
     @server.tool()
-    def forget(belief: str, user_id: UserId = None) -> dict[str, Any]:
-        """Delete a memory at the user's request (a governed delete: formation will not recreate it)."""
-        return close(belief, "delete", None, user_id)
+    def forget(belief: str, request_id: str | None = None, user_id: UserId = None) -> dict[str, Any]:
+        """Delete a memory at the user's request (a governed delete: formation will not recreate it); the
+        delete is recorded under request_id."""
+        return close(belief, "delete", request_id, user_id)
 
     return server
 

@@ -202,11 +202,17 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
             # Temporal away: a reason code to retry on, not an unexpected error.
             unreached = await client.call_tool("consolidate", {"session_id": str(session)})
             assert texts(unreached) == ["Error executing tool consolidate: temporal_unavailable"]
-            forgotten = (await client.call_tool("forget", {"belief": str(mine.id)})).structured_content
+            # A delete is recorded under the request id the client gives, as reject's and the HTTP delete's.
+            unnamed = await client.call_tool("forget", {"belief": str(mine.id), "request_id": "r-1"})
+            assert texts(unnamed) == ["Error executing tool forget: invalid_id: request_id"]
+            forgetting = {"belief": str(mine.id), "request_id": str(deleting)}
+            forgotten = (await client.call_tool("forget", forgetting)).structured_content
             assert forgotten is not None and forgotten["outcome"] == "applied"
 
+    deleting = uuid4()
     anyio.run(session_calls)
     with store() as uow:
+        assert uow.audits.get(OWNER, f"governed/delete/{deleting}") is not None
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
         stored = {b.id: b.closed_reason for b in uow.beliefs.page(OWNER, None, 10, live_only=False)}
     assert stored == {mine.id: ClosedReason.DELETED, wrong.id: ClosedReason.REJECTED}

@@ -177,6 +177,22 @@ def test_search_without_k_recalls_as_many_as_the_api_and_mcp_do(
         assert len(m.search(None, k=3).memories) == 3
 
 
+def test_forget_takes_the_request_id_a_delete_is_recorded_under(
+    server: tuple[str, str, str], store: InMemoryStore
+) -> None:
+    """As reject does and DELETE /v1/beliefs/{id}?request_id= does: the agent's id for the act is its audit's."""
+    url, _, personal = server
+    record = belief(owner=ALICE, subject="diet:vegetarian", statement="User is vegetarian.")
+    with store() as uow:
+        uow.beliefs.upsert(record)
+        uow.commit()
+    request = uuid4()
+    with MemoryClient(url, api_key=personal) as m:
+        assert m.forget(record.id, request_id=request).outcome == "applied"
+    with store() as uow:
+        assert uow.audits.get(ALICE, f"governed/delete/{request}") is not None
+
+
 def test_consolidate_waits_and_answers_the_session_status(
     server: tuple[str, str, str], consolidation: Consolidation
 ) -> None:
