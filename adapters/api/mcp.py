@@ -143,11 +143,16 @@ def _governed(result: GovernedResult | None) -> dict[str, Any]:
 
 class _ReasonCodedServer(MCPServer):
     """The SDK's server, with arguments that fail validation refused by field names and a reason code: the
-    SDK's own message quotes the rejected values, which are the caller's data."""
+    SDK's own message quotes the rejected values, which are the caller's data. An argument the tool does not
+    take is refused too (the SDK drops it): a misspelt request_id would otherwise let the act go ahead
+    without the idempotency the caller asked for."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
+        taken = {tool.name: tool.input_schema.get("properties", {}) for tool in await self.list_tools()}
+        if name in taken and (unknown := sorted(set(arguments) - set(taken[name]))):
+            raise ToolError(f"invalid_arguments: {', '.join(unknown)}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as refused:

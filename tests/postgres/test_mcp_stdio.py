@@ -202,6 +202,10 @@ def test_mcp_tools_over_stdio(clean_postgres: Engine, tmp_path: Path) -> None:
             # Temporal away: a reason code to retry on, not an unexpected error.
             unreached = await client.call_tool("consolidate", {"session_id": str(session)})
             assert texts(unreached) == ["Error executing tool consolidate: temporal_unavailable"]
+            # An argument the tool does not take (a misspelt request_id) is refused by name, as the HTTP API
+            # refuses a field it does not know, not dropped while the act goes ahead without it.
+            misspelt = await client.call_tool("reject", {"belief": str(mine.id), "reqest_id": str(uuid4())})
+            assert texts(misspelt) == ["invalid_arguments: reqest_id"]
             # A delete is recorded under the request id the client gives, as reject's and the HTTP delete's.
             unnamed = await client.call_tool("forget", {"belief": str(mine.id), "request_id": "r-1"})
             assert texts(unnamed) == ["Error executing tool forget: invalid_id: request_id"]
