@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import secrets
+import signal
 import tempfile
 from collections.abc import Iterator
 from enum import StrEnum
@@ -78,6 +79,10 @@ def api(
     import uvicorn
 
     refuse_port_in_use(host, port, "--port")
+    if embedded:
+        # uvicorn re-raises the SIGTERM it stopped on once it has shut down; by default that ends the process
+        # without its exit handlers, and one of them stops the embedded PostgreSQL this process started.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
     # Checked here, once, so a missing database or key is one clear error rather than one per worker.
     composition = keyed_composition(embedded)
     settings = composition.settings
@@ -104,6 +109,10 @@ def api(
             access_log=False,
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @contextlib.contextmanager
