@@ -3,6 +3,7 @@ on SIGTERM (which uvicorn re-raises after its graceful shutdown), and with sever
 registers with the server and ends without the exit handlers that would deregister it). A handle left by a
 process that is gone never keeps the server up for the processes that remain."""
 
+import contextlib
 import json
 import os
 import signal
@@ -53,6 +54,8 @@ def test_a_stopped_api_stops_the_embedded_postgres_it_started(tmp_path: Path, wo
         data_dir=data_dir,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Its own process group, so a failed test ends its server processes too.
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 120
@@ -67,7 +70,8 @@ def test_a_stopped_api_stops_the_embedded_postgres_it_started(tmp_path: Path, wo
         api.send_signal(signal.SIGTERM)
         api.wait(timeout=60)
     finally:
-        api.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(api.pid, signal.SIGKILL)
     try:
         # The API's exit handlers stop it before the process ends.
         assert not postgres_running(data_dir)
