@@ -1,14 +1,15 @@
 """Precision and recall of the deterministic former on casual two-person conversations.
 
-Run: .venv/bin/python -m evals.precision.precision [--part dev|dev2|dev3|heldout|heldout2] [--unlabelled] [--json]
+Run: .venv/bin/python -m evals.precision.precision [--part dev|dev2|dev3|heldout|heldout2|heldout3] [--unlabelled] [--json]
 
-Five frozen parts sit beside this module, each an events file in the wire format of `agent events import`
+Six frozen parts sit beside this module, each an events file in the wire format of `agent events import`
 (the person remembered speaks as `user_message`, the friend they talk to as `assistant_message`) and a gold
 file (one line a conversation: its `session_id`, the durable claims a person would expect to be remembered,
 `expect`, and statements that would be junk, `junk`), both checked against the part's sha256 record before
 they are read. `dev`, `dev2` and `dev3` are development parts (`dev3` written
-and frozen after the rules written from the other two); `heldout` and `heldout2` are read for their totals only
-(`heldout2` written and frozen after the rules written from `dev` and `dev2`).
+and frozen after the rules written from the other two); `heldout`, `heldout2` and `heldout3` are held out, read
+for their totals only (`heldout2` written and frozen after the rules written from `dev` and `dev2`, `heldout3`
+after every rule of the former).
 
 Precision is useful / formed over every candidate the former forms, each judged by hand in `labels.json`
 (keyed by part, then statement: `useful`, `transient` or `garbled`). A statement no label names stops the
@@ -46,6 +47,7 @@ class Part(StrEnum):
     DEV3 = "dev3"
     HELDOUT = "heldout"
     HELDOUT2 = "heldout2"
+    HELDOUT3 = "heldout3"
 
 
 class Label(StrEnum):

@@ -9,7 +9,15 @@ from evals.precision.precision import Part, PartDigestMismatch, load
 
 
 @pytest.mark.parametrize(
-    ("part", "least"), [(Part.DEV, 8), (Part.DEV2, 12), (Part.DEV3, 9), (Part.HELDOUT, 6), (Part.HELDOUT2, 9)]
+    ("part", "least"),
+    [
+        (Part.DEV, 8),
+        (Part.DEV2, 12),
+        (Part.DEV3, 9),
+        (Part.HELDOUT, 6),
+        (Part.HELDOUT2, 9),
+        (Part.HELDOUT3, 9),
+    ],
 )
 def test_part_matches_its_digest_and_size(part: Part, least: int) -> None:
     conversations = load(part)
