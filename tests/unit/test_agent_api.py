@@ -181,6 +181,21 @@ def test_a_foreign_or_restricted_belief_is_404_like_an_unknown_one(
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
 
 
+def test_a_closed_belief_is_shown_with_its_reason_but_never_in_the_prompt_block(
+    client: TestClient, store: InMemoryStore
+) -> None:
+    kept = belief(subject="hobby:violin", statement="User plays the violin.")
+    forgotten = belief(subject="hobby:chess", statement="User plays chess.")
+    with store() as uow:
+        uow.beliefs.upsert_many([kept, forgotten])
+        uow.commit()
+    assert client.delete(f"/v1/beliefs/{forgotten.id}", headers=auth()).status_code == 200
+    shown = client.get(f"/v1/beliefs/{forgotten.id}", headers=auth()).json()
+    assert shown["belief"]["closed_reason"] == "deleted"
+    assert "chess" not in shown["context"]
+    assert "violin" in client.get(f"/v1/beliefs/{kept.id}", headers=auth()).json()["context"]
+
+
 def test_governed_operations_are_authoritative_and_idempotent(
     client: TestClient, store: InMemoryStore
 ) -> None:
