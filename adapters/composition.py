@@ -250,21 +250,27 @@ class Composition:
         """The agent-facing operations over the store, signalling idle through a Temporal client made on
         first use (on the serving event loop)."""
         from adapters.api.surface import AgentSurface
-        from adapters.temporal.client import await_session, session_idle, session_state
+        from adapters.temporal.client import answered, await_session, session_idle, session_state
 
         async def idle(owner: Owner, session_id: UUID) -> str:
-            handle = await session_idle(
-                await self.temporal_client(),
-                owner.tenant_id,
-                owner.principal_id,
-                session_id,
-                task_queue=self.settings.temporal_task_queue,
+            client = await self.temporal_client()
+            handle = await answered(
+                session_idle(
+                    client,
+                    owner.tenant_id,
+                    owner.principal_id,
+                    session_id,
+                    task_queue=self.settings.temporal_task_queue,
+                ),
+                self.settings.temporal_address,
             )
             return handle.id
 
         async def state(owner: Owner, session_id: UUID) -> str:
-            return await session_state(
-                await self.temporal_client(), owner.tenant_id, owner.principal_id, session_id
+            client = await self.temporal_client()
+            return await answered(
+                session_state(client, owner.tenant_id, owner.principal_id, session_id),
+                self.settings.temporal_address,
             )
 
         async def wait(owner: Owner, session_id: UUID, timeout_s: float) -> None:

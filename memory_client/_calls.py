@@ -61,8 +61,10 @@ def status(session_id: str, user_id: str | None) -> Call[SessionStatus]:
     return Call("GET", f"/v1/sessions/{_segment(session_id)}", SessionStatus, _params(user_id))
 
 
-def search(query: str | None, user_id: str | None, k: int) -> Call[RecallResult]:
-    return Call("POST", "/v1/recall", RecallResult, _params(user_id), {"query": query, "k": k})
+def search(query: str | None, user_id: str | None, k: int | None) -> Call[RecallResult]:
+    # k omitted: the server's default, the one MCP and the CLI recall with too.
+    body = {"query": query} if k is None else {"query": query, "k": k}
+    return Call("POST", "/v1/recall", RecallResult, _params(user_id), body)
 
 
 def get(memory_id: str | UUID, user_id: str | None) -> Call[MemoryResult]:
@@ -108,8 +110,9 @@ def reject(memory_id: str | UUID, user_id: str | None, request_id: UUID | None) 
     return Call("POST", f"/v1/beliefs/{_segment(memory_id)}/reject", GovernedResult, _params(user_id), body)
 
 
-def forget(memory_id: str | UUID, user_id: str | None) -> Call[GovernedResult]:
-    return Call("DELETE", f"/v1/beliefs/{_segment(memory_id)}", GovernedResult, _params(user_id))
+def forget(memory_id: str | UUID, user_id: str | None, request_id: UUID | None) -> Call[GovernedResult]:
+    params = _params(user_id, request_id=str(request_id or uuid4()))
+    return Call("DELETE", f"/v1/beliefs/{_segment(memory_id)}", GovernedResult, params)
 
 
 def complete_run(

@@ -94,7 +94,7 @@ class MemoryClient:
     def status(self, session_id: str, user_id: str | None = None) -> SessionStatus:
         return self._send(_calls.status(session_id, user_id))
 
-    def search(self, query: str | None, user_id: str | None = None, k: int = 10) -> RecallResult:
+    def search(self, query: str | None, user_id: str | None = None, k: int | None = None) -> RecallResult:
         """The memories relevant to query (all, freshest first, with None) and the rendered context block."""
         return self._send(_calls.search(query, user_id, k))
 
@@ -149,9 +149,11 @@ class MemoryClient:
         """The user says a memory is wrong; formation will not form it again from the same evidence."""
         return self._send(_calls.reject(memory_id, user_id, request_id))
 
-    def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
+    def forget(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
         """Delete a memory at the user's request; formation will not form it again."""
-        return self._send(_calls.forget(memory_id, user_id))
+        return self._send(_calls.forget(memory_id, user_id, request_id))
 
     def complete_run(
         self,
@@ -224,7 +226,9 @@ class AsyncMemoryClient:
     async def status(self, session_id: str, user_id: str | None = None) -> SessionStatus:
         return await self._send(_calls.status(session_id, user_id))
 
-    async def search(self, query: str | None, user_id: str | None = None, k: int = 10) -> RecallResult:
+    async def search(
+        self, query: str | None, user_id: str | None = None, k: int | None = None
+    ) -> RecallResult:
         return await self._send(_calls.search(query, user_id, k))
 
     async def get(self, memory_id: str | UUID, user_id: str | None = None) -> Memory:
@@ -273,8 +277,10 @@ class AsyncMemoryClient:
     ) -> GovernedResult:
         return await self._send(_calls.reject(memory_id, user_id, request_id))
 
-    async def forget(self, memory_id: str | UUID, user_id: str | None = None) -> GovernedResult:
-        return await self._send(_calls.forget(memory_id, user_id))
+    async def forget(
+        self, memory_id: str | UUID, user_id: str | None = None, request_id: UUID | None = None
+    ) -> GovernedResult:
+        return await self._send(_calls.forget(memory_id, user_id, request_id))
 
     async def complete_run(
         self,

@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -28,6 +28,7 @@ from adapters.api.auth import Authenticator, Scope
 from adapters.api.page import memory_page
 from adapters.api.person import PersonSurface
 from adapters.api.surface import MAX_LIST_PAGE, MAX_QUERY_CHARS, MAX_RECALL, AgentSurface
+from adapters.temporal.client import TemporalUnavailable
 from domain.beliefs.governed import REFUSALS, GovernedOutcome, GovernedResult
 from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import MAX_STATEMENT_CHARS, MAX_SUBJECT_CHARS, ClaimKind, Sensitivity
@@ -71,12 +72,18 @@ class CompleteRunRequest(_Body):
     cited: list[UUID] = Field(default_factory=list, max_length=MAX_RECALL)
 
 
+class RememberSource(_Body):
+    # The session as the conversation was added: the client's own id or the stored UUID the append answered.
+    session_id: str = Field(description="The session id the events were added under, or the stored UUID.")
+    seq: PositiveInt = Field(strict=True)
+
+
 class RememberRequest(_Body):
     request_id: UUID
     subject: str = Field(min_length=1, max_length=MAX_SUBJECT_CHARS)
     statement: str = Field(min_length=1, max_length=MAX_STATEMENT_CHARS)
     claim_kind: ClaimKind
-    source: EventRef
+    source: RememberSource
     sensitivity: Sensitivity = Sensitivity.INTERNAL
 
 
@@ -215,6 +222,10 @@ def create_app(
     async def wrong_schema(_: Request, __: WrongSchemaRevision) -> JSONResponse:
         return _error(503, "schema_revision")
 
+    @app.exception_handler(TemporalUnavailable)
+    async def temporal_unavailable(_: Request, __: TemporalUnavailable) -> JSONResponse:
+        return _error(503, "temporal_unavailable")
+
     @app.exception_handler(Exception)
     async def internal(_: Request, __: Exception) -> JSONResponse:
         return _error(500, "internal_error")
@@ -312,7 +323,9 @@ def create_app(
                 subject=body.subject,
                 statement=body.statement,
                 claim_kind=body.claim_kind,
-                source=body.source,
+                source=EventRef(
+                    session_id=stored_session(body.source.session_id, caller), seq=body.source.seq
+                ),
                 sensitivity=body.sensitivity,
             )
         )
@@ -322,8 +335,8 @@ def create_app(
         return _governed(surface.edit(caller, belief, request_id=body.request_id, statement=body.statement))
 
     @app.post("/v1/beliefs/{belief}/reject", tags=["governed"], response_model=models.GovernedResult)
-    def reject(belief: str, body: CloseRequest, caller: Caller) -> dict[str, Any]:
-        return _governed(surface.close(caller, belief, "reject", body.request_id))
+    def reject(belief: str, caller: Caller, body: CloseRequest | None = None) -> dict[str, Any]:
+        return _governed(surface.close(caller, belief, "reject", body.request_id if body else None))
 
     @app.delete("/v1/beliefs/{belief}", tags=["governed"], response_model=models.GovernedResult)
     def delete(belief: str, caller: Caller, request_id: UUID | None = None) -> dict[str, Any]:

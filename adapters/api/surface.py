@@ -128,16 +128,18 @@ class AgentSurface:
         }
 
     def get(self, scope: Scope, reference: str) -> dict[str, Any] | None:
-        """One belief (live or closed) by id or m:xxxxxxxx reference: rendered, and its projection with
-        provenance; None when the caller holds no such belief (a foreign id is indistinguishable from an
-        unknown one)."""
+        """One belief (live or closed) by id or m:xxxxxxxx reference: its projection with provenance, and the
+        block an agent would put into its prompt, which renders a live belief only (a rejected, deleted or
+        replaced one is no memory to act on); None when the caller holds no such belief (a foreign id is
+        indistinguishable from an unknown one)."""
         now = self.clock()
         with self.store() as uow:
             record = self._find(uow, scope, reference)
             if record is None:
                 return None
             [belief] = explain(uow, scope.owner, [record], now)
-        return {"context": render_context([project(record, now)]), "belief": belief}
+        shown = [project(record, now)] if record.is_live else []
+        return {"context": render_context(shown), "belief": belief}
 
     def page(self, scope: Scope, after: UUID | None, limit: int) -> dict[str, Any]:
         """The caller's live beliefs within its ceiling in id order, a page at a time (next: the cursor)."""

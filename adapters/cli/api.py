@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import secrets
+import signal
 import tempfile
 from collections.abc import Iterator
 from enum import StrEnum
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from adapters.cli.db import database_composition
-from adapters.cli.options import Embedded, command_app
+from adapters.cli.options import Embedded, command_app, refuse_port_in_use
 from adapters.composition import Composition
 
 if TYPE_CHECKING:
@@ -77,6 +78,11 @@ def api(
     (/memory) until interrupted."""
     import uvicorn
 
+    refuse_port_in_use(host, port, "--port")
+    if embedded:
+        # uvicorn re-raises the SIGTERM it stopped on once it has shut down; by default that ends the process
+        # without its exit handlers, and one of them stops the embedded PostgreSQL this process started.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
     # Checked here, once, so a missing database or key is one clear error rather than one per worker.
     composition = keyed_composition(embedded)
     settings = composition.settings
@@ -103,6 +109,10 @@ def api(
             access_log=False,
             timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @contextlib.contextmanager
@@ -182,6 +192,8 @@ def mcp(
     bearer key of each request, refusing a request without one (401)."""
     from adapters.api.mcp import http_server, key_is_valid, key_resolver, stdio_server
 
+    if transport is Transport.HTTP:
+        refuse_port_in_use(host, port, "--port")
     composition = keyed_composition(embedded)
     resolve = key_resolver(composition.authenticator)
     try:

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from adapters.cli.events import import_events
-from adapters.cli.options import command_app
+from adapters.cli.options import command_app, refuse_port_in_use
 from adapters.composition import Composition
 from adapters.event_append import ImportReport
 from adapters.settings import Settings
@@ -68,8 +68,8 @@ def dev(
     exit_after_demo: Annotated[
         bool, typer.Option("--exit", help="With --demo: stop everything after printing instead of serving.")
     ] = False,
-    port: Annotated[int, typer.Option(help="Temporal frontend port on 127.0.0.1.")] = 7233,
-    ui_port: Annotated[int, typer.Option(help="Temporal web UI port on 127.0.0.1.")] = 8233,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Temporal frontend port on 127.0.0.1.")] = 7233,
+    ui_port: Annotated[int, typer.Option(min=1, max=65535, help="Temporal web UI port on 127.0.0.1.")] = 8233,
     api_port: Annotated[
         int, typer.Option(min=1, max=65535, help="The HTTP API's port on 127.0.0.1 (/v1, /docs).")
     ] = 8080,
@@ -79,6 +79,7 @@ def dev(
 ) -> None:
     """Start the embedded stack and serve until Ctrl-C."""
     from adapters.embedded.lock import DataDirInUse, DataDirLock
+    from adapters.embedded.temporal import LOCALHOST
 
     console = Console(highlight=False)
     settings = Settings()
@@ -91,6 +92,8 @@ def dev(
         Console(stderr=True, highlight=False).print(f"[red]{escape(str(busy))}[/red]", soft_wrap=True)
         raise typer.Exit(2) from None
     with held:
+        for wanted, option in ((port, "--port"), (ui_port, "--ui-port"), (api_port, "--api-port")):
+            refuse_port_in_use(LOCALHOST, wanted, option)
         _run(settings, console, demo=demo, exit_after_demo=exit_after_demo, ports=(port, ui_port, api_port))
 
 

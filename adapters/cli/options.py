@@ -22,6 +22,17 @@ def bounded_id(value: str) -> str:
         ) from None
 
 
+def refuse_port_in_use(host: str, port: int, option: str) -> None:
+    """One line and exit 2 when something already listens on host:port: checked before a server command
+    starts anything, since the server's own bind error would come after it opened the database (or started
+    PostgreSQL and Temporal) and exit with a code of its own."""
+    from adapters.embedded.temporal import port_is_free
+
+    if not port_is_free(port, host):
+        typer.echo(f"agent: port {port} on {host} is in use; pick another with {option}", err=True)
+        raise typer.Exit(2)
+
+
 def command_app(help: str) -> typer.Typer:
     """A command of options alone (dev, worker, api, mcp), kept a Typer app of its own so its module owns it:
     its usage names no COMMAND, since it has none."""

@@ -71,11 +71,14 @@ def idle(
     # The consolidation's trace starts here when tracing is on (flushed by the provider's exit handler).
     tracer_provider = configure_tracing(settings, "agent-cli")
 
+    sent: list[str] = []  # the workflow the idle reached, once it did
+
     async def run() -> None:
         client = await connect(connect_config(settings), interceptors=tracing_interceptors(tracer_provider))
         handle = await session_idle(
             client, tenant, principal, stored, task_queue=settings.temporal_task_queue
         )
+        sent.append(handle.id)
         typer.echo(f"idle sent to {handle.id}")
         if wait:
             with console.status("consolidating…") as status:
@@ -93,7 +96,13 @@ def idle(
                     f"{last.segment_count} segment(s)"
                 )
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        # Ctrl-C stops this process's wait, not the durable workflow: say so, or it reads as cancelled.
+        if sent:
+            typer.echo(f"agent: stopped waiting; {sent[0]} goes on", err=True)
+        raise typer.Exit(130) from None
 
 
 async def show_progress(handle: "SessionHandle", status: "Status", task_queue: str) -> None:

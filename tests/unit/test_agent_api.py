@@ -13,6 +13,7 @@ from adapters.api.auth import Authenticator, TokenRegistry, token_digest
 from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.store import InMemoryStore
+from adapters.temporal.client import TemporalUnavailable
 from domain.beliefs.records import SourceSpan
 from domain.beliefs.retrieval import BLOCK_OPEN
 from domain.candidates import Sensitivity
@@ -180,6 +181,21 @@ def test_a_foreign_or_restricted_belief_is_404_like_an_unknown_one(
         assert uow.beliefs.get(OTHER_PRINCIPAL, theirs.id) == theirs
 
 
+def test_a_closed_belief_is_shown_with_its_reason_but_never_in_the_prompt_block(
+    client: TestClient, store: InMemoryStore
+) -> None:
+    kept = belief(subject="hobby:violin", statement="User plays the violin.")
+    forgotten = belief(subject="hobby:chess", statement="User plays chess.")
+    with store() as uow:
+        uow.beliefs.upsert_many([kept, forgotten])
+        uow.commit()
+    assert client.delete(f"/v1/beliefs/{forgotten.id}", headers=auth()).status_code == 200
+    shown = client.get(f"/v1/beliefs/{forgotten.id}", headers=auth()).json()
+    assert shown["belief"]["closed_reason"] == "deleted"
+    assert "chess" not in shown["context"]
+    assert "violin" in client.get(f"/v1/beliefs/{kept.id}", headers=auth()).json()["context"]
+
+
 def test_governed_operations_are_authoritative_and_idempotent(
     client: TestClient, store: InMemoryStore
 ) -> None:
@@ -247,6 +263,68 @@ def test_governed_operations_are_authoritative_and_idempotent(
     secret = {**request, "request_id": str(uuid4()), "statement": "User's password is hunter2-Secret!"}
     refused = client.post("/v1/beliefs", json=secret, headers=auth())
     assert refused.status_code == 422 and refused.json() == {"error": {"reason": "refused_credential"}}
+
+
+def test_remember_names_its_source_by_the_session_id_the_append_took(client: TestClient) -> None:
+    """The session id a conversation was added under names its source, as MCP's remember takes it: the
+    client's own string or the stored UUID the append answered, the same session either way."""
+    appended = client.post(
+        "/v1/sessions/chat-1/events",
+        json={"events": [{"role": "user", "content": "I climb."}]},
+        headers=auth(),
+    ).json()
+    request = {"subject": "hobby:climbing", "statement": "User climbs.", "claim_kind": "interest"}
+    by_client_id = {**request, "request_id": str(uuid4()), "source": {"session_id": "chat-1", "seq": 1}}
+    created = client.post("/v1/beliefs", json=by_client_id, headers=auth())
+    assert (created.status_code, created.json()["outcome"]) == (201, "applied")
+    stored = {"session_id": appended["session_id"], "seq": 1}
+    again = client.post("/v1/beliefs", json={**by_client_id, "source": stored}, headers=auth())
+    assert again.json() == {**created.json(), "outcome": "already_applied"}
+    [source] = client.get(f"/v1/beliefs/{created.json()['belief_id']}", headers=auth()).json()["belief"][
+        "provenance"
+    ]
+    assert source["session_id"] == appended["session_id"]
+    # Another user's "chat-1" is another session: nothing of theirs to source from.
+    theirs = client.post(
+        "/v1/beliefs", json={**by_client_id, "request_id": str(uuid4())}, headers=auth(THEIRS)
+    )
+    assert (theirs.status_code, theirs.json()) == (404, {"error": {"reason": "not_found"}})
+    unnamed = {**by_client_id, "request_id": str(uuid4()), "source": {"session_id": "x" * 257, "seq": 1}}
+    refused = client.post("/v1/beliefs", json=unnamed, headers=auth())
+    assert (refused.status_code, refused.json()) == (422, {"error": {"reason": "session_id_invalid"}})
+
+
+def test_a_reject_needs_no_body(client: TestClient, store: InMemoryStore) -> None:
+    """request_id is optional, so is the body that would carry it: a bare POST rejects, as a bare DELETE
+    deletes."""
+    record = belief()
+    with store() as uow:
+        uow.beliefs.upsert(record)
+        uow.commit()
+    rejected = client.post(f"/v1/beliefs/{record.id}/reject", headers=auth())
+    assert (rejected.status_code, rejected.json()) == (
+        200,
+        {"outcome": "applied", "belief_id": str(record.id), "closed_as": None},
+    )
+
+
+def test_temporal_not_answering_is_503_with_a_reason(tmp_path: Path) -> None:
+    """Asking for a consolidation, or its state, while Temporal is away: a reason the agent can retry on."""
+
+    async def away(*_: object) -> str:
+        raise TemporalUnavailable("127.0.0.1:7233")
+
+    async def ready() -> bool:
+        return True
+
+    registry = registry_for({MINE: OWNER}, tmp_path / "tokens.json")
+    surface = AgentSurface(store=InMemoryStore(), idle_signal=away, consolidation_state=away)
+    client = TestClient(create_app(surface, registry, {"database": ready}), raise_server_exceptions=False)
+    for answered in (
+        client.post("/v1/sessions/chat-1/idle", headers=auth()),
+        client.get("/v1/sessions/chat-1", headers=auth()),
+    ):
+        assert (answered.status_code, answered.json()) == (503, {"error": {"reason": "temporal_unavailable"}})
 
 
 def test_completing_a_run_moves_the_usage_clock(client: TestClient, store: InMemoryStore) -> None:

@@ -13,6 +13,7 @@ from adapters.api.http import create_app
 from adapters.api.surface import AgentSurface
 from adapters.memory.keys import InMemoryKeyStore
 from adapters.memory.store import InMemoryStore
+from domain.beliefs.retrieval import DEFAULT_RECALL_LIMIT
 from domain.candidates import Sensitivity
 from domain.owner import Owner
 from memory_client import AsyncMemoryClient, MemoryApiError, MemoryClient
@@ -160,6 +161,36 @@ def test_search_get_list_edit_forget_and_complete_run_are_typed(
         forgotten = m.forget(edited.belief_id or record.id)
         assert forgotten.outcome == "applied"
         assert m.list().beliefs == []
+
+
+def test_search_without_k_recalls_as_many_as_the_api_and_mcp_do(
+    server: tuple[str, str, str], store: InMemoryStore
+) -> None:
+    url, _, personal = server
+    with store() as uow:
+        uow.beliefs.upsert_many(
+            [belief(owner=ALICE, subject=f"hobby:{n}", statement=f"User plays game {n}.") for n in range(30)]
+        )
+        uow.commit()
+    with MemoryClient(url, api_key=personal) as m:
+        assert len(m.search(None).memories) == DEFAULT_RECALL_LIMIT
+        assert len(m.search(None, k=3).memories) == 3
+
+
+def test_forget_takes_the_request_id_a_delete_is_recorded_under(
+    server: tuple[str, str, str], store: InMemoryStore
+) -> None:
+    """As reject does and DELETE /v1/beliefs/{id}?request_id= does: the agent's id for the act is its audit's."""
+    url, _, personal = server
+    record = belief(owner=ALICE, subject="diet:vegetarian", statement="User is vegetarian.")
+    with store() as uow:
+        uow.beliefs.upsert(record)
+        uow.commit()
+    request = uuid4()
+    with MemoryClient(url, api_key=personal) as m:
+        assert m.forget(record.id, request_id=request).outcome == "applied"
+    with store() as uow:
+        assert uow.audits.get(ALICE, f"governed/delete/{request}") is not None
 
 
 def test_consolidate_waits_and_answers_the_session_status(

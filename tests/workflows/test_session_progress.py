@@ -3,6 +3,7 @@
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -135,3 +136,40 @@ def test_idle_wait_with_no_worker_says_which_task_queue_needs_one(harness: Harne
             )
         )
     assert f"waiting for a worker on task queue {queue}" in shown, shown[-2000:]
+
+
+def test_ctrl_c_while_waiting_says_the_consolidation_goes_on(harness: Harness, store: PostgresStore) -> None:
+    session = uuid.uuid4()
+    events = conversation(OWNER, session, 70, seed=70)
+    append(store, events)
+    # Slow enough that the round is still running when the interrupt arrives.
+    provider = ScriptedProvider(plausible_answer, latency_s=0.4)
+    with harness.worker(WorkerPorts(store, provider)) as worker:
+        waiting = subprocess.Popen(
+            [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait"]
+            + ["--tenant", "t1", "--principal", "p1", "--session", str(session)],
+            cwd=REPO,
+            env=os.environ
+            | {
+                "PYTHONPATH": str(REPO),
+                "TEMPORAL_ADDRESS": harness.address,
+                "TEMPORAL_TASK_QUEUE": worker.task_queue,
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert waiting.stdout is not None
+        sent = waiting.stdout.readline()
+        waiting.send_signal(signal.SIGINT)
+        out, err = waiting.communicate(timeout=60)
+        workflow_id = sent.removeprefix("idle sent to ").strip()
+        summary = harness.run(
+            harness.client.get_workflow_handle_for(ConsolidateSessionWorkflow.run, workflow_id).result()
+        )
+
+    assert waiting.returncode == 130, err[-2000:]
+    assert err.splitlines()[-1:] == [f"agent: stopped waiting; {workflow_id} goes on"], err[-2000:]
+    assert out == ""
+    # The interrupt stopped the wait only: the round ran to its end.
+    assert summary.last_round is not None and summary.last_round.to_seq == len(events)
