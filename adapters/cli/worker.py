@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from adapters.cli.options import command_app
+from adapters.cli.options import command_app, refuse_port_in_use
 from adapters.composition import Composition
 from adapters.settings import Settings
 from domain.errors import WrongSchemaRevision
@@ -62,7 +62,7 @@ def worker(
     from adapters.embeddings.factory import require_embedding_credentials
     from adapters.observability.logs import configure_logging
     from adapters.postgres.schema import require_expected_revision
-    from adapters.temporal.service import WorkerOptions, serve
+    from adapters.temporal.service import LISTEN_HOST, WorkerOptions, serve
 
     configure_logging()
     settings = Settings()
@@ -70,6 +70,13 @@ def worker(
         typer.echo("DATABASE_URL is not set; a worker runs against PostgreSQL", err=True)
         raise typer.Exit(EXIT_NOT_CONFIGURED)
     require_embedding_credentials(settings)
+    metrics_port = metrics_port or settings.worker_metrics_port
+    health_port = health_port or settings.worker_health_port
+    # Before the database or Temporal is opened, as for the other server commands: another worker on this
+    # host may hold the port.
+    for port, option in ((metrics_port, "--metrics-port"), (health_port, "--health-port")):
+        if port is not None:
+            refuse_port_in_use(LISTEN_HOST, port, option)
     if formation_mode is not None:
         settings = settings.model_copy(update={"memory_formation_mode": formation_mode})
     composition = Composition(settings=settings)
@@ -84,8 +91,8 @@ def worker(
         task_queue=task_queue or settings.temporal_task_queue,
         max_activities=max_activities or settings.worker_max_concurrent_activities,
         max_workflow_tasks=max_workflow_tasks or settings.worker_max_concurrent_workflow_tasks,
-        metrics_port=metrics_port or settings.worker_metrics_port,
-        health_port=health_port or settings.worker_health_port,
+        metrics_port=metrics_port,
+        health_port=health_port,
     )
     try:
         asyncio.run(serve(settings, ports, options, lambda: require_expected_revision(composition.engine)))

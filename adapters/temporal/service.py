@@ -17,7 +17,7 @@ from temporalio.worker import Worker
 from adapters.observability.health import Check, health_endpoint
 from adapters.observability.metrics import telemetry_runtime
 from adapters.observability.tracing import configure_tracing, tracing_interceptors
-from adapters.settings import ConfigurationError, Settings
+from adapters.settings import Settings
 from adapters.temporal.client import connect
 from adapters.temporal.connection import connect_config
 from adapters.temporal.search_attributes import require_search_attributes
@@ -36,15 +36,6 @@ class WorkerOptions:
     max_workflow_tasks: int
     metrics_port: int | None = None
     health_port: int | None = None
-
-
-def unservable_port(port: int, option: str, variable: str, refused: Exception) -> ConfigurationError:
-    """A port this worker cannot listen on (most often: another worker on the host has it)."""
-    reason = (str(refused).strip().splitlines() or [type(refused).__name__])[0]
-    return ConfigurationError(
-        f"port {port} ({option} or {variable}) cannot be served: {reason}; every worker on one host "
-        "needs ports of its own"
-    )
 
 
 def liveness(worker: Worker) -> dict[str, Check]:
@@ -75,14 +66,7 @@ async def serve(
     database_ready: Callable[[], object],
 ) -> None:
     """Connect through the profile, poll until SIGTERM, drain, exit."""
-    runtime = None
-    if options.metrics_port is not None:
-        try:
-            runtime = telemetry_runtime(f"{LISTEN_HOST}:{options.metrics_port}")
-        except ValueError as refused:  # the SDK's core reports a failed bind as a ValueError
-            raise unservable_port(
-                options.metrics_port, "--metrics-port", "WORKER_METRICS_PORT", refused
-            ) from None
+    runtime = telemetry_runtime(f"{LISTEN_HOST}:{options.metrics_port}") if options.metrics_port else None
     tracer_provider = configure_tracing(settings, SERVICE_NAME)
     client = await connect(
         connect_config(settings), runtime=runtime, interceptors=tracing_interceptors(tracer_provider)
@@ -102,18 +86,14 @@ async def serve(
             )
             async with AsyncExitStack() as stack:
                 if options.health_port is not None:
-                    endpoint = health_endpoint(
-                        LISTEN_HOST,
-                        options.health_port,
-                        live=liveness(worker),
-                        ready=readiness(worker, client, database_ready),
+                    await stack.enter_async_context(
+                        health_endpoint(
+                            LISTEN_HOST,
+                            options.health_port,
+                            live=liveness(worker),
+                            ready=readiness(worker, client, database_ready),
+                        )
                     )
-                    try:
-                        await stack.enter_async_context(endpoint)
-                    except OSError as refused:
-                        raise unservable_port(
-                            options.health_port, "--health-port", "WORKER_HEALTH_PORT", refused
-                        ) from None
                 await run_until_signalled(worker)
     finally:
         if tracer_provider is not None:
