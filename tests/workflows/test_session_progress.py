@@ -30,6 +30,23 @@ pytestmark = [pytest.mark.temporal, pytest.mark.postgres]
 REPO = Path(__file__).resolve().parents[2]
 
 
+def idle_wait(session: uuid.UUID) -> list[str]:
+    """`agent session idle --wait` for one session of the test owner, as its own process."""
+    owner = ["--tenant", "t1", "--principal", "p1", "--session", str(session)]
+    return [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait", *owner]
+
+
+def agent_env(harness: Harness, task_queue: str, terminal: bool = False) -> dict[str, str]:
+    """The process environment that points the CLI at the test server's queue; terminal: rich draws its
+    status line, as it does only on a terminal, because it is told stderr is one."""
+    env = os.environ | {
+        "PYTHONPATH": str(REPO),
+        "TEMPORAL_ADDRESS": harness.address,
+        "TEMPORAL_TASK_QUEUE": task_queue,
+    }
+    return env | {"TTY_COMPATIBLE": "1"} if terminal else env
+
+
 def test_progress_counts_the_segments_a_round_planned_and_committed(
     harness: Harness, store: PostgresStore
 ) -> None:
@@ -82,17 +99,9 @@ def test_idle_wait_shows_the_progress_and_prints_the_same_summary(
     provider = ScriptedProvider(plausible_answer, latency_s=0.4)
     with harness.worker(WorkerPorts(store, provider)) as worker:
         done = subprocess.run(
-            [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait"]
-            + ["--tenant", "t1", "--principal", "p1", "--session", str(session)],
+            idle_wait(session),
             cwd=REPO,
-            # The status line is drawn only on a terminal: rich is told stderr is one.
-            env=os.environ
-            | {
-                "PYTHONPATH": str(REPO),
-                "TEMPORAL_ADDRESS": harness.address,
-                "TEMPORAL_TASK_QUEUE": worker.task_queue,
-                "TTY_COMPATIBLE": "1",
-            },
+            env=agent_env(harness, worker.task_queue, terminal=True),
             capture_output=True,
             text=True,
             timeout=120,
@@ -110,16 +119,9 @@ def test_idle_wait_with_no_worker_says_which_task_queue_needs_one(harness: Harne
     session = uuid.uuid4()
     queue = f"unpolled-{uuid.uuid4().hex[:8]}"
     waiting = subprocess.Popen(
-        [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait"]
-        + ["--tenant", "t1", "--principal", "p1", "--session", str(session)],
+        idle_wait(session),
         cwd=REPO,
-        env=os.environ
-        | {
-            "PYTHONPATH": str(REPO),
-            "TEMPORAL_ADDRESS": harness.address,
-            "TEMPORAL_TASK_QUEUE": queue,
-            "TTY_COMPATIBLE": "1",
-        },
+        env=agent_env(harness, queue, terminal=True),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -146,15 +148,9 @@ def test_ctrl_c_while_waiting_says_the_consolidation_goes_on(harness: Harness, s
     provider = ScriptedProvider(plausible_answer, latency_s=0.4)
     with harness.worker(WorkerPorts(store, provider)) as worker:
         waiting = subprocess.Popen(
-            [sys.executable, "-m", "adapters.cli.main", "session", "idle", "--wait"]
-            + ["--tenant", "t1", "--principal", "p1", "--session", str(session)],
+            idle_wait(session),
             cwd=REPO,
-            env=os.environ
-            | {
-                "PYTHONPATH": str(REPO),
-                "TEMPORAL_ADDRESS": harness.address,
-                "TEMPORAL_TASK_QUEUE": worker.task_queue,
-            },
+            env=agent_env(harness, worker.task_queue),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
