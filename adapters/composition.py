@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from adapters.api.auth import Authenticator
     from adapters.api.surface import AgentSurface
+    from adapters.evidence import SkippedArtifact
     from adapters.temporal.worker import WorkerPorts
 
 # The PostgreSQL, provider and Temporal adapters are imported on first use, not here: every `agent`
@@ -135,11 +136,25 @@ class Composition:
         return decision
 
     @cached_property
-    def _artifacts(self) -> tuple[FoundArtifact, ...]:
-        from adapters.evidence import found_artifacts
+    def _evidence(self) -> tuple[tuple[FoundArtifact, ...], tuple["SkippedArtifact", ...]]:
+        """The artifacts selection considers (bundled first; it takes the first that matches) and the files
+        it could not, read once; none when formation by a provider is off."""
+        from adapters.evidence import log_skipped, read_artifacts
 
-        off = self.settings.memory_formation_mode is FormationMode.OFF
-        return () if off else found_artifacts(self.settings.memory_evidence_path)
+        if self.settings.memory_formation_mode is FormationMode.OFF:
+            return (), ()
+        found, skipped = read_artifacts(self.settings.memory_evidence_path)
+        log_skipped(skipped)
+        return found, skipped
+
+    @property
+    def _artifacts(self) -> tuple[FoundArtifact, ...]:
+        return self._evidence[0]
+
+    @property
+    def skipped_artifacts(self) -> tuple["SkippedArtifact", ...]:
+        """What selection could not even consider: a mistyped MEMORY_EVIDENCE_PATH looks like no evidence."""
+        return self._evidence[1]
 
     @cached_property
     def _corpora(self) -> ShippedCorpora:

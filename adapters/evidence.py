@@ -118,10 +118,8 @@ def read_artifacts(
     return tuple(found), tuple(skipped)
 
 
-def found_artifacts(operator_path: Path | None) -> tuple[FoundArtifact, ...]:
-    """The artifacts selection considers (bundled first; it takes the first that matches); each skipped
-    file is logged with why."""
-    found, skipped = read_artifacts(operator_path)
+def log_skipped(skipped: Iterable[SkippedArtifact]) -> None:
+    """Each file selection could not consider, with why, as a content-free warning."""
     for skip in skipped:
         log.warning(
             "evidence artifact skipped",
@@ -132,4 +130,3 @@ def found_artifacts(operator_path: Path | None) -> tuple[FoundArtifact, ...]:
                 "fields": ",".join(skip.fields),
             },
         )
-    return found

@@ -11,7 +11,6 @@ from rich.table import Table
 
 from adapters.cli.memory import memory_app
 from adapters.composition import Composition
-from adapters.evidence import read_artifacts
 from adapters.settings import Settings
 from domain.policy.activation import FormationMode
 from domain.policy.evidence import TUPLE_FIELDS
@@ -30,8 +29,7 @@ def policy(
         settings = settings.model_copy(update={"memory_formation_mode": formation_mode})
     composition = Composition(settings=settings)
     decision = composition.activation
-    # What selection could not even consider: a mistyped MEMORY_EVIDENCE_PATH looks like no evidence.
-    _, skipped = read_artifacts(settings.memory_evidence_path)
+    skipped = composition.skipped_artifacts
     if as_json:
         document = {
             **decision.audit_details(),

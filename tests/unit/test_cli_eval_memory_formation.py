@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adapters.cli.main import app
-from adapters.evidence import found_artifacts, shipped_corpora
+from adapters.evidence import read_artifacts, shipped_corpora
 from adapters.providers.policy_documents import load_memory_model, shipped_policy_version
 from domain.policy.activation import (
     FormationMode,
@@ -148,7 +148,7 @@ def test_a_passing_formation10_run_publishes_once_and_its_artifact_activates(
     )
     decision = select_formation_policy(
         running=running,
-        artifacts=found_artifacts(output.parent),
+        artifacts=read_artifacts(output.parent)[0],
         corpora=shipped_corpora(),
         mode=FormationMode.REQUIRED,
         pin=FORMATION_10,

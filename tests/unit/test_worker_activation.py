@@ -57,7 +57,7 @@ def with_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
     found = (
         FoundArtifact(name="memory-distillation.json", source=ArtifactSource.BUNDLED, evidence=evidence),
     )
-    monkeypatch.setattr(adapters.evidence, "found_artifacts", lambda _path: found)
+    monkeypatch.setattr(adapters.evidence, "read_artifacts", lambda _path: (found, ()))
     monkeypatch.setattr(adapters.evidence, "shipped_corpora", lambda: CORPORA)
 
 
