@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from sqlalchemy import Engine
 
+from adapters.cli.failures import EXIT_USAGE, EXIT_WRONG_REVISION
 from adapters.cli.options import Embedded
 from adapters.composition import Composition
 from adapters.settings import Settings
@@ -16,11 +17,6 @@ db_app = typer.Typer(
     help="Inspect and migrate the PostgreSQL schema (Alembic). Uses DATABASE_URL, or --embedded.",
     no_args_is_help=True,
 )
-
-
-EXIT_USAGE = 2
-# As `agent worker`'s: the database is at a revision this release cannot work with.
-EXIT_WRONG_REVISION = 3
 
 
 @contextmanager

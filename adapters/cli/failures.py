@@ -19,6 +19,8 @@ from domain.errors import DomainError
 EX_UNAVAILABLE: Final = 69
 EXIT_REFUSED: Final = 1
 EXIT_USAGE: Final = 2  # click's, for a bad option value
+# The database is at a schema revision this release cannot work with (`agent worker`, `agent db`).
+EXIT_WRONG_REVISION: Final = 3
 
 
 class AgentGroup(TyperGroup):

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from adapters.cli.failures import EXIT_WRONG_REVISION
 from adapters.cli.options import command_app, refuse_port_in_use
 from adapters.composition import Composition
 from adapters.settings import Settings
@@ -18,7 +19,6 @@ worker_app = command_app(
 )
 
 EXIT_NOT_CONFIGURED = 2
-EXIT_WRONG_REVISION = 3
 EXIT_NOT_EVIDENCED = 4
 
 
