@@ -147,11 +147,18 @@ class _ReasonCodedServer(MCPServer):
     take is refused too (the SDK drops it): a misspelt request_id would otherwise let the act go ahead
     without the idempotency the caller asked for."""
 
+    # Each tool's argument names, read from the tool list on the first call (every tool is registered
+    # before the server serves): listing builds every tool's schema, which a call need not pay for.
+    _taken: dict[str, frozenset[str]] | None = None
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
-        taken = {tool.name: tool.input_schema.get("properties", {}) for tool in await self.list_tools()}
-        if name in taken and (unknown := sorted(set(arguments) - set(taken[name]))):
+        if self._taken is None:
+            tools = await self.list_tools()
+            self._taken = {tool.name: frozenset(tool.input_schema.get("properties", {})) for tool in tools}
+        taken = self._taken
+        if name in taken and (unknown := sorted(set(arguments) - taken[name])):
             raise ToolError(f"invalid_arguments: {', '.join(unknown)}")
         try:
             return await super().call_tool(name, arguments, context)
